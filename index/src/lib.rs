@@ -1,0 +1,1 @@
+//! adjoin-index (being written).

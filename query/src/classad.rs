@@ -1,0 +1,136 @@
+//! The ClassAd record: attribute names bound to expressions, in insertion order, looked up by
+//! interned case-folded key.
+
+use crate::ast::Expr;
+use crate::name::{Key, Name};
+use indexmap::IndexMap;
+use rustc_hash::FxBuildHasher;
+use serde::de::{SeqAccess, Visitor};
+use serde::ser::SerializeSeq;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+
+/// A ClassAd: a set of attribute bindings, case-insensitive in names, order-preserving.
+#[derive(Clone, Default)]
+pub struct ClassAd {
+    attrs: IndexMap<Key, (Name, Expr), FxBuildHasher>,
+}
+
+impl ClassAd {
+    /// An empty ad.
+    pub fn new() -> ClassAd {
+        ClassAd::default()
+    }
+
+    /// Binds `name` to `expr`, replacing (in place) any binding of the same name in any case.
+    pub fn insert(&mut self, name: Name, expr: Expr) {
+        match self.attrs.get_mut(&name.key()) {
+            Some(slot) => *slot = (name, expr),
+            None => {
+                self.attrs.insert(name.key(), (name, expr));
+            }
+        }
+    }
+
+    /// Binds `name` (interned here) to `expr`.
+    pub fn set(&mut self, name: &str, expr: Expr) {
+        self.insert(Name::new(name), expr)
+    }
+
+    /// The expression bound to `key`.
+    #[inline]
+    pub fn get_key(&self, key: Key) -> Option<&Expr> {
+        self.attrs.get(&key).map(|(_, e)| e)
+    }
+
+    /// The expression bound to `name`, ignoring case.
+    pub fn get(&self, name: &str) -> Option<&Expr> {
+        self.get_key(Key::of(name))
+    }
+
+    /// The binding of `key` with its name as written.
+    pub fn entry(&self, key: Key) -> Option<(Name, &Expr)> {
+        self.attrs.get(&key).map(|(n, e)| (*n, e))
+    }
+
+    /// Removes the binding of `name`, returning its expression.
+    pub fn remove(&mut self, name: &str) -> Option<Expr> {
+        self.attrs
+            .shift_remove(&Key::of(name))
+            .map(|(_, e)| e)
+    }
+
+    /// True when `name` is bound.
+    pub fn contains(&self, name: &str) -> bool {
+        self.attrs.contains_key(&Key::of(name))
+    }
+
+    /// The bindings in insertion order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (Name, &Expr)> + '_ {
+        self.attrs.values().map(|(n, e)| (*n, e))
+    }
+
+    /// The number of attributes.
+    pub fn len(&self) -> usize {
+        self.attrs.len()
+    }
+
+    /// True when the ad has no attributes.
+    pub fn is_empty(&self) -> bool {
+        self.attrs.is_empty()
+    }
+
+    /// Adds every binding of `other`, replacing same-named ones (HTCondor's `Update`).
+    pub fn update(&mut self, other: &ClassAd) {
+        for (n, e) in other.iter() {
+            self.insert(n, e.clone());
+        }
+    }
+}
+
+impl fmt::Debug for ClassAd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+impl FromIterator<(Name, Expr)> for ClassAd {
+    fn from_iter<I: IntoIterator<Item = (Name, Expr)>>(it: I) -> ClassAd {
+        let mut ad = ClassAd::new();
+        for (n, e) in it {
+            ad.insert(n, e);
+        }
+        ad
+    }
+}
+
+/// Serialized as a sequence of `(name, expression)` pairs in order.
+impl Serialize for ClassAd {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.len()))?;
+        for (n, e) in self.iter() {
+            seq.serialize_element(&(n, e))?;
+        }
+        seq.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for ClassAd {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ClassAd, D::Error> {
+        struct AdVisitor;
+        impl<'de> Visitor<'de> for AdVisitor {
+            type Value = ClassAd;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a sequence of (name, expression) pairs")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ClassAd, A::Error> {
+                let mut ad = ClassAd::new();
+                while let Some((n, e)) = seq.next_element::<(Name, Expr)>()? {
+                    ad.insert(n, e);
+                }
+                Ok(ad)
+            }
+        }
+        d.deserialize_seq(AdVisitor)
+    }
+}

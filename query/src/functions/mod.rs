@@ -1,0 +1,40 @@
+//! Built-in functions: HTCondor's library's set, the compatibility functions its daemons add, and
+//! the dissertation's Appendix A names. Looked up case-insensitively by interned key.
+//!
+//! Each submodule lists its functions in a `FUNCTIONS` table; [`lookup`] merges the tables once.
+//! A function receives its arguments unevaluated (some, like `ifThenElse`, are not strict) and
+//! the scope the call is written in.
+
+use crate::ast::Expr;
+use crate::eval::Evaluator;
+use crate::name::Key;
+use crate::value::{Scope, Val};
+use rustc_hash::FxHashMap;
+use std::sync::OnceLock;
+
+/// A built-in function.
+pub type Builtin = for<'a> fn(&mut Evaluator<'a>, &'a Scope<'a>, &'a [Expr]) -> Val<'a>;
+
+/// Every function table, in the order their names are registered.
+const TABLES: &[&[(&str, Builtin)]] = &[];
+
+fn table() -> &'static FxHashMap<Key, Builtin> {
+    static TABLE: OnceLock<FxHashMap<Key, Builtin>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        TABLES
+            .iter()
+            .flat_map(|t| t.iter())
+            .map(|&(name, f)| (Key::of(name), f))
+            .collect()
+    })
+}
+
+/// The built-in function named `key` (case-insensitive), if any.
+pub fn lookup(key: Key) -> Option<Builtin> {
+    table().get(&key).copied()
+}
+
+/// True when `name` names a built-in function.
+pub fn exists(name: &str) -> bool {
+    lookup(Key::of(name)).is_some()
+}

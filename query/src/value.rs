@@ -1,0 +1,161 @@
+//! Values: the owned [`Value`] (literals in expressions, results handed to callers) and the
+//! arena-borrowed [`Val`] the evaluator computes with.
+//!
+//! `Val<'a>` is `Copy`: strings, lists and ads it refers to live either in the expressions and
+//! ads being evaluated or in the evaluation's bump arena, both of which outlive `'a`. Nothing is
+//! reference-counted on the evaluation path.
+
+use crate::classad::ClassAd;
+use serde::{Deserialize, Serialize};
+use std::cell::Cell;
+use std::sync::Arc;
+
+/// An absolute time: seconds since the Unix epoch (UTC) plus the time-zone offset, in seconds
+/// east of UTC, in which it is to be shown.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct AbsTime {
+    /// Seconds since 1970-01-01T00:00:00Z.
+    pub secs: i64,
+    /// Offset of the local time zone from UTC, seconds east.
+    pub offset: i32,
+}
+
+/// An owned ClassAd value.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Value {
+    /// `undefined`: a missing attribute, or an operation on one.
+    Undefined,
+    /// `error`: a type error or a failed operation.
+    Error,
+    /// `true` / `false`.
+    Bool(bool),
+    /// A 64-bit signed integer (arithmetic wraps).
+    Int(i64),
+    /// A 64-bit IEEE real.
+    Real(f64),
+    /// A string.
+    Str(Arc<str>),
+    /// An absolute time.
+    AbsTime(AbsTime),
+    /// A relative time (a duration), in seconds.
+    RelTime(f64),
+    /// A list of values.
+    List(Arc<[Value]>),
+    /// A nested ClassAd (its attributes unevaluated).
+    Ad(Arc<ClassAd>),
+}
+
+impl Value {
+    /// A string value.
+    pub fn str(s: &str) -> Value {
+        Value::Str(Arc::from(s))
+    }
+
+    /// The name of this value's type as `typeof`-style text (`"integer"`, `"string"`, …).
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Undefined => "undefined",
+            Value::Error => "error",
+            Value::Bool(_) => "boolean",
+            Value::Int(_) => "integer",
+            Value::Real(_) => "real",
+            Value::Str(_) => "string",
+            Value::AbsTime(_) => "abstime",
+            Value::RelTime(_) => "reltime",
+            Value::List(_) => "list",
+            Value::Ad(_) => "classad",
+        }
+    }
+
+    /// True for `true`, and for numbers that are non-zero (HTCondor's boolean promotion is done
+    /// by the evaluator, not here): this is only `Bool(true)`.
+    pub fn is_true(&self) -> bool {
+        matches!(self, Value::Bool(true))
+    }
+}
+
+/// A value during evaluation, borrowing from the evaluated expressions and the evaluation arena.
+#[derive(Copy, Clone, Debug)]
+pub enum Val<'a> {
+    /// `undefined`.
+    Undefined,
+    /// `error`.
+    Error,
+    /// A boolean.
+    Bool(bool),
+    /// An integer.
+    Int(i64),
+    /// A real.
+    Real(f64),
+    /// A string.
+    Str(&'a str),
+    /// An absolute time.
+    AbsTime(AbsTime),
+    /// A relative time in seconds.
+    RelTime(f64),
+    /// A list of evaluated elements.
+    List(&'a [Val<'a>]),
+    /// A ClassAd together with the lexical scope it sits in.
+    Ad(&'a Scope<'a>),
+}
+
+/// A ClassAd in its evaluation context: its lexical parent (the ad whose expression contains it)
+/// and, for the top-level ads of a match, the other ad of the pair.
+#[derive(Debug)]
+pub struct Scope<'a> {
+    /// The ad itself.
+    pub ad: &'a ClassAd,
+    /// The lexically enclosing ad, if any.
+    pub parent: Option<&'a Scope<'a>>,
+    /// The other ad of a match context (`TARGET`/`other`), set on top-level ads only. A cell,
+    /// because the two ads of a match refer to each other.
+    pub other: Cell<Option<&'a Scope<'a>>>,
+}
+
+impl<'a> Scope<'a> {
+    /// The outermost lexical ancestor (this scope if it has no parent).
+    pub fn root(&'a self) -> &'a Scope<'a> {
+        let mut s = self;
+        while let Some(p) = s.parent {
+            s = p;
+        }
+        s
+    }
+}
+
+impl<'a> Val<'a> {
+    /// True for `undefined`.
+    pub fn is_undefined(&self) -> bool {
+        matches!(self, Val::Undefined)
+    }
+
+    /// True for `error`.
+    pub fn is_error(&self) -> bool {
+        matches!(self, Val::Error)
+    }
+
+    /// The value as a number, promoting booleans (HTCondor's rule): `Some(Int)` or `Some(Real)`.
+    pub fn as_number(&self) -> Option<Val<'a>> {
+        match *self {
+            Val::Int(_) | Val::Real(_) => Some(*self),
+            Val::Bool(b) => Some(Val::Int(b as i64)),
+            _ => None,
+        }
+    }
+
+    /// Converts to an owned [`Value`], cloning what it refers to.
+    pub fn to_value(&self) -> Value {
+        match *self {
+            Val::Undefined => Value::Undefined,
+            Val::Error => Value::Error,
+            Val::Bool(b) => Value::Bool(b),
+            Val::Int(i) => Value::Int(i),
+            Val::Real(r) => Value::Real(r),
+            Val::Str(s) => Value::str(s),
+            Val::AbsTime(t) => Value::AbsTime(t),
+            Val::RelTime(t) => Value::RelTime(t),
+            Val::List(l) => Value::List(l.iter().map(Val::to_value).collect()),
+            Val::Ad(s) => Value::Ad(Arc::new(s.ad.clone())),
+        }
+    }
+}

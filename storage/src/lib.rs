@@ -1,0 +1,1 @@
+//! adjoin-storage (being written).

@@ -1,0 +1,81 @@
+//! `adjoin eval`: evaluate expressions against optional MY and TARGET ads.
+
+use adjoin_query::eval::{eval_expr, eval_in_match, EvalOptions, MatchAds};
+use adjoin_query::parse::{self, Format};
+use adjoin_query::{ClassAd, Value};
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Arguments of `adjoin eval`.
+#[derive(Args)]
+pub struct EvalArgs {
+    /// The ad playing MY (a file in any supported format; its first ad).
+    #[arg(long, value_name = "FILE")]
+    ad: Option<PathBuf>,
+    /// The ad playing TARGET.
+    #[arg(long, value_name = "FILE")]
+    target: Option<PathBuf>,
+    /// Do not look up unscoped names in TARGET when MY lacks them.
+    #[arg(long)]
+    no_target_fallback: bool,
+    /// The expression, or `-` to read one expression per line from stdin.
+    expr: String,
+}
+
+/// Reads the first ad of `path`.
+pub fn read_first_ad(path: &Path) -> Result<ClassAd> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut ads = parse::ads(&text, Format::Auto)
+        .map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))?;
+    if ads.is_empty() {
+        bail!("{}: no ad found", path.display());
+    }
+    Ok(ads.swap_remove(0))
+}
+
+/// Runs `adjoin eval`.
+pub fn run(args: EvalArgs) -> Result<ExitCode> {
+    let my = match &args.ad {
+        Some(p) => read_first_ad(p)?,
+        None => ClassAd::new(),
+    };
+    let target = args.target.as_deref().map(read_first_ad).transpose()?;
+    let opts = EvalOptions {
+        target_fallback: !args.no_target_fallback,
+        ..EvalOptions::default()
+    };
+    let eval_one = |text: &str| -> std::result::Result<Value, String> {
+        let e = parse::expr(text).map_err(|e| e.to_string())?;
+        Ok(match &target {
+            Some(t) => eval_in_match(&e, MatchAds { my: &my, target: t }, &opts),
+            None => eval_expr(&e, &my, &opts),
+        })
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if args.expr == "-" {
+        for line in std::io::stdin().lock().lines() {
+            let line = line.context("reading stdin")?;
+            match eval_one(&line) {
+                Ok(v) => writeln!(out, "{v}")?,
+                Err(e) => writeln!(out, "parse error: {e}")?,
+            }
+        }
+        Ok(ExitCode::SUCCESS)
+    } else {
+        match eval_one(&args.expr) {
+            Ok(v) => {
+                writeln!(out, "{v}")?;
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(e) => {
+                eprintln!("parse error: {e}");
+                Ok(ExitCode::from(1))
+            }
+        }
+    }
+}

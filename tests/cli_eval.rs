@@ -1,0 +1,74 @@
+//! `adjoin eval` through the binary: one-line cases, stdin mode, ads from files.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn adjoin(args: &[&str], stdin: &str) -> (String, String, bool) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_adjoin"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn adjoin");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("write stdin");
+    let out = child.wait_with_output().expect("wait");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.success(),
+    )
+}
+
+fn eval_is(expr: &str, want: &str) {
+    let (out, err, ok) = adjoin(&["eval", expr], "");
+    assert!(ok, "adjoin eval {expr:?} failed: {err}");
+    assert_eq!(out.trim_end(), want, "adjoin eval {expr:?}");
+}
+
+#[test]
+fn evaluates_single_expressions() {
+    eval_is("1 + 2", "3");
+    eval_is("\"a\" == \"A\"", "true");
+    eval_is("[a = 1; b = a + 2].b", "3");
+    eval_is("undefined || true", "true");
+    eval_is("1 / 0", "error");
+}
+
+#[test]
+fn stdin_mode_prints_one_line_per_expression() {
+    let (out, _, ok) = adjoin(&["eval", "-"], "1 + 1\n(((\nstrcat(\"a\", \"b\")\n");
+    assert!(ok);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert_eq!(lines[0], "2");
+    assert!(lines[1].starts_with("parse error: "), "{}", lines[1]);
+    assert_eq!(lines[2], "\"ab\"");
+}
+
+#[test]
+fn ads_from_files_play_my_and_target() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let my = dir.path().join("job.ad");
+    let target = dir.path().join("slot.ad");
+    std::fs::write(&my, "ImageSize = 100\nRequirements = TARGET.Memory > ImageSize\n").expect("write");
+    std::fs::write(&target, "[Memory = 2048; Name = \"slot1\"]").expect("write");
+    let (out, err, ok) = adjoin(
+        &[
+            "eval",
+            "--ad",
+            my.to_str().expect("utf8"),
+            "--target",
+            target.to_str().expect("utf8"),
+            "Requirements && TARGET.Name == \"SLOT1\"",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert_eq!(out.trim_end(), "true");
+}

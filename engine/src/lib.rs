@@ -5,3 +5,5 @@
 #![deny(missing_docs)]
 
 pub use adjoin_query as query;
+
+pub mod load;

@@ -70,8 +70,8 @@ pub enum BinOp {
     Or,
 }
 
-/// An expression.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+/// An expression. Equality is structural (parentheses included; reals bit for bit).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Expr {
     /// A literal value.
     Lit(Value),

@@ -14,6 +14,10 @@ use std::fmt;
 #[derive(Clone, Default)]
 pub struct ClassAd {
     attrs: IndexMap<Key, (Name, Expr), FxBuildHasher>,
+    /// Bit k set when key k < 16 (the evaluator's keywords, `crate::name::kw`) is bound, so a
+    /// keyword lookup that misses (`TARGET.x` in an ad without a `target` attribute) costs one
+    /// bit test.
+    low_keys: u16,
 }
 
 impl ClassAd {
@@ -24,6 +28,9 @@ impl ClassAd {
 
     /// Binds `name` to `expr`, replacing (in place) any binding of the same name in any case.
     pub fn insert(&mut self, name: Name, expr: Expr) {
+        if name.key().0 < 16 {
+            self.low_keys |= 1 << name.key().0;
+        }
         match self.attrs.get_mut(&name.key()) {
             Some(slot) => *slot = (name, expr),
             None => {
@@ -40,7 +47,16 @@ impl ClassAd {
     /// The expression bound to `key`.
     #[inline]
     pub fn get_key(&self, key: Key) -> Option<&Expr> {
+        if !self.may_bind(key) {
+            return None;
+        }
         self.attrs.get(&key).map(|(_, e)| e)
+    }
+
+    /// False when `key` is certainly not bound (decided without hashing for keyword keys).
+    #[inline]
+    pub fn may_bind(&self, key: Key) -> bool {
+        key.0 >= 16 || self.low_keys & (1 << key.0) != 0
     }
 
     /// The expression bound to `name`, ignoring case.
@@ -55,9 +71,11 @@ impl ClassAd {
 
     /// Removes the binding of `name`, returning its expression.
     pub fn remove(&mut self, name: &str) -> Option<Expr> {
-        self.attrs
-            .shift_remove(&Key::of(name))
-            .map(|(_, e)| e)
+        let key = Key::of(name);
+        if key.0 < 16 {
+            self.low_keys &= !(1 << key.0);
+        }
+        self.attrs.shift_remove(&key).map(|(_, e)| e)
     }
 
     /// True when `name` is bound.
@@ -85,6 +103,18 @@ impl ClassAd {
         for (n, e) in other.iter() {
             self.insert(n, e.clone());
         }
+    }
+}
+
+/// Ads are equal when they bind the same names (ignoring case and order) to structurally equal
+/// expressions.
+impl PartialEq for ClassAd {
+    fn eq(&self, other: &ClassAd) -> bool {
+        self.len() == other.len()
+            && self
+                .attrs
+                .iter()
+                .all(|(k, (_, e))| other.get_key(*k) == Some(e))
     }
 }
 

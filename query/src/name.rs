@@ -151,6 +151,20 @@ impl Key {
         Name::new(s).key
     }
 
+    /// The key of `s` if some spelling of it has been interned, without interning it (for names
+    /// computed at run time: a name never interned is bound in no ad).
+    pub fn find(s: &str) -> Option<Key> {
+        let table = interner().read();
+        if let Some(&id) = table.ids.get(s) {
+            return Some(table.keys[id as usize]);
+        }
+        if s.bytes().any(|b| b.is_ascii_uppercase()) {
+            let folded = s.to_ascii_lowercase();
+            return table.ids.get(folded.as_str()).map(|&id| table.keys[id as usize]);
+        }
+        None
+    }
+
     /// The lower-case spelling of this key.
     pub fn as_str(self) -> &'static str {
         interner().read().spellings[self.0 as usize]

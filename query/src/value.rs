@@ -67,10 +67,42 @@ impl Value {
         }
     }
 
-    /// True for `true`, and for numbers that are non-zero (HTCondor's boolean promotion is done
-    /// by the evaluator, not here): this is only `Bool(true)`.
+    /// True only for `Bool(true)` (HTCondor's boolean promotion is the evaluator's business).
     pub fn is_true(&self) -> bool {
         matches!(self, Value::Bool(true))
+    }
+
+    /// HTCondor's `SameAs`: identical type and value; strings case-sensitively, reals by `==`
+    /// (so `0.0` is `-0.0` and NaN is not NaN), lists element-wise, ads attribute-wise by
+    /// expression structure.
+    pub fn same_as(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Undefined, Value::Undefined) | (Value::Error, Value::Error) => true,
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            (Value::Int(a), Value::Int(b)) => a == b,
+            (Value::Real(a), Value::Real(b)) => a == b,
+            (Value::Str(a), Value::Str(b)) => a == b,
+            (Value::AbsTime(a), Value::AbsTime(b)) => a.secs == b.secs && a.offset == b.offset,
+            (Value::RelTime(a), Value::RelTime(b)) => a == b,
+            (Value::List(a), Value::List(b)) => {
+                a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.same_as(y))
+            }
+            (Value::Ad(a), Value::Ad(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+/// Structural equality, reals compared bit for bit: `parse(print(x)) == x` is the round-trip
+/// property. For HTCondor's value identity use [`Value::same_as`].
+impl PartialEq for Value {
+    fn eq(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Real(a), Value::Real(b)) => a.to_bits() == b.to_bits(),
+            (Value::RelTime(a), Value::RelTime(b)) => a.to_bits() == b.to_bits(),
+            (Value::List(a), Value::List(b)) => a == b,
+            _ => self.same_as(other),
+        }
     }
 }
 

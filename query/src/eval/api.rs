@@ -5,6 +5,7 @@ use crate::ast::Expr;
 use crate::classad::ClassAd;
 use crate::name::{kw, Key};
 use crate::value::{Scope, Val, Value};
+use std::cell::Cell;
 
 /// Two ads in a match context: each is the other's `TARGET`.
 #[derive(Copy, Clone, Debug)]
@@ -13,6 +14,15 @@ pub struct MatchAds<'a> {
     pub my: &'a ClassAd,
     /// The ad playing TARGET.
     pub target: &'a ClassAd,
+}
+
+/// A top-level scope for `ad` (no parent, no other ad yet).
+fn top(ad: &ClassAd) -> Scope<'_> {
+    Scope {
+        ad,
+        parent: None,
+        other: Cell::new(None),
+    }
 }
 
 impl<'a> Evaluator<'a> {
@@ -28,24 +38,64 @@ impl<'a> Evaluator<'a> {
         t.other.set(Some(m));
         (m, t)
     }
+
+    /// Evaluates `e` as a top-level expression of `scope` (counted as one evaluation).
+    pub fn eval_top(&mut self, e: &'a Expr, scope: &'a Scope<'a>) -> Val<'a> {
+        self.root = Some(scope);
+        self.evals += 1;
+        let v = self.eval(e, scope);
+        self.finish(v)
+    }
+
+    /// Evaluates attribute `key` of `scope`'s ad as a top-level evaluation: `error` if a budget
+    /// ran out, `undefined` if the ad lacks it.
+    pub fn eval_attr_top(&mut self, scope: &'a Scope<'a>, key: Key) -> Val<'a> {
+        self.root = Some(scope);
+        let v = self.eval_attr(scope, key);
+        self.finish(v)
+    }
 }
 
 /// Evaluates `expr` with `my` as MY (and no TARGET), returning an owned value.
 pub fn eval_expr(expr: &Expr, my: &ClassAd, opts: &EvalOptions) -> Value {
     let arena = Arena::new();
+    let scope = top(my);
     let mut ev = Evaluator::new(&arena, opts);
-    let scope = ev.scope(my, None);
-    ev.root = Some(scope);
-    ev.eval(expr, scope).to_value()
+    ev.eval_top(expr, &scope).to_value()
 }
 
 /// Evaluates `expr` as written in `ads.my`, with `ads.target` as TARGET.
 pub fn eval_in_match(expr: &Expr, ads: MatchAds<'_>, opts: &EvalOptions) -> Value {
     let arena = Arena::new();
+    let (m, t) = (top(ads.my), top(ads.target));
+    m.other.set(Some(&t));
+    t.other.set(Some(&m));
     let mut ev = Evaluator::new(&arena, opts);
-    let (m, _) = ev.match_scopes(ads.my, ads.target);
-    ev.root = Some(m);
-    ev.eval(expr, m).to_value()
+    ev.eval_top(expr, &m).to_value()
+}
+
+/// Evaluates attribute `name` of `ad` (no TARGET): `undefined` if the ad lacks it.
+pub fn eval_attr_value(ad: &ClassAd, name: &str, opts: &EvalOptions) -> Value {
+    let Some(key) = Key::find(name) else {
+        return Value::Undefined;
+    };
+    let arena = Arena::new();
+    let scope = top(ad);
+    let mut ev = Evaluator::new(&arena, opts);
+    ev.eval_attr_top(&scope, key).to_value()
+}
+
+/// Evaluates attribute `name` of `ads.my` with `ads.target` as TARGET.
+pub fn eval_attr_in_match(name: &str, ads: MatchAds<'_>, opts: &EvalOptions) -> Value {
+    let Some(key) = Key::find(name) else {
+        return Value::Undefined;
+    };
+    let arena = Arena::new();
+    let (m, t) = (top(ads.my), top(ads.target));
+    m.other.set(Some(&t));
+    t.other.set(Some(&m));
+    let mut ev = Evaluator::new(&arena, opts);
+    ev.eval_attr_top(&m, key).to_value()
 }
 
 /// The key under which `ad` states its requirements: `Requirements`, else the dissertation's
@@ -56,20 +106,59 @@ pub fn requirements_key(ad: &ClassAd) -> Option<Key> {
         .find(|&k| ad.get_key(k).is_some())
 }
 
-/// True when the requirements of `scope`'s ad evaluate to `true` in its match context.
-pub fn requirements_hold<'a>(ev: &mut Evaluator<'a>, scope: &'a Scope<'a>) -> bool {
+/// The requirements expression of `ad` and its key (see [`requirements_key`]).
+fn requirements_of(ad: &ClassAd) -> Option<(&Expr, Key)> {
+    [kw::REQUIREMENTS, kw::CONSTRAINT]
+        .into_iter()
+        .find_map(|k| super::scope::get_key(ad, k).map(|e| (e, k)))
+}
+
+/// The value of `scope`'s requirements in its match context (`undefined` without any).
+fn requirements_value<'a>(ev: &mut Evaluator<'a>, scope: &'a Scope<'a>) -> Val<'a> {
     ev.root = Some(scope);
-    match requirements_key(scope.ad) {
-        Some(key) => matches!(ev.eval_attr(scope, key), Val::Bool(true)),
-        None => false,
+    match requirements_of(scope.ad) {
+        Some((e, key)) => {
+            let v = ev.eval_attr_expr(e, scope, key);
+            ev.finish(v)
+        }
+        None => Val::Undefined,
     }
 }
 
+/// True when the requirements of `scope`'s ad evaluate to `true` (or a non-zero integer, as
+/// HTCondor's `MatchClassAd::EvalMatchExpr` accepts) in its match context.
+pub fn requirements_hold<'a>(ev: &mut Evaluator<'a>, scope: &'a Scope<'a>) -> bool {
+    match requirements_value(ev, scope) {
+        Val::Bool(b) => b,
+        Val::Int(i) => i != 0,
+        _ => false,
+    }
+}
+
+/// True when the requirements of `scope`'s ad are true under `&&`'s conversion (numbers count,
+/// non-zero is true), as in HTCondor's `symmetricMatch = RIGHT.requirements && LEFT.requirements`.
+fn requirements_true<'a>(ev: &mut Evaluator<'a>, scope: &'a Scope<'a>) -> bool {
+    let v = requirements_value(ev, scope);
+    super::bool_equiv(&v) == Some(true)
+}
+
+/// True when `my`'s requirements hold with `target` as TARGET (one direction of a match).
+pub fn matches(my: &ClassAd, target: &ClassAd, opts: &EvalOptions) -> bool {
+    let arena = Arena::new();
+    let (m, t) = (top(my), top(target));
+    m.other.set(Some(&t));
+    t.other.set(Some(&m));
+    let mut ev = Evaluator::new(&arena, opts);
+    requirements_hold(&mut ev, &m)
+}
+
 /// HTCondor's symmetric match: each ad's Requirements (or Constraint) is true with the other as
-/// TARGET.
+/// TARGET. Allocates nothing unless an expression builds a string, list or ad.
 pub fn symmetric_match(a: &ClassAd, b: &ClassAd, opts: &EvalOptions) -> bool {
     let arena = Arena::new();
+    let (ma, mb) = (top(a), top(b));
+    ma.other.set(Some(&mb));
+    mb.other.set(Some(&ma));
     let mut ev = Evaluator::new(&arena, opts);
-    let (ma, mb) = ev.match_scopes(a, b);
-    requirements_hold(&mut ev, ma) && requirements_hold(&mut ev, mb)
+    requirements_true(&mut ev, &ma) && requirements_true(&mut ev, &mb)
 }

@@ -1,22 +1,194 @@
-//! The evaluation of each expression form. (Placeholder: being written.)
+//! The evaluation of each expression form: the dispatcher, literals, lists, nested ads and calls.
+//! Budgets are enforced here: every node costs one unit of work and one level of depth while
+//! it is being evaluated.
 
+use super::ops::{apply_binary, apply_unary, is_strict};
+use super::scope::scalar_literal;
 use super::Evaluator;
-use crate::ast::Expr;
+use crate::ast::{BinOp, Expr};
+use crate::classad::ClassAd;
+use crate::functions;
 use crate::name::Key;
-use crate::value::{Scope, Val};
+use crate::value::{Scope, Val, Value};
+use bumpalo::collections::Vec as BumpVec;
+use std::sync::OnceLock;
+
+/// The key of `random`, the one built-in whose result is not a function of its arguments and
+/// the clock.
+fn random_key() -> Key {
+    static K: OnceLock<Key> = OnceLock::new();
+    *K.get_or_init(|| Key::of("random"))
+}
 
 impl<'a> Evaluator<'a> {
     /// Evaluates `e`, written in `scope`.
+    ///
+    /// Once a budget is exceeded ([`Evaluator::aborted`]) values computed below are meaningless
+    /// and the entry points return `error`; callers holding an evaluator check `aborted()`.
+    #[inline]
     pub fn eval(&mut self, e: &'a Expr, scope: &'a Scope<'a>) -> Val<'a> {
-        let _ = (e, scope);
-        Val::Error
+        if !self.enter() {
+            return Val::Error;
+        }
+        let v = self.eval_node(e, scope);
+        self.leave();
+        v
     }
 
-    /// Evaluates attribute `key` of `scope`'s ad (its own binding only; undefined if absent).
-    pub fn eval_attr(&mut self, scope: &'a Scope<'a>, key: Key) -> Val<'a> {
-        match scope.ad.get_key(key) {
-            Some(e) => self.eval(e, scope),
-            None => Val::Undefined,
+    /// Evaluates an operand, taking scalar literals without a full evaluation step.
+    #[inline]
+    fn eval_operand(&mut self, e: &'a Expr, scope: &'a Scope<'a>) -> Val<'a> {
+        match scalar_literal(e) {
+            Some(v) => {
+                self.work += 1;
+                v
+            }
+            None => self.eval(e, scope),
+        }
+    }
+
+    /// Enters one level of nesting, spending one unit of work; false (and the evaluation is
+    /// aborted) when a budget is exhausted.
+    #[inline]
+    pub fn enter(&mut self) -> bool {
+        self.work += 1;
+        if self.work > self.max_work || self.depth >= self.max_depth {
+            self.abort();
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
+    /// Leaves a level entered with [`Evaluator::enter`].
+    #[inline]
+    pub fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    fn eval_node(&mut self, e: &'a Expr, scope: &'a Scope<'a>) -> Val<'a> {
+        match e {
+            Expr::Lit(v) => match v {
+                Value::Int(i) => Val::Int(*i),
+                Value::Str(s) => Val::Str(s),
+                _ => self.literal(v, scope),
+            },
+            Expr::Attr(name) => self.eval_name(scope, name.key()),
+            Expr::Root(name) => self.eval_absolute(scope, name.key()),
+            Expr::Select(base, name) => self.eval_select(base, name.key(), scope),
+            Expr::Index(b) => self.eval_index(&b.0, &b.1, scope),
+            Expr::Unary(op, x) => {
+                let v = self.eval(x, scope);
+                apply_unary(*op, v)
+            }
+            Expr::Binary(op, b) => self.eval_binary(*op, &b.0, &b.1, scope),
+            Expr::Cond(b) => self.eval_cond(&b.0, &b.1, &b.2, scope),
+            Expr::Elvis(b) => self.eval_elvis(&b.0, &b.1, scope),
+            Expr::Call(name, args) => self.call(name.key(), args, scope),
+            Expr::List(items) => self.eval_list(items, scope),
+            Expr::Ad(ad) => self.eval_ad(ad, scope),
+            Expr::Paren(x) => self.eval(x, scope),
+        }
+    }
+
+    #[inline(never)]
+    fn eval_binary(&mut self, op: BinOp, l: &'a Expr, r: &'a Expr, scope: &'a Scope<'a>) -> Val<'a> {
+        if matches!(op, BinOp::And | BinOp::Or) {
+            return self.eval_logical(op, l, r, scope);
+        }
+        let a = self.eval_operand(l, scope);
+        // A strict operator's result is already known; the right side cannot change it.
+        if a.is_error() && is_strict(op) {
+            return Val::Error;
+        }
+        let b = self.eval_operand(r, scope);
+        // Integer comparisons and +/-: the common case in requirements, decided inline.
+        if let (Val::Int(x), Val::Int(y)) = (a, b) {
+            match op {
+                BinOp::Lt => return Val::Bool(x < y),
+                BinOp::Le => return Val::Bool(x <= y),
+                BinOp::Gt => return Val::Bool(x > y),
+                BinOp::Ge => return Val::Bool(x >= y),
+                BinOp::Eq => return Val::Bool(x == y),
+                BinOp::Ne => return Val::Bool(x != y),
+                BinOp::Add => return Val::Int(x.wrapping_add(y)),
+                BinOp::Sub => return Val::Int(x.wrapping_sub(y)),
+                _ => {}
+            }
+        }
+        // Comparisons involving a real (promoting an integer operand).
+        if matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge) {
+            let pair = match (a, b) {
+                (Val::Real(x), Val::Real(y)) => Some((x, y)),
+                (Val::Int(x), Val::Real(y)) => Some((x as f64, y)),
+                (Val::Real(x), Val::Int(y)) => Some((x, y as f64)),
+                _ => None,
+            };
+            if let Some((x, y)) = pair {
+                return Val::Bool(match op {
+                    BinOp::Lt => x < y,
+                    BinOp::Le => x <= y,
+                    BinOp::Gt => x > y,
+                    _ => x >= y,
+                });
+            }
+        }
+        apply_binary(op, a, b)
+    }
+
+    /// Calls built-in `key` on unevaluated `args`; an unknown function is an error.
+    #[inline(never)]
+    pub fn call(&mut self, key: Key, args: &'a [Expr], scope: &'a Scope<'a>) -> Val<'a> {
+        if self.probe && key == random_key() {
+            self.touch();
+        }
+        match functions::lookup(key) {
+            Some(f) => f(self, scope, args),
+            None => Val::Error,
+        }
+    }
+
+    #[inline(never)]
+    fn eval_ad(&mut self, ad: &'a ClassAd, scope: &'a Scope<'a>) -> Val<'a> {
+        Val::Ad(self.scope(ad, Some(scope)))
+    }
+
+    #[inline(never)]
+    fn eval_list(&mut self, items: &'a [Expr], scope: &'a Scope<'a>) -> Val<'a> {
+        let mut out = BumpVec::with_capacity_in(items.len(), self.bump());
+        for item in items {
+            out.push(self.eval(item, scope));
+            if self.aborted {
+                return Val::Error;
+            }
+        }
+        Val::List(out.into_bump_slice())
+    }
+
+    /// The value of a literal written in `scope` (a literal ad gets `scope` as its parent).
+    #[inline(never)]
+    pub fn literal(&mut self, v: &'a Value, scope: &'a Scope<'a>) -> Val<'a> {
+        match v {
+            Value::Undefined => Val::Undefined,
+            Value::Error => Val::Error,
+            Value::Bool(b) => Val::Bool(*b),
+            Value::Int(i) => Val::Int(*i),
+            Value::Real(r) => Val::Real(*r),
+            Value::Str(s) => Val::Str(s),
+            Value::AbsTime(t) => Val::AbsTime(*t),
+            Value::RelTime(t) => Val::RelTime(*t),
+            Value::Ad(ad) => Val::Ad(self.scope(ad, Some(scope))),
+            Value::List(items) => {
+                if !self.enter() {
+                    return Val::Error;
+                }
+                let mut out = BumpVec::with_capacity_in(items.len(), self.bump());
+                for item in items.iter() {
+                    out.push(self.literal(item, scope));
+                }
+                self.leave();
+                Val::List(out.into_bump_slice())
+            }
         }
     }
 }

@@ -9,29 +9,47 @@
 //! `error`, never a stack overflow or a hang.
 
 pub mod api;
+mod arith;
+mod bits;
+mod compare;
+pub mod counters;
 mod expr;
+mod logic;
+pub mod ops;
+mod scope;
+mod select;
+mod time_ops;
 
 use crate::ast::Expr;
 use crate::classad::ClassAd;
-use crate::name::Key;
 use crate::value::{Scope, Val};
 use bumpalo::Bump;
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell};
 
 pub use api::{eval_expr, eval_in_match, symmetric_match, MatchAds};
+pub use compare::cmp_ignore_case;
+pub use counters::{counters, evaluation_count, Counters};
+pub use logic::bool_equiv;
+pub use ops::{apply_binary, apply_unary};
+pub use scope::Found;
 
 /// Knobs of an evaluation.
 #[derive(Clone, Debug)]
 pub struct EvalOptions {
-    /// HTCondor's daemons' rule: an unscoped name found in none of MY's scopes is looked up in
-    /// TARGET. On by default, as in a negotiator.
+    /// HTCondor's old-ClassAd semantics, as its daemons run (on by default, as in a
+    /// negotiator): an unscoped name written in a top-level ad of a match and found in none of
+    /// its scopes is looked up in TARGET, and `my` and `CurrentTime` are keywords everywhere.
+    /// Off: strict new-ClassAd semantics (`my` only names the top-level ad of a match).
     pub target_fallback: bool,
     /// A fixed clock (seconds since the epoch) for `time()`, `CurrentTime` and friends; `None`
     /// reads the system clock.
     pub now: Option<i64>,
     /// A fixed local time-zone offset (seconds east of UTC); `None` asks the system.
     pub tz_offset: Option<i32>,
-    /// Deepest nesting of evaluation (attribute references, calls, operators) before `error`.
+    /// Deepest nesting of evaluation (every node: attribute references, calls, operators,
+    /// literals) before the whole evaluation is `error`. The default, 401, is HTCondor's limit
+    /// (400 nested operators or references evaluate, one more fails); it is also safe on a
+    /// 2 MiB thread stack in a debug build (which overflows near 4,000).
     pub max_depth: u32,
     /// Work units (nodes visited, bytes built) one top-level evaluation may spend before `error`.
     pub max_work: u64,
@@ -43,18 +61,20 @@ impl Default for EvalOptions {
             target_fallback: true,
             now: None,
             tz_offset: None,
-            max_depth: 1_000,
+            max_depth: 401,
             max_work: 50_000_000,
         }
     }
 }
 
-/// Storage for everything an evaluation allocates.
+/// Storage for everything an evaluation allocates. Creating one allocates nothing: the bump
+/// allocator takes its first chunk on first use and the typed arenas are made on demand, so a
+/// match that allocates nothing costs no heap traffic.
 #[derive(Default)]
 pub struct Arena {
     bump: Bump,
-    exprs: typed_arena::Arena<Expr>,
-    ads: typed_arena::Arena<ClassAd>,
+    exprs: OnceCell<typed_arena::Arena<Expr>>,
+    ads: OnceCell<typed_arena::Arena<ClassAd>>,
 }
 
 impl Arena {
@@ -72,10 +92,29 @@ pub struct Evaluator<'a> {
     pub(crate) depth: u32,
     /// Work spent so far.
     pub(crate) work: u64,
+    /// Copies of the budgets (read on every node).
+    max_depth: u32,
+    max_work: u64,
     /// Attributes being evaluated right now, as (ad address, key): a repeat is a cycle.
-    pub(crate) in_progress: Vec<(usize, Key)>,
+    pub(crate) in_progress: scope::InProgress,
     /// The top-level scope evaluation started from (`.attr`, `root`).
     pub(crate) root: Option<&'a Scope<'a>>,
+    /// Set once a budget is exceeded: every further step yields `error`, so the whole evaluation
+    /// does (HTCondor fails the evaluation outright).
+    pub(crate) aborted: bool,
+    /// Probing mode (specialization): note in `touched` whatever the result may depend on
+    /// beyond the ad itself (the other ad of a match, the clock, randomness).
+    pub(crate) probe: bool,
+    /// See `probe`.
+    pub(crate) touched: Cell<bool>,
+    /// Attribute and top-level evaluations done, flushed to the global counters on drop.
+    pub(crate) evals: u64,
+}
+
+impl Drop for Evaluator<'_> {
+    fn drop(&mut self) {
+        counters::record(self.evals, self.work);
+    }
 }
 
 impl<'a> Evaluator<'a> {
@@ -86,9 +125,20 @@ impl<'a> Evaluator<'a> {
             opts,
             depth: 0,
             work: 0,
-            in_progress: Vec::new(),
+            max_depth: opts.max_depth,
+            max_work: opts.max_work,
+            in_progress: scope::InProgress::new(),
             root: None,
+            aborted: false,
+            probe: false,
+            touched: Cell::new(false),
+            evals: 0,
         }
+    }
+
+    /// True once a depth or work budget has been exceeded (the result is then `error`).
+    pub fn aborted(&self) -> bool {
+        self.aborted
     }
 
     /// The options in force.
@@ -122,24 +172,68 @@ impl<'a> Evaluator<'a> {
 
     /// Moves an expression (e.g. one parsed at run time by `eval()`) into the arena.
     pub fn alloc_expr(&self, e: Expr) -> &'a Expr {
-        self.arena.exprs.alloc(e)
+        self.arena
+            .exprs
+            .get_or_init(typed_arena::Arena::new)
+            .alloc(e)
     }
 
     /// Moves an ad built at run time into the arena.
     pub fn alloc_ad(&self, ad: ClassAd) -> &'a ClassAd {
-        self.arena.ads.alloc(ad)
+        self.arena.ads.get_or_init(typed_arena::Arena::new).alloc(ad)
+    }
+
+    /// The bump allocator of this evaluation's arena (for building lists in place).
+    pub fn bump(&self) -> &'a Bump {
+        &self.arena.bump
     }
 
     /// Spends `units` of the work budget; false (and the caller yields `error`) once it is gone.
     #[inline]
     pub fn charge(&mut self, units: u64) -> bool {
         self.work = self.work.saturating_add(units);
-        self.work <= self.opts.max_work
+        if self.work > self.max_work {
+            self.abort();
+        }
+        !self.aborted
+    }
+
+    /// Gives up: the evaluation's result is `error`. Exhausting the work budget makes every
+    /// later step fail at once, without a separate test on the hot path.
+    #[cold]
+    pub(crate) fn abort(&mut self) {
+        self.aborted = true;
+        self.max_work = 0;
+    }
+
+    /// The value an evaluation returns to its caller: `error` once aborted.
+    #[inline]
+    pub(crate) fn finish(&self, v: Val<'a>) -> Val<'a> {
+        if self.aborted {
+            Val::Error
+        } else {
+            v
+        }
     }
 
     /// The current time in seconds since the epoch (fixed by [`EvalOptions::now`] if set).
     pub fn now(&self) -> i64 {
-        self.opts.now.unwrap_or_else(|| chrono::Utc::now().timestamp())
+        match self.opts.now {
+            Some(n) => n,
+            None => {
+                self.touch();
+                chrono::Utc::now().timestamp()
+            }
+        }
+    }
+
+    /// Records, when probing, that the value being computed depends on something other than the
+    /// ad (the clock, the other ad, randomness): built-ins that read such state call this.
+    #[inline]
+    pub fn touch(&self) {
+        if self.probe {
+            self.touched.set(true);
+        }
     }
 
     /// The current time with sub-second precision (fixed clocks have none).
@@ -147,6 +241,7 @@ impl<'a> Evaluator<'a> {
         match self.opts.now {
             Some(n) => n as f64,
             None => {
+                self.touch();
                 let t = chrono::Utc::now();
                 t.timestamp() as f64 + f64::from(t.timestamp_subsec_micros()) / 1e6
             }
@@ -167,3 +262,6 @@ impl<'a> Evaluator<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

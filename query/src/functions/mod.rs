@@ -5,6 +5,27 @@
 //! A function receives its arguments unevaluated (some, like `ifThenElse`, are not strict) and
 //! the scope the call is written in.
 
+// functions-time
+mod calendar;
+mod strftime;
+mod time;
+mod time_fields;
+mod time_format;
+// functions-core
+pub(crate) mod args;
+pub(crate) mod convert;
+mod lists;
+mod math;
+mod pcre;
+mod regex;
+mod stringlist;
+mod strings;
+mod types;
+mod version;
+#[cfg(test)]
+pub(crate) mod testutil;
+pub mod time_parse;
+
 use crate::ast::Expr;
 use crate::eval::Evaluator;
 use crate::name::Key;
@@ -16,7 +37,21 @@ use std::sync::OnceLock;
 pub type Builtin = for<'a> fn(&mut Evaluator<'a>, &'a Scope<'a>, &'a [Expr]) -> Val<'a>;
 
 /// Every function table, in the order their names are registered.
-const TABLES: &[&[(&str, Builtin)]] = &[];
+const TABLES: &[&[(&str, Builtin)]] = &[
+    // functions-core
+    types::FUNCTIONS,
+    convert::FUNCTIONS,
+    math::FUNCTIONS,
+    lists::FUNCTIONS,
+    strings::FUNCTIONS,
+    version::FUNCTIONS,
+    regex::FUNCTIONS,
+    stringlist::FUNCTIONS,
+    // functions-time
+    time::FUNCTIONS,
+    time_fields::FUNCTIONS,
+    time_format::FUNCTIONS,
+];
 
 fn table() -> &'static FxHashMap<Key, Builtin> {
     static TABLE: OnceLock<FxHashMap<Key, Builtin>> = OnceLock::new();

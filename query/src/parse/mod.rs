@@ -1,14 +1,32 @@
 //! Reading ads and expressions: new syntax, old syntax, JSON and XML, detected automatically.
-//! (Placeholder API: being written.)
+//!
+//! New syntax follows HTCondor's `ClassAdParser` exactly (precedence, negative literals,
+//! adjacent-string joining, parse-time `absTime("…")`/`relTime("…")`), plus the dissertation's
+//! literals: quoted times `'3d19:49:15'` and scale suffixes `2K`. Every error carries
+//! `line:col` and what was expected. Nesting is bounded by [`MAX_DEPTH`].
+
+mod detect;
+mod expr;
+mod json;
+pub mod lexer;
+mod old;
+pub mod time_literal;
+mod xml;
 
 use crate::ast::Expr;
 use crate::classad::ClassAd;
 use crate::error::ParseError;
+use expr::Parser;
+use lexer::{Lexer, TokenKind};
+
+pub use detect::detect;
+pub use expr::{precedence, MAX_DEPTH, MAX_NESTING};
+pub use lexer::{lex_one, TokenKind as Token};
 
 /// The text formats ads come in.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Format {
-    /// Decide from the text.
+    /// Decide from the text (see [`detect`]).
     Auto,
     /// New syntax: `[a = 1; b = 2]`, several in sequence.
     New,
@@ -20,20 +38,60 @@ pub enum Format {
     Xml,
 }
 
-/// Parses one expression (new syntax, with the dissertation's literals).
+/// Parses one expression (new syntax, with the dissertation's literals); the whole text must
+/// be that expression.
 pub fn expr(text: &str) -> Result<Expr, ParseError> {
-    let _ = text;
-    Err(ParseError::new(1, 1, "parser not yet written"))
+    let mut p = Parser::new(Lexer::new(text, 0))?;
+    let (e, _) = p.expr()?;
+    if p.peek().kind != TokenKind::End {
+        return Err(p.expected("end of input after expression"));
+    }
+    Ok(e)
 }
 
-/// Parses one ad in new syntax.
+/// Parses one ad in new syntax; the whole text must be that ad.
 pub fn classad(text: &str) -> Result<ClassAd, ParseError> {
-    let _ = text;
-    Err(ParseError::new(1, 1, "parser not yet written"))
+    let mut p = Parser::new(Lexer::new(text, 0))?;
+    let (ad, _) = p.classad()?;
+    if p.peek().kind != TokenKind::End {
+        return Err(p.expected("end of input after ClassAd"));
+    }
+    Ok(ad)
 }
 
 /// Parses every ad in `text` in `format`.
 pub fn ads(text: &str, format: Format) -> Result<Vec<ClassAd>, ParseError> {
-    let _ = (text, format);
-    Err(ParseError::new(1, 1, "parser not yet written"))
+    match format {
+        Format::Auto => ads(text, detect(text)),
+        Format::New => new_ads(text),
+        Format::Old => old::old_ads(text),
+        Format::Json => json::json_ads(text),
+        Format::Xml => xml::xml_ads(text),
+    }
 }
+
+/// Exactly one ad in `text` in `format` (an error names how many there were otherwise).
+pub fn one_ad(text: &str, format: Format) -> Result<ClassAd, ParseError> {
+    let mut v = ads(text, format)?;
+    if v.len() == 1 {
+        Ok(v.remove(0))
+    } else {
+        Err(ParseError::new(1, 1, format!("expected exactly one ClassAd, found {}", v.len())))
+    }
+}
+
+/// Every new-syntax ad in `text`, in sequence (white space and comments between them).
+fn new_ads(text: &str) -> Result<Vec<ClassAd>, ParseError> {
+    let mut p = Parser::new(Lexer::new(text, 0))?;
+    let mut out = Vec::new();
+    while p.peek().kind != TokenKind::End {
+        if p.peek().kind != TokenKind::OpenBox {
+            return Err(p.expected("'[' to open a ClassAd"));
+        }
+        out.push(p.classad()?.0);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,241 @@
+//! [`Db`]: the database a program opens — collections of ads on disk (or in memory), with
+//! lifetimes, consumption, a match registrar, constraint queries and file loading.
+//!
+//! `Db` is `Send + Sync`: share it in an `Arc`; queries run while a write goes on (writers
+//! are serialized inside, readers take no lock).
+
+mod loading;
+mod query;
+
+pub use self::loading::{LoadOptions, LoadProgress, LoadReport, LoadedAd};
+pub use self::query::Query;
+
+use adjoin_query::ClassAd;
+use adjoin_storage::backend::{MemStore, SledOptions, SledStore, Store};
+use adjoin_storage::{
+    AdError, AdScan, AdStore, CheckReport, Clock, Durability, MatchRecord, NewMatch, OpenError,
+    Purged, Put, PutOptions, Stats, StoreOptions, StoredAd, Tombstone,
+};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use thiserror::Error;
+
+/// Settings for opening a [`Db`].
+#[derive(Clone, Debug)]
+pub struct DbOptions {
+    /// Bytes of page cache the on-disk store may hold.
+    pub cache_capacity: u64,
+    /// Seconds a consumed id stays tombstoned.
+    pub tombstone_ttl: i64,
+    /// Ads per transaction in bulk loads.
+    pub chunk_size: usize,
+    /// A fixed clock, for tests; `None` uses the system clock.
+    pub clock: Option<ClockFn>,
+}
+
+/// A clock as [`DbOptions`] holds it.
+#[derive(Clone)]
+pub struct ClockFn(pub Clock);
+
+impl std::fmt::Debug for ClockFn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ClockFn")
+    }
+}
+
+impl Default for DbOptions {
+    fn default() -> DbOptions {
+        let s = StoreOptions::default();
+        DbOptions {
+            cache_capacity: SledOptions::default().cache_capacity,
+            tombstone_ttl: s.tombstone_ttl,
+            chunk_size: s.chunk_size,
+            clock: None,
+        }
+    }
+}
+
+impl DbOptions {
+    fn store_options(&self) -> StoreOptions {
+        let mut s = StoreOptions {
+            tombstone_ttl: self.tombstone_ttl,
+            chunk_size: self.chunk_size,
+            ..StoreOptions::default()
+        };
+        if let Some(c) = &self.clock {
+            s.clock = c.0.clone();
+        }
+        s
+    }
+}
+
+/// A failure of a [`Db`] operation.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum DbError {
+    /// Opening failed: e.g. the database is in use by another process, or was written by a
+    /// newer adjoin.
+    #[error(transparent)]
+    Open(#[from] OpenError),
+    /// An operation on ads failed: e.g. a put under a consumed id.
+    #[error(transparent)]
+    Ad(#[from] AdError),
+    /// A file could not be read: e.g. `load` of a missing file, or one that is not UTF-8.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A constraint that does not parse: e.g. `query 'Memory >'`.
+    #[error("constraint: {0}")]
+    Constraint(#[from] adjoin_query::ParseError),
+    /// A strict load refused its input because some ads are bad: e.g. `load --strict` of a file
+    /// with one malformed ad. Nothing was stored.
+    #[error("load refused: {} bad ad(s), nothing stored; first: {}", bad.len(), bad.first().map(ToString::to_string).unwrap_or_default())]
+    Refused {
+        /// Every bad ad.
+        bad: Vec<crate::load::BadAd>,
+    },
+}
+
+/// A database of ad collections.
+#[derive(Debug)]
+pub struct Db {
+    store: AdStore,
+    path: Option<PathBuf>,
+}
+
+impl Db {
+    /// Opens (creating if needed) the database in directory `path`.
+    pub fn open(path: impl AsRef<Path>) -> Result<Db, DbError> {
+        Db::open_with(path, &DbOptions::default())
+    }
+
+    /// Opens the database in `path` with `opts`.
+    pub fn open_with(path: impl AsRef<Path>, opts: &DbOptions) -> Result<Db, DbError> {
+        let path = path.as_ref();
+        let sled_opts = SledOptions {
+            cache_capacity: opts.cache_capacity,
+            ..SledOptions::default()
+        };
+        let backend = SledStore::open(path, &sled_opts).map_err(OpenError::from)?;
+        let store = AdStore::open(Arc::new(backend), opts.store_options())?;
+        Ok(Db {
+            store,
+            path: Some(path.to_owned()),
+        })
+    }
+
+    /// A database held in memory, gone when dropped.
+    pub fn open_in_memory() -> Result<Db, DbError> {
+        Db::open_in_memory_with(&DbOptions::default())
+    }
+
+    /// A database in memory with `opts`.
+    pub fn open_in_memory_with(opts: &DbOptions) -> Result<Db, DbError> {
+        let backend: Arc<dyn Store> = Arc::new(MemStore::new());
+        let store = AdStore::open(backend, opts.store_options())?;
+        Ok(Db { store, path: None })
+    }
+
+    /// The directory, for an on-disk database.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// The ad store underneath (for operations the facade does not wrap).
+    pub fn store(&self) -> &AdStore {
+        &self.store
+    }
+
+    /// Stores `ad` in `collection` (id from `Name`, then `GlobalJobId`, else generated),
+    /// durably.
+    pub fn put(&self, collection: &str, ad: &ClassAd) -> Result<Put, DbError> {
+        Ok(self.store.put(collection, ad, &PutOptions::default())?)
+    }
+
+    /// Stores `ad` with the given id rule, expiry and durability.
+    pub fn put_with(&self, collection: &str, ad: &ClassAd, opts: &PutOptions) -> Result<Put, DbError> {
+        Ok(self.store.put(collection, ad, opts)?)
+    }
+
+    /// The live ad `id` of `collection`.
+    pub fn get(&self, collection: &str, id: &str) -> Result<Option<StoredAd>, DbError> {
+        Ok(self.store.get(collection, id)?)
+    }
+
+    /// Removes ad `id`, durably; true when a live ad was removed.
+    pub fn remove(&self, collection: &str, id: &str) -> Result<bool, DbError> {
+        Ok(self.store.remove(collection, id, Durability::Immediate)?)
+    }
+
+    /// The live ads of `collection` in load order.
+    pub fn scan(&self, collection: &str) -> Result<AdScan<'_>, DbError> {
+        Ok(self.store.scan(collection)?)
+    }
+
+    /// The collections, by name.
+    pub fn collections(&self) -> Vec<String> {
+        self.store.collections()
+    }
+
+    /// Consumes ad `id` (removes it and tombstones its id), durably.
+    pub fn consume(&self, collection: &str, id: &str) -> Result<(), DbError> {
+        Ok(self.store.consume(collection, id)?)
+    }
+
+    /// Records a match, consuming the members it says to, in one durable transaction.
+    pub fn record_match(&self, m: &NewMatch) -> Result<MatchRecord, DbError> {
+        Ok(self.store.record_match(m)?)
+    }
+
+    /// The recorded matches, oldest first.
+    pub fn matches(&self) -> Result<Vec<MatchRecord>, DbError> {
+        Ok(self.store.matches()?.collect::<Result<Vec<_>, _>>()?)
+    }
+
+    /// The match with id `id`.
+    pub fn get_match(&self, id: u64) -> Result<Option<MatchRecord>, DbError> {
+        Ok(self.store.get_match(id)?)
+    }
+
+    /// The tombstone in force on `id`, if any.
+    pub fn tombstone(&self, collection: &str, id: &str) -> Result<Option<Tombstone>, DbError> {
+        Ok(self.store.tombstone(collection, id)?)
+    }
+
+    /// Purges expired ads and tombstones, durably.
+    pub fn purge(&self) -> Result<Purged, DbError> {
+        Ok(self.store.purge()?)
+    }
+
+    /// Counts per collection, matches, and bytes on disk.
+    pub fn stats(&self) -> Result<Stats, DbError> {
+        Ok(self.store.stats()?)
+    }
+
+    /// Reads and verifies every record; the report lists damage by collection and id.
+    pub fn check(&self) -> Result<CheckReport, DbError> {
+        Ok(self.store.check()?)
+    }
+
+    /// Makes every write so far durable.
+    pub fn flush(&self) -> Result<(), DbError> {
+        Ok(self.store.flush()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn db_is_send_and_sync() {
+        assert_send_sync::<Db>();
+    }
+}

@@ -1,0 +1,407 @@
+//! Reading ad files for `load`: a text is split into one chunk per ad, with the line and column
+//! where each starts, so that each ad is parsed on its own and a bad one is reported at its
+//! file position and skipped while the others are stored.
+//!
+//! Splitting understands just enough of each format to find ad boundaries: strings and comments
+//! (new syntax, JSON), bracket depth, blank lines (old syntax), `<c>` elements (XML). An ad that
+//! never closes would swallow the rest of the text, so a line that starts with `[` (new syntax)
+//! or `{` (JSON) in column 1 while an ad is open starts a new ad: pretty-printed ads indent what
+//! they nest, so such a line is taken to begin the next ad.
+
+use adjoin_query::parse::{self, Format};
+use adjoin_query::{ClassAd, ParseError};
+use std::fmt;
+
+/// A piece of a text that holds one ad (or, for old syntax, one blank-line separated block).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chunk<'t> {
+    /// The text of the piece.
+    pub text: &'t str,
+    /// The 1-based line it starts on.
+    pub line: u32,
+    /// The 1-based column (in characters) it starts at.
+    pub col: u32,
+}
+
+/// An ad that could not be read or stored, at its place in its file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadAd {
+    /// The file (as given), or `-` for standard input.
+    pub file: String,
+    /// 1-based line of the error.
+    pub line: u32,
+    /// 1-based column of the error.
+    pub col: u32,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for BadAd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}: {}", self.file, self.line, self.col, self.message)
+    }
+}
+
+/// Tracks line and column while scanning bytes.
+struct Pos {
+    line: u32,
+    line_start: usize,
+}
+
+impl Pos {
+    fn new() -> Pos {
+        Pos {
+            line: 1,
+            line_start: 0,
+        }
+    }
+
+    fn newline(&mut self, at: usize) {
+        self.line += 1;
+        self.line_start = at + 1;
+    }
+
+    fn col(&self, text: &str, at: usize) -> u32 {
+        text.get(self.line_start..at)
+            .map_or(1, |s| s.chars().count() as u32 + 1)
+    }
+}
+
+/// Splits `text` into chunks of one ad each in `format` (`Auto` decides from the text, as
+/// [`parse::detect`] does), returning the format used.
+pub fn split(text: &str, format: Format) -> (Format, Vec<Chunk<'_>>) {
+    let format = match format {
+        Format::Auto => parse::detect(text),
+        f => f,
+    };
+    let chunks = match format {
+        Format::New => split_bracketed(text, b'[', b']', true),
+        Format::Json => split_json(text),
+        Format::Xml => split_xml(text),
+        Format::Old | Format::Auto => split_old(text),
+    };
+    (format, chunks)
+}
+
+/// Old syntax: runs of non-blank lines.
+fn split_old(text: &str) -> Vec<Chunk<'_>> {
+    let mut out = Vec::new();
+    let mut start: Option<(usize, u32)> = None;
+    let mut at = 0;
+    let mut line = 1u32;
+    while at < text.len() {
+        let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+        let blank = text[at..end].trim().is_empty();
+        match (blank, start) {
+            (false, None) => start = Some((at, line)),
+            (true, Some((s, l))) => {
+                out.push(Chunk { text: &text[s..at], line: l, col: 1 });
+                start = None;
+            }
+            _ => {}
+        }
+        at = end + 1;
+        line += 1;
+    }
+    if let Some((s, l)) = start {
+        out.push(Chunk { text: &text[s..], line: l, col: 1 });
+    }
+    out
+}
+
+/// JSON: the objects of a top-level array, or top-level objects in sequence.
+fn split_json(text: &str) -> Vec<Chunk<'_>> {
+    let trimmed = text.trim_start();
+    let skip = text.len() - trimmed.len();
+    if trimmed.starts_with('[') {
+        // Blank out the array's own brackets and commas: the objects are then top-level.
+        let open = skip;
+        let close = text.rfind(']').filter(|&c| c > open);
+        let mut chunks = split_bracketed_range(text, open + 1, close.unwrap_or(text.len()), b'{', b'}', false);
+        chunks.retain(|c| c.text.trim() != ",");
+        chunks
+            .into_iter()
+            .map(|c| {
+                let t = c.text.trim_start_matches(',').trim_start();
+                let cut = c.text.len() - t.len();
+                let (line, col) = advance(c, cut);
+                Chunk { text: t, line, col }
+            })
+            .filter(|c| !c.text.trim().is_empty())
+            .collect()
+    } else {
+        split_bracketed(text, b'{', b'}', false)
+    }
+}
+
+/// The position `cut` bytes into chunk `c`.
+fn advance(c: Chunk<'_>, cut: usize) -> (u32, u32) {
+    let skipped = &c.text[..cut];
+    match skipped.rfind('\n') {
+        Some(nl) => (
+            c.line + skipped.matches('\n').count() as u32,
+            skipped[nl + 1..].chars().count() as u32 + 1,
+        ),
+        None => (c.line, c.col + skipped.chars().count() as u32),
+    }
+}
+
+fn split_bracketed(text: &str, open: u8, close: u8, new_syntax: bool) -> Vec<Chunk<'_>> {
+    split_bracketed_range(text, 0, text.len(), open, close, new_syntax)
+}
+
+/// Top-level `open … close` groups of `text[from..to]`, skipping strings and (new syntax)
+/// comments; anything else at the top level becomes a chunk of its own so that it is reported.
+fn split_bracketed_range<'t>(
+    text: &'t str,
+    from: usize,
+    to: usize,
+    open: u8,
+    close: u8,
+    new_syntax: bool,
+) -> Vec<Chunk<'t>> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut pos = Pos::new();
+    for (i, &c) in b[..from].iter().enumerate() {
+        if c == b'\n' {
+            pos.newline(i);
+        }
+    }
+    let mut depth = 0usize;
+    let mut start: Option<(usize, u32, u32)> = None;
+    let mut in_str: Option<u8> = None;
+    let mut i = from;
+    let emit = |out: &mut Vec<Chunk<'t>>, s: (usize, u32, u32), end: usize| {
+        let t = &text[s.0..end];
+        if !t.trim().is_empty() {
+            out.push(Chunk { text: t, line: s.1, col: s.2 });
+        }
+    };
+    while i < to {
+        let c = b[i];
+        let line_start = i == pos.line_start;
+        if line_start && c == open && start.is_some() && (depth > 0 || in_str.is_some()) {
+            // Resynchronise: an ad opening in column 1 ends the unterminated one before it.
+            if let Some(s) = start.take() {
+                emit(&mut out, s, i);
+            }
+            depth = 0;
+            in_str = None;
+        }
+        if let Some(d) = in_str {
+            if c == b'\\' {
+                i += 1;
+                if b.get(i) == Some(&b'\n') {
+                    pos.newline(i);
+                }
+            } else if c == d {
+                in_str = None;
+            } else if c == b'\n' {
+                pos.newline(i);
+            }
+            i += 1;
+            continue;
+        }
+        match c {
+            b'\n' => pos.newline(i),
+            b'/' if new_syntax && b.get(i + 1) == Some(&b'/') => {
+                while i < to && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'/' if new_syntax && b.get(i + 1) == Some(&b'*') => {
+                let end = text[i + 2..to].find("*/").map_or(to, |k| i + 2 + k + 2);
+                for (k, &ch) in b[i..end].iter().enumerate() {
+                    if ch == b'\n' {
+                        pos.newline(i + k);
+                    }
+                }
+                i = end;
+                continue;
+            }
+            b'"' => in_str = Some(b'"'),
+            b'\'' if new_syntax => in_str = Some(b'\''),
+            _ if c == open => {
+                if depth == 0 {
+                    if let Some(s) = start.take() {
+                        emit(&mut out, s, i);
+                    }
+                    start = Some((i, pos.line, pos.col(text, i)));
+                }
+                depth += 1;
+            }
+            _ if c == close && depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    if let Some(s) = start.take() {
+                        emit(&mut out, s, i + 1);
+                    }
+                }
+            }
+            _ if c.is_ascii_whitespace() => {}
+            _ => {
+                if start.is_none() {
+                    start = Some((i, pos.line, pos.col(text, i)));
+                }
+            }
+        }
+        i += 1;
+    }
+    if let Some(s) = start {
+        emit(&mut out, s, to);
+    }
+    out
+}
+
+/// XML: each top-level `<c>` … `</c>` element (nested `<c>` elements are counted).
+fn split_xml(text: &str) -> Vec<Chunk<'_>> {
+    let mut out = Vec::new();
+    let mut pos = Pos::new();
+    let mut depth = 0usize;
+    let mut start: Option<(usize, u32, u32)> = None;
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\n' => pos.newline(i),
+            b'<' => {
+                let rest = &text[i..];
+                let is_open = rest.starts_with("<c>") || rest.starts_with("<c ");
+                if rest.starts_with("<c/>") {
+                    if depth == 0 {
+                        let col = pos.col(text, i);
+                        out.push(Chunk { text: &text[i..i + 4], line: pos.line, col });
+                    }
+                } else if is_open {
+                    if depth == 0 {
+                        start = Some((i, pos.line, pos.col(text, i)));
+                    }
+                    depth += 1;
+                } else if rest.starts_with("</c>") && depth > 0 {
+                    depth -= 1;
+                    if depth == 0 {
+                        if let Some((s, l, c)) = start.take() {
+                            out.push(Chunk { text: &text[s..i + 4], line: l, col: c });
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if let Some((s, l, c)) = start {
+        out.push(Chunk { text: &text[s..], line: l, col: c });
+    }
+    out
+}
+
+/// The prefix and suffix an XML chunk is wrapped in to be parsed alone.
+const XML_OPEN: &str = "<classads>";
+const XML_CLOSE: &str = "</classads>";
+
+/// Parses one chunk in `format`, placing an error at its position in the whole text.
+pub fn parse_chunk(chunk: Chunk<'_>, format: Format) -> Result<Vec<ClassAd>, (u32, u32, String)> {
+    let (result, shift) = match format {
+        Format::New => (parse::classad(chunk.text).map(|a| vec![a]), 0),
+        Format::Xml => {
+            let wrapped = format!("{XML_OPEN}{}{XML_CLOSE}", chunk.text);
+            (parse::ads(&wrapped, Format::Xml), XML_OPEN.len() as u32)
+        }
+        f => (parse::ads(chunk.text, f), 0),
+    };
+    result.map_err(|e: ParseError| {
+        let line = chunk.line + e.line.saturating_sub(1);
+        let col = if e.line <= 1 {
+            (chunk.col + e.col.saturating_sub(1)).saturating_sub(shift).max(1)
+        } else {
+            e.col
+        };
+        (line, col, e.message)
+    })
+}
+
+/// Every ad of `text` (named `file` in errors) with the line it starts on, or the error of the
+/// chunk that failed, in order.
+pub fn read_ads<'t>(
+    file: &'t str,
+    text: &'t str,
+    format: Format,
+) -> impl Iterator<Item = Result<(u32, ClassAd), BadAd>> + 't {
+    let (format, chunks) = split(text, format);
+    chunks.into_iter().flat_map(move |chunk| {
+        let items: Vec<Result<(u32, ClassAd), BadAd>> = match parse_chunk(chunk, format) {
+            Ok(ads) => ads.into_iter().map(|a| Ok((chunk.line, a))).collect(),
+            Err((line, col, message)) => vec![Err(BadAd {
+                file: file.to_owned(),
+                line,
+                col,
+                message,
+            })],
+        };
+        items
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `(line, col, how the text starts)` of each chunk.
+    fn chunks_are(text: &str, format: Format, want: &[(u32, u32, &str)]) {
+        let (_, got) = split(text, format);
+        assert_eq!(got.len(), want.len(), "{text:?}: {got:?}");
+        for (g, w) in got.iter().zip(want) {
+            assert!(
+                g.line == w.0 && g.col == w.1 && g.text.starts_with(w.2),
+                "{text:?}: got {g:?}, want {w:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn new_syntax_chunks() {
+        chunks_are("[a=1] [b=2]\n[c=3]", Format::New, &[(1, 1, "[a=1]"), (1, 7, "[b=2]"), (2, 1, "[c=3]")]);
+        chunks_are("[a=\"]\"; b=[c=1]]\n// [x]\n[d=']']", Format::New, &[(1, 1, "[a=\"]\""), (3, 1, "[d=']']")]);
+        chunks_are("/* [\n] */ [a=1]", Format::New, &[(2, 6, "[a=1]")]);
+        chunks_are("[a=1\n[b=2]", Format::New, &[(1, 1, "[a=1\n"), (2, 1, "[b=2]")]);
+        chunks_are("[a=\"open\n[b=2]", Format::New, &[(1, 1, "[a=\"open"), (2, 1, "[b=2]")]);
+        chunks_are("junk [a=1] ]", Format::New, &[(1, 1, "junk"), (1, 6, "[a=1]"), (1, 12, "]")]);
+        chunks_are("[ü=\"é\"] [x=1]", Format::New, &[(1, 1, "[ü"), (1, 9, "[x")]);
+    }
+
+    #[test]
+    fn old_syntax_chunks() {
+        chunks_are("a = 1\nb = 2\n\n\nc = 3\n  \nd = 4", Format::Old, &[(1, 1, "a"), (5, 1, "c"), (7, 1, "d")]);
+    }
+
+    #[test]
+    fn json_chunks() {
+        chunks_are("[\n{\"a\": 1},\n  {\"b\": \"}\"}\n]", Format::Json, &[(2, 1, "{\"a\""), (3, 3, "{\"b\"")]);
+        chunks_are("{\"a\": 1}\n{\"b\": 2}", Format::Json, &[(1, 1, "{\"a\""), (2, 1, "{\"b\"")]);
+        chunks_are("[\n{\"a\": 1\n{\"b\": 2}\n]", Format::Json, &[(2, 1, "{\"a\": 1"), (3, 1, "{\"b\"")]);
+    }
+
+    #[test]
+    fn xml_chunks() {
+        let t = "<?xml version=\"1.0\"?>\n<classads>\n<c><a n=\"x\"><c><a n=\"y\"><i>1</i></a></c></a></c>\n<c/>\n</classads>";
+        chunks_are(t, Format::Xml, &[(3, 1, "<c><a"), (4, 1, "<c/>")]);
+    }
+
+    fn reads(text: &str, format: Format, want: &[Result<u32, (u32, u32)>]) {
+        let got: Vec<Result<u32, (u32, u32)>> = read_ads("f", text, format)
+            .map(|r| r.map(|(l, _)| l).map_err(|e| (e.line, e.col)))
+            .collect();
+        assert_eq!(got, want, "{text:?}");
+    }
+
+    #[test]
+    fn errors_are_placed_in_the_file() {
+        reads("[a = 1]\n[b = ]\n[c = 3]", Format::New, &[Ok(1), Err((2, 6)), Ok(3)]);
+        reads("[a = 1]\n[b = 1;\n c = (]\n[d = 1]", Format::New, &[Ok(1), Err((3, 7)), Ok(4)]);
+        reads("a = 1\n\nb = \nc = 2\n\nd = 4", Format::Old, &[Ok(1), Err((3, 5)), Ok(6)]);
+        reads("[{\"a\": 1},\n {\"b\": tru},\n {\"c\": 2}]", Format::Json, &[Ok(1), Err((2, 8)), Ok(3)]);
+    }
+}

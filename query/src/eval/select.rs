@@ -1,0 +1,93 @@
+//! Selection `e.name` and subscripts `e[i]`.
+//!
+//! `ad.name` looks `name` up from that ad outwards through its lexical parents (keywords
+//! included, no TARGET fallback); on a list it yields the list of each element's selection;
+//! on `undefined` it is `undefined`; on anything else, `error`. `list[i]` takes an integer index
+//! (truncated to 32 bits, as HTCondor does; out of range is `error`); `ad["name"]` reads the ad's
+//! own attribute (case-insensitively; `undefined` if absent).
+
+use super::Evaluator;
+use crate::ast::Expr;
+use crate::name::{kw, Key};
+use crate::value::{Scope, Val};
+use bumpalo::collections::Vec as BumpVec;
+
+impl<'a> Evaluator<'a> {
+    /// Evaluates `base.key`.
+    #[inline(never)]
+    pub(super) fn eval_select(&mut self, base: &'a Expr, key: Key, scope: &'a Scope<'a>) -> Val<'a> {
+        // `TARGET.x`, `my.x`, `b.x`: resolve the name directly (the common case in matching).
+        let b = match base {
+            Expr::Attr(name) => {
+                let k = name.key();
+                // TARGET/other written in a top-level ad of a match that does not bind them.
+                if (k == kw::TARGET || k == kw::OTHER) && scope.parent.is_none() && !scope.ad.may_bind(k) {
+                    if let Some(other) = scope.other.get() {
+                        self.work += 1;
+                        return self.eval_attr_scoped(other, key);
+                    }
+                }
+                self.eval_name(scope, k)
+            }
+            _ => self.eval(base, scope),
+        };
+        self.select(b, key)
+    }
+
+    /// Applies `.key` to an evaluated value.
+    pub fn select(&mut self, b: Val<'a>, key: Key) -> Val<'a> {
+        match b {
+            Val::Undefined | Val::Error => b,
+            Val::Ad(s) => self.eval_attr_scoped(s, key),
+            Val::List(items) => {
+                if !self.enter() {
+                    return Val::Error;
+                }
+                let mut out = BumpVec::with_capacity_in(items.len(), self.bump());
+                for &item in items {
+                    if !self.charge(1) {
+                        break;
+                    }
+                    out.push(self.select(item, key));
+                }
+                self.leave();
+                if self.aborted {
+                    return Val::Error;
+                }
+                Val::List(out.into_bump_slice())
+            }
+            _ => Val::Error,
+        }
+    }
+
+    /// Evaluates `base[index]` (strict in both operands).
+    pub(super) fn eval_index(&mut self, base: &'a Expr, index: &'a Expr, scope: &'a Scope<'a>) -> Val<'a> {
+        let b = self.eval(base, scope);
+        if b.is_error() {
+            return b;
+        }
+        let i = self.eval(index, scope);
+        self.subscript(b, i)
+    }
+
+    /// Applies a subscript to evaluated operands.
+    pub fn subscript(&mut self, b: Val<'a>, i: Val<'a>) -> Val<'a> {
+        match (b, i) {
+            (Val::Error, _) | (_, Val::Error) => Val::Error,
+            (Val::Undefined, _) | (_, Val::Undefined) => Val::Undefined,
+            (Val::List(items), Val::Int(n)) => {
+                // HTCondor reads the index into a C `int`.
+                let n = n as i32;
+                match usize::try_from(n).ok().and_then(|n| items.get(n)) {
+                    Some(&v) => v,
+                    None => Val::Error,
+                }
+            }
+            (Val::Ad(s), Val::Str(name)) => match Key::find(name) {
+                Some(key) => self.eval_attr(s, key),
+                None => Val::Undefined,
+            },
+            _ => Val::Error,
+        }
+    }
+}

@@ -1,0 +1,31 @@
+//! Test helpers for the function modules: evaluate an expression's text and compare its printed
+//! value with HTCondor's (as `classad2`'s compact unparse shows it).
+
+use crate::eval::{eval_expr, EvalOptions};
+use crate::{parse, ClassAd};
+
+/// Options with a fixed clock and UTC, so results do not depend on the machine.
+pub(crate) fn opts() -> EvalOptions {
+    EvalOptions {
+        now: Some(1_704_164_645),
+        tz_offset: Some(0),
+        ..EvalOptions::default()
+    }
+}
+
+/// The printed value of `expr` evaluated in the ad `ad` (new syntax).
+pub(crate) fn eval_in(ad: &str, expr: &str) -> String {
+    let ad: ClassAd = parse::classad(ad).unwrap_or_else(|e| panic!("ad {ad}: {e}"));
+    let e = parse::expr(expr).unwrap_or_else(|e| panic!("expr {expr}: {e}"));
+    format!("{}", eval_expr(&e, &ad, &opts()))
+}
+
+/// Asserts that `expr`, evaluated in an empty ad, prints as `want`.
+pub(crate) fn check(expr: &str, want: &str) {
+    assert_eq!(eval_in("[]", expr), want, "{expr}");
+}
+
+/// Asserts that `expr`, evaluated in the ad `ad`, prints as `want`.
+pub(crate) fn check_in(ad: &str, expr: &str, want: &str) {
+    assert_eq!(eval_in(ad, expr), want, "{expr} in {ad}");
+}

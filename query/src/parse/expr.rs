@@ -1,0 +1,560 @@
+//! The new-syntax expression grammar (HTCondor's `ClassAdParser`, source.cpp) by precedence
+//! climbing, with ads `[…]` and lists `{…}` as primaries.
+//!
+//! Precedence, loosest first: `?:` (right-associative; `a ?: b` is elvis), `||`, `&&`, `|`,
+//! `^`, `&`, `== != is isnt =?= =!=`, `< <= > >=`, `<< >> >>>`, `+ -`, `* / %`, unary
+//! `- + ! ~`, postfix `.name` `[index]`. Binary operators associate to the left.
+//!
+//! Bounds: every tree the parser returns is at most [`MAX_DEPTH`] deep (counting every node on
+//! the longest root-to-leaf path, through nested ads), and recursion is limited to
+//! [`MAX_NESTING`] levels before it descends, so deep input yields a [`ParseError`], never a
+//! stack overflow (even in debug builds on a 2 MiB thread stack).
+
+use super::lexer::{error_at, Lexer, TokVal, Token, TokenKind};
+use super::time_literal;
+use crate::ast::{BinOp, Expr, UnOp};
+use crate::classad::ClassAd;
+use crate::error::ParseError;
+use crate::name::Name;
+use crate::value::Value;
+use std::sync::Arc;
+
+/// The deepest expression tree the parser builds (nodes on the longest root-to-leaf path,
+/// counting left-deep operator chains such as `a || b || c …`).
+pub const MAX_DEPTH: u32 = 1000;
+
+/// The deepest syntactic nesting the parser descends into: parentheses, lists, ads, calls,
+/// subscripts, conditionals, and operators of rising precedence each count one level.
+pub const MAX_NESTING: u32 = 200;
+
+/// A parsed expression and its depth.
+pub(crate) type Parsed = Result<(Expr, u32), ParseError>;
+
+/// The parser: a lexer plus one token of lookahead.
+pub(crate) struct Parser<'s> {
+    lex: Lexer<'s>,
+    tok: Token<'s>,
+    /// Current recursion depth (nesting being parsed).
+    nest: u32,
+}
+
+/// Binary operators with their precedence (higher binds tighter).
+fn binop(kind: TokenKind) -> Option<(BinOp, u8)> {
+    use TokenKind as T;
+    Some(match kind {
+        T::Or => (BinOp::Or, 1),
+        T::And => (BinOp::And, 2),
+        T::BitOr => (BinOp::BitOr, 3),
+        T::BitXor => (BinOp::BitXor, 4),
+        T::BitAnd => (BinOp::BitAnd, 5),
+        T::Eq => (BinOp::Eq, 6),
+        T::Ne => (BinOp::Ne, 6),
+        T::MetaEq => (BinOp::Is, 6),
+        T::MetaNe => (BinOp::Isnt, 6),
+        T::Lt => (BinOp::Lt, 7),
+        T::Le => (BinOp::Le, 7),
+        T::Gt => (BinOp::Gt, 7),
+        T::Ge => (BinOp::Ge, 7),
+        T::Shl => (BinOp::Shl, 8),
+        T::Shr => (BinOp::Shr, 8),
+        T::UShr => (BinOp::UShr, 8),
+        T::Plus => (BinOp::Add, 9),
+        T::Minus => (BinOp::Sub, 9),
+        T::Mul => (BinOp::Mul, 10),
+        T::Div => (BinOp::Div, 10),
+        T::Mod => (BinOp::Mod, 10),
+        _ => return None,
+    })
+}
+
+/// The precedence of `op` (as [`binop`] gives it).
+pub fn precedence(op: BinOp) -> u8 {
+    use BinOp::*;
+    match op {
+        Or => 1,
+        And => 2,
+        BitOr => 3,
+        BitXor => 4,
+        BitAnd => 5,
+        Eq | Ne | Is | Isnt => 6,
+        Lt | Le | Gt | Ge => 7,
+        Shl | Shr | UShr => 8,
+        Add | Sub => 9,
+        Mul | Div | Mod => 10,
+    }
+}
+
+/// Binds `name` in `ad`; a repeated name (in any case) replaces the expression but keeps the
+/// first spelling, as HTCondor's `ClassAd::Insert` does.
+pub(crate) fn insert_keeping_spelling(ad: &mut ClassAd, name: Name, e: Expr) {
+    let name = ad.entry(name.key()).map_or(name, |(first, _)| first);
+    ad.insert(name, e);
+}
+
+/// How a token reads in an error message.
+pub(crate) fn describe(src: &str, tok: &Token<'_>) -> String {
+    if tok.kind == TokenKind::End {
+        return "end of input".to_string();
+    }
+    let text = &src[tok.start..tok.end];
+    let mut shown: String = text.chars().take(24).collect();
+    if shown.len() < text.len() {
+        shown.push('…');
+    }
+    format!("'{shown}'")
+}
+
+impl<'s> Parser<'s> {
+    /// A parser over `lex`, primed with its first token.
+    pub fn new(mut lex: Lexer<'s>) -> Result<Parser<'s>, ParseError> {
+        let tok = lex.next_token()?;
+        Ok(Parser { lex, tok, nest: 0 })
+    }
+
+    /// The lookahead token.
+    pub fn peek(&self) -> &Token<'s> {
+        &self.tok
+    }
+
+    /// The source text.
+    pub fn src(&self) -> &'s str {
+        self.lex.src()
+    }
+
+    /// Replaces the lookahead with the next token.
+    #[inline(never)]
+    pub fn advance(&mut self) -> Result<(), ParseError> {
+        self.tok = self.lex.next_token()?;
+        Ok(())
+    }
+
+    /// Consumes the lookahead, returning it.
+    pub fn bump(&mut self) -> Result<Token<'s>, ParseError> {
+        let next = self.lex.next_token()?;
+        Ok(std::mem::replace(&mut self.tok, next))
+    }
+
+    /// An error at the lookahead: "expected WHAT, found TOKEN".
+    pub fn expected(&self, what: &str) -> ParseError {
+        let found = describe(self.src(), &self.tok);
+        error_at(self.src(), self.tok.start, format!("expected {what}, found {found}"))
+    }
+
+    /// Consumes a token of `kind` or fails with "expected WHAT".
+    #[inline(never)]
+    pub fn expect(&mut self, kind: TokenKind, what: &str) -> Result<(), ParseError> {
+        if self.tok.kind == kind {
+            self.advance()
+        } else {
+            Err(self.expected(what))
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_deep(&self) -> ParseError {
+        error_at(
+            self.src(),
+            self.tok.start,
+            format!("expression nested too deeply (limits: {MAX_NESTING} levels of nesting, tree depth {MAX_DEPTH})"),
+        )
+    }
+
+    fn check(&self, depth: u32) -> Result<u32, ParseError> {
+        if depth > MAX_DEPTH {
+            Err(self.too_deep())
+        } else {
+            Ok(depth)
+        }
+    }
+
+    fn enter(&mut self) -> Result<(), ParseError> {
+        if self.nest >= MAX_NESTING {
+            return Err(self.too_deep());
+        }
+        self.nest += 1;
+        Ok(())
+    }
+
+    /// Expression ::= OrExpr | OrExpr `?` Expression `:` Expression | OrExpr `?:` Expression
+    pub fn expr(&mut self) -> Parsed {
+        self.enter()?;
+        let r = self.binary(1);
+        let r = if self.tok.kind == TokenKind::QMark {
+            self.conditional(r)
+        } else {
+            r
+        };
+        self.nest -= 1;
+        r
+    }
+
+    #[inline(never)]
+    fn conditional(&mut self, cond: Parsed) -> Parsed {
+        let c = cond?;
+        self.advance()?; // '?'
+        if self.tok.kind == TokenKind::Colon {
+            self.advance()?;
+            let r = self.expr();
+            return self.make_elvis(c, r);
+        }
+        let m = self.expr();
+        let m = self.middle(m)?;
+        let r = self.expr();
+        self.make_cond(c, m, r)
+    }
+
+    #[inline(never)]
+    fn middle(&mut self, m: Parsed) -> Parsed {
+        let m = m?;
+        self.expect(TokenKind::Colon, "':' in conditional expression")?;
+        Ok(m)
+    }
+
+    #[inline(never)]
+    fn make_elvis(&self, (c, dc): (Expr, u32), r: Parsed) -> Parsed {
+        let (r, dr) = r?;
+        let d = self.check(1 + dc.max(dr))?;
+        Ok((Expr::Elvis(Box::new((c, r))), d))
+    }
+
+    #[inline(never)]
+    fn make_cond(&self, (c, dc): (Expr, u32), (m, dm): (Expr, u32), r: Parsed) -> Parsed {
+        let (r, dr) = r?;
+        let d = self.check(1 + dc.max(dm).max(dr))?;
+        Ok((Expr::Cond(Box::new((c, m, r))), d))
+    }
+
+    /// Binary operators of precedence `min` and tighter, left-associative.
+    fn binary(&mut self, min: u8) -> Parsed {
+        let mut acc = self.unary()?;
+        loop {
+            match binop(self.tok.kind) {
+                Some((op, prec)) if prec >= min => acc = self.binary_rhs(acc, op, prec)?,
+                _ => return Ok(acc),
+            }
+        }
+    }
+
+    /// Consumes `op` and its right operand (of tighter precedence), combining with `lhs`.
+    fn binary_rhs(&mut self, lhs: (Expr, u32), op: BinOp, prec: u8) -> Parsed {
+        self.advance()?;
+        let rhs = if prec >= 10 {
+            self.unary()
+        } else {
+            self.enter()?;
+            let r = self.binary(prec + 1);
+            self.nest -= 1;
+            r
+        };
+        self.combine(op, lhs, rhs)
+    }
+
+    #[inline(never)]
+    fn combine(&self, op: BinOp, (l, dl): (Expr, u32), rhs: Parsed) -> Parsed {
+        let (r, dr) = rhs?;
+        let d = self.check(1 + dl.max(dr))?;
+        Ok((Expr::Binary(op, Box::new((l, r))), d))
+    }
+
+    /// Unary ::= Postfix | (`-` `+` `!` `~`) Unary — iterative, so a long run of prefix
+    /// operators costs no stack.
+    fn unary(&mut self) -> Parsed {
+        if !matches!(
+            self.tok.kind,
+            TokenKind::Minus | TokenKind::Plus | TokenKind::Not | TokenKind::BitNot
+        ) {
+            return self.postfix();
+        }
+        self.prefixed()
+    }
+
+    #[inline(never)]
+    fn prefixed(&mut self) -> Parsed {
+        let mut ops = Vec::new();
+        loop {
+            let op = match self.tok.kind {
+                TokenKind::Minus => UnOp::Neg,
+                TokenKind::Plus => UnOp::Plus,
+                TokenKind::Not => UnOp::Not,
+                TokenKind::BitNot => UnOp::BitNot,
+                _ => break,
+            };
+            if ops.len() >= MAX_DEPTH as usize {
+                return Err(self.too_deep());
+            }
+            ops.push(op);
+            self.advance()?;
+        }
+        let (mut e, mut d) = self.postfix()?;
+        for op in ops.into_iter().rev() {
+            d = self.check(d + 1)?;
+            e = Expr::Unary(op, Box::new(e));
+        }
+        Ok((e, d))
+    }
+
+    /// Postfix ::= Primary { `.` Name | `[` Expression `]` }
+    fn postfix(&mut self) -> Parsed {
+        let r = self.primary();
+        match self.tok.kind {
+            TokenKind::Selection | TokenKind::OpenBox => self.postfix_ops(r?),
+            _ => r,
+        }
+    }
+
+    #[inline(never)]
+    fn postfix_ops(&mut self, mut r: (Expr, u32)) -> Parsed {
+        loop {
+            match self.tok.kind {
+                TokenKind::Selection => r = self.selection(r)?,
+                TokenKind::OpenBox => r = self.subscript(r)?,
+                _ => return Ok(r),
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn selection(&mut self, (e, d): (Expr, u32)) -> Parsed {
+        self.advance()?;
+        let name = self.name("an attribute name after '.'")?;
+        let d = self.check(d + 1)?;
+        Ok((Expr::Select(Box::new(e), name), d))
+    }
+
+    #[inline(never)]
+    fn subscript(&mut self, (e, d): (Expr, u32)) -> Parsed {
+        self.advance()?;
+        let (i, di) = self.expr()?;
+        self.expect(TokenKind::CloseBox, "']' after subscript")?;
+        let d = self.check(1 + d.max(di))?;
+        Ok((Expr::Index(Box::new((e, i))), d))
+    }
+
+    /// Consumes an identifier token and interns it.
+    pub fn name(&mut self, what: &str) -> Result<Name, ParseError> {
+        if self.tok.kind != TokenKind::Ident {
+            return Err(self.expected(what));
+        }
+        let t = self.bump()?;
+        Ok(Name::new(t.text()))
+    }
+
+    fn primary(&mut self) -> Parsed {
+        use TokenKind as T;
+        match self.tok.kind {
+            T::Ident => self.ident(),
+            T::Selection => self.root(),
+            T::OpenParen => self.paren(),
+            T::OpenBox => self.nested_ad(),
+            T::OpenBrace => self.list(),
+            T::Int | T::Real | T::Bool | T::Str | T::Time | T::Undefined | T::ErrorValue => {
+                self.literal()
+            }
+            _ => Err(self.expected("an expression")),
+        }
+    }
+
+    #[inline(never)]
+    fn literal(&mut self) -> Parsed {
+        let t = self.bump()?;
+        let v = match t.val {
+            TokVal::Int(i) => Value::Int(i),
+            TokVal::Real(r) => Value::Real(r),
+            TokVal::Bool(b) => Value::Bool(b),
+            TokVal::Text(s) => Value::Str(Arc::from(&*s)),
+            TokVal::Time(v) => v,
+            TokVal::None if t.kind == TokenKind::Undefined => Value::Undefined,
+            TokVal::None => Value::Error,
+        };
+        Ok((Expr::Lit(v), 1))
+    }
+
+    #[inline(never)]
+    fn ident(&mut self) -> Parsed {
+        let t = self.bump()?;
+        let name = Name::new(t.text());
+        if self.tok.kind == TokenKind::OpenParen {
+            self.call(name, t.start)
+        } else {
+            Ok((Expr::Attr(name), 1))
+        }
+    }
+
+    #[inline(never)]
+    fn root(&mut self) -> Parsed {
+        self.advance()?;
+        let name = self.name("an attribute name after '.'")?;
+        Ok((Expr::Root(name), 1))
+    }
+
+    fn paren(&mut self) -> Parsed {
+        self.advance()?;
+        let inner = self.expr();
+        self.close_paren(inner)
+    }
+
+    #[inline(never)]
+    fn close_paren(&mut self, inner: Parsed) -> Parsed {
+        let (e, d) = inner?;
+        self.expect(TokenKind::CloseParen, "')'")?;
+        let d = self.check(d + 1)?;
+        Ok((Expr::Paren(Box::new(e)), d))
+    }
+
+    #[inline(never)]
+    fn nested_ad(&mut self) -> Parsed {
+        let (ad, d) = self.classad()?;
+        Ok((Expr::Ad(Arc::new(ad)), d))
+    }
+
+    /// `name(args)`; `absTime("…")` and `relTime("…")` of one string literal become time
+    /// literals, as HTCondor does at parse time.
+    #[inline(never)]
+    fn call(&mut self, name: Name, start: usize) -> Parsed {
+        self.advance()?; // '('
+        let mut args = Vec::new();
+        let mut d = 0;
+        if self.tok.kind != TokenKind::CloseParen {
+            loop {
+                let a = self.expr();
+                if !self.item(&mut args, &mut d, a, TokenKind::CloseParen)? {
+                    break;
+                }
+            }
+        }
+        self.finish_call(name, start, args, d)
+    }
+
+    /// Stores a list item or argument, consumes the `,` after it, and says whether another
+    /// follows (false at `close`, which is consumed).
+    #[inline(never)]
+    fn item(
+        &mut self,
+        items: &mut Vec<Expr>,
+        depth: &mut u32,
+        e: Parsed,
+        close: TokenKind,
+    ) -> Result<bool, ParseError> {
+        let (e, de) = e?;
+        *depth = (*depth).max(de);
+        items.push(e);
+        match self.tok.kind {
+            TokenKind::Comma => {
+                self.advance()?;
+                Ok(true)
+            }
+            k if k == close => Ok(false),
+            _ if close == TokenKind::CloseParen => {
+                Err(self.expected("',' or ')' in function arguments"))
+            }
+            _ => Err(self.expected("',' or '}' in list")),
+        }
+    }
+
+    #[inline(never)]
+    fn finish_call(&mut self, name: Name, start: usize, args: Vec<Expr>, d: u32) -> Parsed {
+        self.advance()?; // ')'
+        if let [Expr::Lit(Value::Str(s))] = &args[..] {
+            if let Some(v) = self.time_call(name, s, start)? {
+                return Ok((Expr::Lit(v), 1));
+            }
+        }
+        let d = self.check(d + 1)?;
+        Ok((Expr::Call(name, args), d))
+    }
+
+    /// The literal `absTime(s)` / `relTime(s)` stands for, `None` for other functions.
+    #[inline(never)]
+    fn time_call(&self, name: Name, s: &str, start: usize) -> Result<Option<Value>, ParseError> {
+        let n = name.as_str();
+        if n.eq_ignore_ascii_case("absTime") {
+            let t = time_literal::abs_time_from_string(s).ok_or_else(|| {
+                error_at(self.src(), start, format!("invalid absolute time \"{s}\""))
+            })?;
+            Ok(Some(Value::AbsTime(t)))
+        } else if n.eq_ignore_ascii_case("relTime") {
+            let t = time_literal::rel_time_from_string(s).ok_or_else(|| {
+                error_at(self.src(), start, format!("invalid relative time \"{s}\""))
+            })?;
+            Ok(Some(Value::RelTime(t)))
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// `{ e1, e2, … }` — no trailing comma, as in HTCondor.
+    #[inline(never)]
+    fn list(&mut self) -> Parsed {
+        self.advance()?; // '{'
+        let mut items = Vec::new();
+        let mut d = 0;
+        if self.tok.kind != TokenKind::CloseBrace {
+            loop {
+                let e = self.expr();
+                if !self.item(&mut items, &mut d, e, TokenKind::CloseBrace)? {
+                    break;
+                }
+            }
+        }
+        self.finish_list(items, d)
+    }
+
+    #[inline(never)]
+    fn finish_list(&mut self, items: Vec<Expr>, d: u32) -> Parsed {
+        self.advance()?; // '}'
+        let d = self.check(d + 1)?;
+        Ok((Expr::List(items), d))
+    }
+
+    /// `[ name = expr; … ]` — empty statements and a trailing `;` allowed, as in HTCondor.
+    pub fn classad(&mut self) -> Result<(ClassAd, u32), ParseError> {
+        self.expect(TokenKind::OpenBox, "'[' to open a ClassAd")?;
+        let mut ad = ClassAd::new();
+        let mut d = 0;
+        while let Some(name) = self.attr_head()? {
+            let e = self.expr();
+            self.attr_tail(&mut ad, &mut d, name, e)?;
+        }
+        self.finish_ad(ad, d)
+    }
+
+    /// Skips empty statements and reads `name =`; `None` at the closing `]`.
+    #[inline(never)]
+    fn attr_head(&mut self) -> Result<Option<Name>, ParseError> {
+        loop {
+            match self.tok.kind {
+                TokenKind::CloseBox => return Ok(None),
+                TokenKind::Semicolon => self.advance()?,
+                _ => break,
+            }
+        }
+        let name = self.name("an attribute name or ']'")?;
+        self.expect(TokenKind::BoundTo, "'=' after attribute name")?;
+        Ok(Some(name))
+    }
+
+    #[inline(never)]
+    fn attr_tail(
+        &mut self,
+        ad: &mut ClassAd,
+        depth: &mut u32,
+        name: Name,
+        e: Parsed,
+    ) -> Result<(), ParseError> {
+        let (e, de) = e?;
+        *depth = (*depth).max(de);
+        insert_keeping_spelling(ad, name, e);
+        match self.tok.kind {
+            TokenKind::Semicolon | TokenKind::CloseBox => Ok(()),
+            _ => Err(self.expected("']' or ';' after attribute")),
+        }
+    }
+
+    #[inline(never)]
+    fn finish_ad(&mut self, ad: ClassAd, d: u32) -> Result<(ClassAd, u32), ParseError> {
+        self.advance()?; // ']'
+        let d = self.check(d + 1)?;
+        Ok((ad, d))
+    }
+}

@@ -1,0 +1,131 @@
+//! Old ClassAd syntax (`condor_status -long`): one `Name = expression` per line, ads separated by
+//! blank lines, `#` comment lines. Each right-hand side is an expression of the new grammar read
+//! with old-syntax strings (backslash is literal except in `\"` mid-line), as HTCondor reads it.
+
+use super::expr::{insert_keeping_spelling, Parser};
+use super::lexer::{error_at, Lexer, TokenKind};
+use crate::classad::ClassAd;
+use crate::error::ParseError;
+use crate::name::Name;
+
+/// Every old-syntax ad in `text`. An ad ends at a blank line or the end of the text; empty ads
+/// (runs of blank lines) are not reported.
+pub fn old_ads(text: &str) -> Result<Vec<ClassAd>, ParseError> {
+    let mut out = Vec::new();
+    let mut ad = ClassAd::new();
+    let mut start = 0;
+    while start < text.len() {
+        let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let line_end = if end > start && text.as_bytes()[end - 1] == b'\r' {
+            end - 1
+        } else {
+            end
+        };
+        let line = &text[start..line_end];
+        let trimmed = line.trim();
+        if trimmed.is_empty() {
+            if !ad.is_empty() {
+                out.push(std::mem::take(&mut ad));
+            }
+        } else if !trimmed.starts_with('#') {
+            let (name, e) = attribute(text, start, line_end)?;
+            insert_keeping_spelling(&mut ad, name, e);
+        }
+        start = end + 1;
+    }
+    if !ad.is_empty() {
+        out.push(ad);
+    }
+    Ok(out)
+}
+
+/// Parses the line `text[start..end]` as `Name = expression [;]`.
+fn attribute(
+    text: &str,
+    start: usize,
+    end: usize,
+) -> Result<(Name, crate::ast::Expr), ParseError> {
+    let line = &text[start..end];
+    let Some(eq) = line.find('=') else {
+        let at = start + (line.len() - line.trim_start().len());
+        return Err(error_at(text, at, "expected 'Name = expression'"));
+    };
+    let name = line[..eq].trim();
+    if name.is_empty() {
+        return Err(error_at(text, start + eq, "expected an attribute name before '='"));
+    }
+    let mut lex = Lexer::new(&text[..end], start + eq + 1);
+    lex.set_old_strings(true);
+    let mut p = Parser::new(lex)?;
+    let (e, _) = p.expr()?;
+    while p.peek().kind == TokenKind::Semicolon {
+        p.advance()?;
+    }
+    if p.peek().kind != TokenKind::End {
+        return Err(p.expected("end of line after expression"));
+    }
+    Ok((Name::new(name), e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn show(text: &str) -> String {
+        match old_ads(text) {
+            Ok(ads) => ads
+                .iter()
+                .map(|a| a.to_string())
+                .collect::<Vec<_>>()
+                .join(" | "),
+            Err(e) => format!("ERR {e}"),
+        }
+    }
+
+    #[test]
+    fn reads_old_syntax() {
+        let cases: &[(&str, &str)] = &[
+            ("a = 1\nb = 2\n\nc = 3\n", "[ a = 1; b = 2 ] | [ c = 3 ]"),
+            ("# comment\na = 1\n  b = 2\n", "[ a = 1; b = 2 ]"),
+            ("a=1\nb =\"x\\\"y\"\n", "[ a = 1; b = \"x\\\"y\" ]"),
+            ("a = 1\n\n\n\nb=2", "[ a = 1 ] | [ b = 2 ]"),
+            ("a = [x=1; y=2]\nb = {1,2}", "[ a = [ x = 1; y = 2 ]; b = { 1,2 } ]"),
+            ("a = \"C:\\dir\\\"\nb = 2\n", "[ a = \"C:\\\\dir\\\\\"; b = 2 ]"),
+            ("a = \"x\\ny\"\n", "[ a = \"x\\\\ny\" ]"),
+            ("\n\na = 1\n", "[ a = 1 ]"),
+            ("a = 1;\n", "[ a = 1 ]"),
+            ("a = 1\r\nb = 2\r\n", "[ a = 1; b = 2 ]"),
+            ("a = 1\na = 2\n", "[ a = 2 ]"),
+            ("MyType = \"Job\"\nTargetType = \"Machine\"", "[ MyType = \"Job\"; TargetType = \"Machine\" ]"),
+            ("a = x =?= y", "[ a = x is y ]"),
+            ("", ""),
+            ("a = 1\nbogus line\nc = 3\n", "ERR 2:1: expected 'Name = expression'"),
+            ("a = 1 +\n  2\n", "ERR 1:8: expected an expression, found end of input"),
+            ("a = 1 2", "ERR 1:7: expected end of line after expression, found '2'"),
+            (" = 1", "ERR 1:2: expected an attribute name before '='"),
+        ];
+        for (text, want) in cases {
+            assert_eq!(show(text), *want, "input {text:?}");
+        }
+    }
+
+    #[test]
+    fn reads_real_ads() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/conformance/real-ads");
+        let cases: &[(&str, usize)] = &[
+            ("python_bindings-test.old.ad", 1),
+            ("python_bindings-test_multiple.old.ad", 2),
+            ("StatusAds-small1slot", 1),
+            ("StatusAds-basic4slot", 4),
+            ("StatusAds-partionable8core", 5),
+            ("cmd_status-af_orig_first_test.ads", 8),
+        ];
+        for (file, n) in cases {
+            let Ok(text) = std::fs::read_to_string(format!("{dir}/{file}")) else {
+                continue;
+            };
+            let ads = old_ads(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+            assert_eq!(ads.len(), *n, "{file}");
+        }
+    }
+}

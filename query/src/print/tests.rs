@@ -1,0 +1,79 @@
+//! Table tests of printing values and `value_to_string`.
+
+use super::*;
+use crate::value::AbsTime;
+use std::sync::Arc;
+
+#[test]
+fn values() {
+    let cases: Vec<(Value, &str)> = vec![
+        (Value::Undefined, "undefined"),
+        (Value::Error, "error"),
+        (Value::Bool(true), "true"),
+        (Value::Int(-7), "-7"),
+        (Value::Real(1.5), "1.500000000000000E+00"),
+        (Value::str("a\"b\\c\nd\te'"), "\"a\\\"b\\\\c\\nd\\te'\""),
+        (Value::str("\u{1}"), "\"\\001\""),
+        (Value::AbsTime(AbsTime { secs: 0, offset: 3600 }), "absTime(\"1970-01-01T01:00:00+01:00\")"),
+        (Value::RelTime(90.0), "relTime(\"01:30\")"),
+        (Value::List(Arc::from(vec![Value::Int(1), Value::str("x")])), "{ 1,\"x\" }"),
+        (Value::List(Arc::from(Vec::new())), "{  }"),
+    ];
+    for (v, want) in cases {
+        assert_eq!(v.to_string(), want, "{v:?}");
+    }
+}
+
+#[test]
+fn string_conversion() {
+    let cases: Vec<(Val<'_>, &str)> = vec![
+        (Val::Str("a\"b"), "a\"b"),
+        (Val::Int(3), "3"),
+        (Val::Real(0.5), "5.000000000000000E-01"),
+        (Val::Bool(false), "false"),
+        (Val::Undefined, "undefined"),
+        (Val::List(&[Val::Int(1), Val::Str("x")]), "{ 1,\"x\" }"),
+        (Val::RelTime(61.25), "01:01"),
+        (Val::RelTime(-86400.5), "-1+00:00:00"),
+        (Val::RelTime(0.1), "00"),
+        (Val::AbsTime(AbsTime { secs: 0, offset: 0 }), "1970-01-01T00:00:00-00:00"),
+    ];
+    for (v, want) in cases {
+        assert_eq!(value_to_string(&v), want, "{v:?}");
+    }
+}
+
+#[test]
+fn names() {
+    let cases: &[(&str, &str)] = &[
+        ("abc", "abc"),
+        ("_a1", "_a1"),
+        ("a b", "'a b'"),
+        ("1a", "'1a'"),
+        ("TRUE", "'TRUE'"),
+        ("isnt", "'isnt'"),
+        ("it's", "'it\\'s'"),
+        ("", "''"),
+    ];
+    for (n, want) in cases {
+        let mut s = String::new();
+        write_name(&mut s, n);
+        assert_eq!(s, *want);
+    }
+}
+
+#[test]
+fn constructed_trees_get_needed_parentheses() {
+    use crate::ast::{BinOp, Expr, UnOp};
+    let a = || Expr::attr("a");
+    let cases: Vec<(Expr, &str)> = vec![
+        (Expr::binary(BinOp::Mul, Expr::binary(BinOp::Add, a(), a()), a()), "(a + a) * a"),
+        (Expr::binary(BinOp::Sub, a(), Expr::binary(BinOp::Sub, a(), a())), "a - (a - a)"),
+        (Expr::Unary(UnOp::Neg, Box::new(Expr::binary(BinOp::Add, a(), a()))), " -(a + a)"),
+        (Expr::select(Expr::Lit(Value::Int(1)), "x"), "(1).x"),
+        (Expr::Elvis(Box::new((Expr::Elvis(Box::new((a(), a()))), a()))), "(a ?: a) ?: a"),
+    ];
+    for (e, want) in cases {
+        assert_eq!(e.to_string(), want);
+    }
+}

@@ -1,0 +1,389 @@
+//! [`SledStore`]: [`Store`] on a sled 0.34 database directory.
+//!
+//! What this module guards against, and how:
+//! - **Lost acknowledged writes**: sled's background flusher alone does not make a write
+//!   durable; callers flush at their commit points through [`Store::flush`].
+//! - **Unbounded memory**: `cache_capacity` is always set ([`SledOptions`]).
+//! - **A second process**: sled takes an exclusive `flock` on `DIR/db` and fails at once when it
+//!   is held; that failure is recognised and turned into [`StoreError::InUse`].
+//! - **Panics on damaged files**: sled may panic while recovering or reading a damaged log.
+//!   Every call into sled runs under `catch_unwind`, and a panic becomes
+//!   [`StoreError::Damaged`], so no damaged input panics through this crate.
+
+use super::{Batch, EntryIter, KeyRange, Store, Tx, TxBody, TxError, Write};
+use crate::error::StoreError;
+use parking_lot::RwLock;
+use sled::transaction::{
+    ConflictableTransactionError, TransactionError, TransactionalTree,
+    UnabortableTransactionError,
+};
+use sled::Transactional;
+use std::collections::HashMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+
+/// The name sled gives its default tree; it is not one of ours.
+const SLED_DEFAULT_TREE: &[u8] = b"__sled__default";
+
+/// Settings of a sled database.
+#[derive(Clone, Debug)]
+pub struct SledOptions {
+    /// Bytes of page cache sled may hold (sled's default is 1 GiB; ours is 256 MiB).
+    pub cache_capacity: u64,
+    /// How often sled's background thread flushes, in milliseconds (`None`: never; commit
+    /// points flush anyway).
+    pub flush_every_ms: Option<u64>,
+}
+
+impl Default for SledOptions {
+    fn default() -> SledOptions {
+        SledOptions {
+            cache_capacity: 256 << 20,
+            flush_every_ms: Some(1000),
+        }
+    }
+}
+
+/// A store in a sled database directory. Cloning shares the open database.
+#[derive(Clone)]
+pub struct SledStore {
+    db: sled::Db,
+    path: PathBuf,
+    trees: std::sync::Arc<RwLock<HashMap<String, sled::Tree>>>,
+}
+
+impl std::fmt::Debug for SledStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SledStore({})", self.path.display())
+    }
+}
+
+/// The text of a caught panic.
+fn panic_text(payload: Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "sled panicked".to_owned()
+    }
+}
+
+/// Runs `f` (a call into sled), turning a panic into [`StoreError::Damaged`].
+fn guard<T>(context: &str, f: impl FnOnce() -> Result<T, StoreError>) -> Result<T, StoreError> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(payload) => Err(StoreError::Damaged {
+            context: context.to_owned(),
+            detail: format!("the storage engine panicked: {}", panic_text(payload)),
+        }),
+    }
+}
+
+/// Maps a sled error met while doing `context` on the database at `path`.
+fn map_err(e: sled::Error, context: &str, path: &Path) -> StoreError {
+    match e {
+        sled::Error::Io(io) => {
+            // sled reports a held lock as an Io error of kind Other with this text.
+            if io.to_string().starts_with("could not acquire lock") {
+                StoreError::InUse {
+                    path: path.to_owned(),
+                }
+            } else {
+                StoreError::Io {
+                    context: format!("{context} on {}", path.display()),
+                    source: io,
+                }
+            }
+        }
+        sled::Error::Corruption { at, .. } => StoreError::Damaged {
+            context: format!("{context} on {}", path.display()),
+            detail: match at {
+                Some(at) => format!("sled found corrupted data at {at:?}"),
+                None => "sled found corrupted data".to_owned(),
+            },
+        },
+        sled::Error::ReportableBug(msg) => StoreError::Damaged {
+            context: format!("{context} on {}", path.display()),
+            detail: format!("sled reached an impossible state: {msg}"),
+        },
+        other => StoreError::Backend {
+            context: format!("{context} on {}", path.display()),
+            detail: other.to_string(),
+        },
+    }
+}
+
+impl SledStore {
+    /// Opens (creating if needed) the sled database in directory `path`.
+    pub fn open(path: &Path, opts: &SledOptions) -> Result<SledStore, StoreError> {
+        let _span = tracing::info_span!("sled_open", path = %path.display()).entered();
+        if path.exists() && !path.is_dir() {
+            return Err(StoreError::Io {
+                context: format!("opening {}", path.display()),
+                source: std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    "not a directory (a database is a directory)",
+                ),
+            });
+        }
+        let config = sled::Config::new()
+            .path(path)
+            .cache_capacity(opts.cache_capacity)
+            .flush_every_ms(opts.flush_every_ms)
+            .mode(sled::Mode::HighThroughput);
+        let db = guard("opening", || {
+            config.open().map_err(|e| map_err(e, "opening", path))
+        })?;
+        Ok(SledStore {
+            db,
+            path: path.to_owned(),
+            trees: Default::default(),
+        })
+    }
+
+    /// The database directory.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// True when the directory held a database before this open.
+    pub fn was_recovered(&self) -> bool {
+        self.db.was_recovered()
+    }
+
+    fn err(&self, e: sled::Error, context: &str) -> StoreError {
+        map_err(e, context, &self.path)
+    }
+
+    /// The sled tree `name`, opened once and cached.
+    fn tree(&self, name: &str) -> Result<sled::Tree, StoreError> {
+        if let Some(t) = self.trees.read().get(name) {
+            return Ok(t.clone());
+        }
+        let t = guard("opening a tree", || {
+            self.db
+                .open_tree(name)
+                .map_err(|e| self.err(e, "opening a tree"))
+        })?;
+        self.trees.write().insert(name.to_owned(), t.clone());
+        Ok(t)
+    }
+}
+
+/// A transaction view over sled's transactional trees.
+struct SledTx<'a> {
+    views: &'a [TransactionalTree],
+    path: &'a Path,
+}
+
+impl SledTx<'_> {
+    fn view(&self, tree: usize) -> Result<&TransactionalTree, TxError> {
+        self.views.get(tree).ok_or_else(|| {
+            TxError::Store(StoreError::Backend {
+                context: "transaction".into(),
+                detail: format!("tree number {tree} was not named when the transaction began"),
+            })
+        })
+    }
+
+    fn lift(&self, e: UnabortableTransactionError) -> TxError {
+        match e {
+            UnabortableTransactionError::Conflict => TxError::Conflict,
+            UnabortableTransactionError::Storage(e) => {
+                TxError::Store(map_err(e, "transaction", self.path))
+            }
+        }
+    }
+}
+
+impl Tx for SledTx<'_> {
+    fn get(&self, tree: usize, key: &[u8]) -> Result<Option<Vec<u8>>, TxError> {
+        let v = self.view(tree)?.get(key).map_err(|e| self.lift(e))?;
+        Ok(v.map(|v| v.to_vec()))
+    }
+
+    fn put(&self, tree: usize, key: &[u8], value: &[u8]) -> Result<(), TxError> {
+        self.view(tree)?
+            .insert(key, value)
+            .map_err(|e| self.lift(e))?;
+        Ok(())
+    }
+
+    fn delete(&self, tree: usize, key: &[u8]) -> Result<(), TxError> {
+        self.view(tree)?.remove(key).map_err(|e| self.lift(e))?;
+        Ok(())
+    }
+}
+
+impl Store for SledStore {
+    fn describe(&self) -> String {
+        format!("sled at {}", self.path.display())
+    }
+
+    fn get(&self, tree: &str, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
+        let t = self.tree(tree)?;
+        guard("reading", || {
+            t.get(key)
+                .map(|v| v.map(|v| v.to_vec()))
+                .map_err(|e| self.err(e, "reading"))
+        })
+    }
+
+    fn put(&self, tree: &str, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
+        let t = self.tree(tree)?;
+        guard("writing", || {
+            t.insert(key, value)
+                .map(|_| ())
+                .map_err(|e| self.err(e, "writing"))
+        })
+    }
+
+    fn delete(&self, tree: &str, key: &[u8]) -> Result<bool, StoreError> {
+        let t = self.tree(tree)?;
+        guard("deleting", || {
+            t.remove(key)
+                .map(|old| old.is_some())
+                .map_err(|e| self.err(e, "deleting"))
+        })
+    }
+
+    fn scan(&self, tree: &str, range: KeyRange) -> Result<EntryIter<'_>, StoreError> {
+        let t = self.tree(tree)?;
+        if range.is_empty() {
+            return Ok(Box::new(std::iter::empty()));
+        }
+        let mut iter = guard("scanning", || Ok(t.range((range.start, range.end))))?;
+        Ok(Box::new(std::iter::from_fn(move || {
+            match catch_unwind(AssertUnwindSafe(|| iter.next())) {
+                Ok(None) => None,
+                Ok(Some(Ok((k, v)))) => Some(Ok((k.to_vec(), v.to_vec()))),
+                Ok(Some(Err(e))) => Some(Err(self.err(e, "scanning"))),
+                Err(payload) => Some(Err(StoreError::Damaged {
+                    context: "scanning".into(),
+                    detail: format!("the storage engine panicked: {}", panic_text(payload)),
+                })),
+            }
+        })))
+    }
+
+    fn batch(&self, tree: &str, batch: Batch) -> Result<(), StoreError> {
+        let t = self.tree(tree)?;
+        let mut b = sled::Batch::default();
+        for w in batch.writes {
+            match w {
+                Write::Put(k, v) => b.insert(k, v),
+                Write::Delete(k) => b.remove(k),
+            }
+        }
+        guard("writing a batch", || {
+            t.apply_batch(b).map_err(|e| self.err(e, "writing a batch"))
+        })
+    }
+
+    fn transaction(&self, trees: &[&str], body: TxBody<'_>) -> Result<(), TxError> {
+        let trees: Vec<sled::Tree> = trees
+            .iter()
+            .map(|n| self.tree(n))
+            .collect::<Result<_, _>>()?;
+        let path = self.path.as_path();
+        let run = || {
+            trees
+                .as_slice()
+                .transaction(|views: &Vec<TransactionalTree>| {
+                    let tx = SledTx { views, path };
+                    body(&tx).map_err(|e| match e {
+                        TxError::Conflict => ConflictableTransactionError::Conflict,
+                        other => ConflictableTransactionError::Abort(other),
+                    })
+                })
+        };
+        match catch_unwind(AssertUnwindSafe(run)) {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(TransactionError::Abort(e))) => Err(e),
+            Ok(Err(TransactionError::Storage(e))) => {
+                Err(TxError::Store(self.err(e, "committing a transaction")))
+            }
+            Err(payload) => Err(TxError::Store(StoreError::Damaged {
+                context: "committing a transaction".into(),
+                detail: format!("the storage engine panicked: {}", panic_text(payload)),
+            })),
+        }
+    }
+
+    fn flush(&self) -> Result<(), StoreError> {
+        let _span = tracing::debug_span!("sled_flush").entered();
+        guard("flushing", || {
+            self.db
+                .flush()
+                .map(|_| ())
+                .map_err(|e| self.err(e, "flushing"))
+        })
+    }
+
+    fn tree_names(&self) -> Result<Vec<String>, StoreError> {
+        guard("listing trees", || {
+            let mut names: Vec<String> = self
+                .db
+                .tree_names()
+                .into_iter()
+                .filter(|n| n.as_ref() != SLED_DEFAULT_TREE)
+                .map(|n| String::from_utf8_lossy(&n).into_owned())
+                .collect();
+            names.sort();
+            Ok(names)
+        })
+    }
+
+    fn size_bytes(&self) -> Result<u64, StoreError> {
+        guard("measuring", || {
+            self.db
+                .size_on_disk()
+                .map_err(|e| self.err(e, "measuring"))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_survive_reopen() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("db");
+        {
+            let s = SledStore::open(&path, &SledOptions::default()).expect("open");
+            assert!(!s.was_recovered());
+            s.put("t", b"k", b"v").expect("put");
+            s.flush().expect("flush");
+        }
+        let s = SledStore::open(&path, &SledOptions::default()).expect("reopen");
+        assert!(s.was_recovered());
+        assert_eq!(s.get("t", b"k").expect("get").as_deref(), Some(&b"v"[..]));
+    }
+
+    #[test]
+    fn second_open_is_in_use_not_a_hang() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("db");
+        let _first = SledStore::open(&path, &SledOptions::default()).expect("open");
+        let t = std::time::Instant::now();
+        match SledStore::open(&path, &SledOptions::default()) {
+            Err(StoreError::InUse { path: p }) => assert_eq!(p, path),
+            other => panic!("want InUse, got {other:?}"),
+        }
+        assert!(t.elapsed() < std::time::Duration::from_secs(5));
+    }
+
+    #[test]
+    fn a_regular_file_is_refused() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("file");
+        std::fs::write(&path, b"not a db").expect("write");
+        assert!(matches!(
+            SledStore::open(&path, &SledOptions::default()),
+            Err(StoreError::Io { .. })
+        ));
+    }
+}

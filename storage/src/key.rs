@@ -1,0 +1,179 @@
+//! Key encoding: the only module that knows how the keys of each tree are laid out.
+//!
+//! Integers are big-endian so that byte order is numeric order; signed times are offset by
+//! 2^63 so that negative times sort first. Ids are their UTF-8 bytes and come last in a key,
+//! so no separator is needed. See docs/storage-format.md for the table of trees.
+
+/// The names of the trees (sled trees; named key spaces of any [`Store`](crate::backend::Store)).
+pub mod tree {
+    /// Format version and counters.
+    pub const META: &str = "meta";
+    /// Collection name → collection entry.
+    pub const CATALOG: &str = "catalog";
+    /// (collection, sequence) → ad record.
+    pub const ADS: &str = "ads";
+    /// (collection, id) → sequence.
+    pub const IDS: &str = "ids";
+    /// (expiry time, collection, sequence) → nothing.
+    pub const EXPIRY: &str = "expiry";
+    /// (collection, id) → tombstone.
+    pub const TOMBSTONES: &str = "tombstones";
+    /// Match id → match record.
+    pub const MATCHES: &str = "matches";
+    /// Every tree, in the order docs/storage-format.md lists them.
+    pub const ALL: [&str; 7] = [META, CATALOG, ADS, IDS, EXPIRY, TOMBSTONES, MATCHES];
+}
+
+/// Keys of the `meta` tree.
+pub mod meta {
+    /// The format version (`u32`).
+    pub const FORMAT: &[u8] = b"format";
+    /// The next collection number to assign (`u32`).
+    pub const NEXT_COLLECTION: &[u8] = b"next_collection";
+    /// The next generated-id counter value (`u64`).
+    pub const NEXT_GENERATED: &[u8] = b"next_generated";
+    /// The next match id (`u64`).
+    pub const NEXT_MATCH: &[u8] = b"next_match";
+}
+
+/// The number a collection is known by inside keys.
+pub type CollId = u32;
+
+/// Maps a signed time to an unsigned value with the same order.
+fn time_bits(t: i64) -> u64 {
+    (t as u64) ^ (1 << 63)
+}
+
+fn time_from_bits(b: u64) -> i64 {
+    (b ^ (1 << 63)) as i64
+}
+
+fn u32_at(k: &[u8], at: usize) -> Option<u32> {
+    Some(u32::from_be_bytes(k.get(at..at + 4)?.try_into().ok()?))
+}
+
+fn u64_at(k: &[u8], at: usize) -> Option<u64> {
+    Some(u64::from_be_bytes(k.get(at..at + 8)?.try_into().ok()?))
+}
+
+/// The key prefix shared by everything of collection `c` in `ads`, `ids` and `tombstones`.
+pub fn collection_prefix(c: CollId) -> [u8; 4] {
+    c.to_be_bytes()
+}
+
+/// `catalog` key: the collection's name.
+pub fn catalog(name: &str) -> Vec<u8> {
+    name.as_bytes().to_vec()
+}
+
+/// Decodes a `catalog` key.
+pub fn decode_catalog(k: &[u8]) -> Option<String> {
+    String::from_utf8(k.to_vec()).ok()
+}
+
+/// `ads` key: collection then sequence number.
+pub fn ad(c: CollId, seq: u64) -> [u8; 12] {
+    let mut k = [0u8; 12];
+    k[..4].copy_from_slice(&c.to_be_bytes());
+    k[4..].copy_from_slice(&seq.to_be_bytes());
+    k
+}
+
+/// Decodes an `ads` key.
+pub fn decode_ad(k: &[u8]) -> Option<(CollId, u64)> {
+    if k.len() != 12 {
+        return None;
+    }
+    Some((u32_at(k, 0)?, u64_at(k, 4)?))
+}
+
+/// `ids` and `tombstones` key: collection then the id's bytes.
+pub fn id(c: CollId, id: &str) -> Vec<u8> {
+    let mut k = Vec::with_capacity(4 + id.len());
+    k.extend_from_slice(&c.to_be_bytes());
+    k.extend_from_slice(id.as_bytes());
+    k
+}
+
+/// Decodes an `ids` or `tombstones` key.
+pub fn decode_id(k: &[u8]) -> Option<(CollId, String)> {
+    let c = u32_at(k, 0)?;
+    Some((c, String::from_utf8(k[4..].to_vec()).ok()?))
+}
+
+/// `expiry` key: time, collection, sequence.
+pub fn expiry(at: i64, c: CollId, seq: u64) -> [u8; 20] {
+    let mut k = [0u8; 20];
+    k[..8].copy_from_slice(&time_bits(at).to_be_bytes());
+    k[8..12].copy_from_slice(&c.to_be_bytes());
+    k[12..].copy_from_slice(&seq.to_be_bytes());
+    k
+}
+
+/// Decodes an `expiry` key.
+pub fn decode_expiry(k: &[u8]) -> Option<(i64, CollId, u64)> {
+    if k.len() != 20 {
+        return None;
+    }
+    Some((time_from_bits(u64_at(k, 0)?), u32_at(k, 8)?, u64_at(k, 12)?))
+}
+
+/// The exclusive upper bound of `expiry` keys whose time is at or before `now`.
+pub fn expiry_due_end(now: i64) -> Vec<u8> {
+    match now.checked_add(1) {
+        Some(t) => time_bits(t).to_be_bytes().to_vec(),
+        None => vec![0xff; 21],
+    }
+}
+
+/// `matches` key: the match id.
+pub fn match_id(id: u64) -> [u8; 8] {
+    id.to_be_bytes()
+}
+
+/// Decodes a `matches` key.
+pub fn decode_match_id(k: &[u8]) -> Option<u64> {
+    if k.len() != 8 {
+        return None;
+    }
+    u64_at(k, 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips() {
+        for (c, s) in [(0, 0), (1, 7), (u32::MAX, u64::MAX)] {
+            assert_eq!(decode_ad(&ad(c, s)), Some((c, s)));
+        }
+        for (c, i) in [(0, ""), (3, "slot1@host"), (9, "ü#1")] {
+            assert_eq!(decode_id(&id(c, i)), Some((c, i.to_owned())));
+        }
+        for (t, c, s) in [(i64::MIN, 0, 0), (-5, 1, 2), (0, 2, 3), (1_700_000_000, 4, 5), (i64::MAX, 6, 7)] {
+            assert_eq!(decode_expiry(&expiry(t, c, s)), Some((t, c, s)));
+        }
+        assert_eq!(decode_match_id(&match_id(42)), Some(42));
+        assert_eq!(decode_catalog(&catalog("jobs")).as_deref(), Some("jobs"));
+    }
+
+    #[test]
+    fn order_follows_numbers() {
+        assert!(ad(1, 255) < ad(1, 256));
+        assert!(ad(1, u64::MAX) < ad(2, 0));
+        assert!(expiry(-1, 9, 9) < expiry(0, 0, 0));
+        assert!(expiry(100, 0, 0).as_slice() < expiry_due_end(100).as_slice());
+        assert!(expiry(101, 0, 0).as_slice() >= expiry_due_end(100).as_slice());
+        assert!(expiry(i64::MAX, 9, 9).as_slice() < expiry_due_end(i64::MAX).as_slice());
+    }
+
+    #[test]
+    fn malformed_keys_decode_to_none() {
+        assert_eq!(decode_ad(&[1, 2, 3]), None);
+        assert_eq!(decode_id(&[0, 0]), None);
+        assert_eq!(decode_id(&[0, 0, 0, 1, 0xff]), None, "not UTF-8");
+        assert_eq!(decode_expiry(&[0; 19]), None);
+        assert_eq!(decode_match_id(&[0; 9]), None);
+    }
+}

@@ -1,0 +1,107 @@
+//! Helpers shared by the golden-file tests: reading HTCondor's printed values and comparing them
+//! with ours at the precision HTCondor prints (15 significant digits).
+#![allow(dead_code)] // each test binary uses the part it needs
+
+use adjoin::query::eval::{eval_expr, EvalOptions};
+use adjoin::query::{parse, ClassAd, Expr, Value};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// The fixed clock the golden files were made at: 2024-01-02T03:04:05Z, TZ=UTC.
+pub const GOLDEN_NOW: i64 = 1_704_164_645;
+
+/// Evaluation options at the golden clock, with or without the TARGET fallback.
+pub fn golden_opts(target_fallback: bool) -> EvalOptions {
+    EvalOptions {
+        target_fallback,
+        now: Some(GOLDEN_NOW),
+        tz_offset: Some(0),
+        ..EvalOptions::default()
+    }
+}
+
+/// A path under the workspace's top.
+pub fn top(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join(rel)
+}
+
+/// Reads a file under the workspace's top.
+pub fn read(rel: &str) -> String {
+    std::fs::read_to_string(top(rel)).unwrap_or_else(|e| panic!("reading {rel}: {e}"))
+}
+
+/// A real rounded to the 15 significant digits HTCondor prints; NaNs made canonical.
+fn round15(x: f64) -> f64 {
+    if x.is_nan() {
+        return f64::NAN;
+    }
+    if !x.is_finite() || x == 0.0 {
+        return x;
+    }
+    format!("{x:.14e}").parse().unwrap_or(x)
+}
+
+/// `e` with every real literal rounded as HTCondor prints it.
+fn round_expr(e: &Expr) -> Expr {
+    let r = |e: &Expr| Box::new(round_expr(e));
+    match e {
+        Expr::Lit(v) => Expr::Lit(round_value(v)),
+        Expr::Select(b, n) => Expr::Select(r(b), *n),
+        Expr::Index(p) => Expr::Index(Box::new((round_expr(&p.0), round_expr(&p.1)))),
+        Expr::Unary(op, x) => Expr::Unary(*op, r(x)),
+        Expr::Binary(op, p) => Expr::Binary(*op, Box::new((round_expr(&p.0), round_expr(&p.1)))),
+        Expr::Cond(p) => Expr::Cond(Box::new((
+            round_expr(&p.0),
+            round_expr(&p.1),
+            round_expr(&p.2),
+        ))),
+        Expr::Elvis(p) => Expr::Elvis(Box::new((round_expr(&p.0), round_expr(&p.1)))),
+        Expr::Call(n, args) => Expr::Call(*n, args.iter().map(round_expr).collect()),
+        Expr::List(items) => Expr::List(items.iter().map(round_expr).collect()),
+        Expr::Ad(ad) => Expr::Ad(Arc::new(round_ad(ad))),
+        Expr::Paren(x) => Expr::Paren(r(x)),
+        Expr::Attr(_) | Expr::Root(_) => e.clone(),
+    }
+}
+
+fn round_ad(ad: &ClassAd) -> ClassAd {
+    ad.iter().map(|(n, e)| (n, round_expr(e))).collect()
+}
+
+/// `v` with every real rounded as HTCondor prints it.
+pub fn round_value(v: &Value) -> Value {
+    match v {
+        Value::Real(x) => Value::Real(round15(*x)),
+        Value::RelTime(x) => Value::RelTime(round15(*x)),
+        Value::List(items) => Value::List(items.iter().map(round_value).collect()),
+        Value::Ad(ad) => Value::Ad(Arc::new(round_ad(ad))),
+        other => other.clone(),
+    }
+}
+
+/// The value HTCondor printed as `text`, read back by evaluating it.
+pub fn golden_value(text: &str) -> Result<Value, String> {
+    let e = parse::expr(text).map_err(|e| format!("golden value {text:?} does not parse: {e}"))?;
+    Ok(eval_expr(&e, &ClassAd::new(), &golden_opts(false)))
+}
+
+/// True when `ours` is the value HTCondor printed as `text`: printed the same, or, read back, the
+/// same value with reals to 15 digits (HTCondor prints an ad's attributes in hash order).
+pub fn agrees(ours: &Value, text: &str) -> Result<bool, String> {
+    if ours.to_string() == text {
+        return Ok(true);
+    }
+    let theirs = golden_value(text)?;
+    let (a, b) = (round_value(ours), round_value(&theirs));
+    Ok(a == b || (is_nan(&a) && is_nan(&b)))
+}
+
+fn is_nan(v: &Value) -> bool {
+    matches!(v, Value::Real(x) if x.is_nan())
+}
+
+/// Reads a file of ads in any format.
+pub fn read_ads(rel: &str) -> Vec<ClassAd> {
+    let text = read(rel);
+    parse::ads(&text, parse::Format::Auto).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}

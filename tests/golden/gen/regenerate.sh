@@ -1,0 +1,18 @@
+#!/bin/sh
+# Regenerates every golden file under tests/golden/ (not run by CI; needs the oracle venv and faketime).
+#   python3 -m venv /work/oracle-venv && /work/oracle-venv/bin/pip install htcondor
+#   apt-get install -y faketime
+# Usage: sh gen/regenerate.sh [PATH_TO_SHARED_CONFORMANCE]   (run from tests/golden)
+set -e
+CONF=${1:-/work/shared/conformance}
+PY=${PY:-/work/oracle-venv/bin/python}
+run() { env TZ=UTC faketime -f '2024-01-02 03:04:05' "$PY" "$@"; }
+python3 gen/make_exprs.py
+run gen/gen_tests.py "$CONF/htcondor-tests.txt" > tests.golden
+rm -rf real-ads && mkdir real-ads
+run gen/gen_real_ads.py old "$CONF/real-ads" real-ads
+run gen/gen_real_ads.py new "$CONF/real-ads" real-ads
+rm -rf real-ads/.newsyntax
+run gen/gen_exprs.py gen/exprs.txt > exprs.golden
+run gen/gen_functions.py > functions.golden
+run gen/gen_unparse.py unparse.golden unparse-ads.golden parse.golden

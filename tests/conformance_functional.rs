@@ -16,12 +16,32 @@ use std::path::Path;
 
 const SCRIPT: &str = "../../shared/conformance/htcondor-functional_tests.txt";
 
+/// Cases where the script disagrees with HTCondor's own current library (25.14.1), which adjoin
+/// follows. Each must still fail here, so a stale entry is caught; the library's answers are in
+/// `tests/golden/exprs.golden` (`sum({})`, `avg({})`) and checked there.
+const SCRIPT_VS_HTCONDOR: &[(&str, &str)] = &[
+    (
+        r#"same $x["c"], error"#,
+        "HTCondor 25 gives undefined for a missing attribute by subscript: [a = 3][\"c\"]",
+    ),
+    (
+        "same sum($list0), undefined",
+        "HTCondor 25 gives 0 for sum({}) (exprs.golden, section functions-1arg)",
+    ),
+    (
+        "same avg($list0), undefined",
+        "HTCondor 25 gives 0 for avg({}) (exprs.golden, section functions-1arg)",
+    ),
+];
+
 /// The tally of one run.
 #[derive(Default, Debug)]
 struct Tally {
     passed: usize,
     failed: Vec<String>,
     tolerated_trailing: usize,
+    /// Failures listed in [`SCRIPT_VS_HTCONDOR`].
+    known: Vec<String>,
 }
 
 struct Runner {
@@ -139,6 +159,23 @@ impl Runner {
     }
 
     fn check(&mut self, line_no: usize, args: &str, want_same: bool) {
+        let cmd = format!("{} {}", if want_same { "same" } else { "diff" }, args.trim());
+        let failures_before = self.tally.failed.len();
+        self.check_pair(line_no, args, want_same);
+        if let Some((_, reason)) = SCRIPT_VS_HTCONDOR.iter().find(|(c, _)| *c == cmd) {
+            match self.tally.failed.len() > failures_before {
+                true => {
+                    self.tally.failed.pop();
+                    self.tally.known.push(format!("line {line_no}: {cmd}: {reason}"));
+                }
+                false => self.tally.failed.push(format!(
+                    "line {line_no}: {cmd} passes now; remove it from SCRIPT_VS_HTCONDOR"
+                )),
+            }
+        }
+    }
+
+    fn check_pair(&mut self, line_no: usize, args: &str, want_same: bool) {
         let outcome = match split_pair(args) {
             None => Err(format!("expected two expressions in {args:?}")),
             Some((a, b)) => self
@@ -260,11 +297,15 @@ fn htcondor_functional_tests_all_pass() {
     runner.run(&script);
     let t = &runner.tally;
     println!(
-        "functional tests: {} passed, {} failed ({} lines with a stray trailing `)` or `;` tolerated)",
+        "functional tests: {} passed, {} failed ({} lines with a stray trailing `)` or `;` tolerated; {} where the script disagrees with HTCondor 25, which adjoin follows)",
         t.passed,
         t.failed.len(),
-        t.tolerated_trailing
+        t.tolerated_trailing,
+        t.known.len()
     );
+    for k in &t.known {
+        println!("  {k}");
+    }
     assert!(
         t.failed.is_empty(),
         "{} failures:\n{}",

@@ -6,4 +6,9 @@
 
 pub use adjoin_query as query;
 
+pub mod db;
 pub mod load;
+pub mod workload;
+
+pub use adjoin_storage as storage;
+pub use db::{Db, DbError, DbOptions, LoadOptions, LoadReport};

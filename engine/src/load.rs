@@ -38,7 +38,11 @@ pub struct BadAd {
 
 impl fmt::Display for BadAd {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}: {}", self.file, self.line, self.col, self.message)
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file, self.line, self.col, self.message
+        )
     }
 }
 
@@ -95,7 +99,11 @@ fn split_old(text: &str) -> Vec<Chunk<'_>> {
         match (blank, start) {
             (false, None) => start = Some((at, line)),
             (true, Some((s, l))) => {
-                out.push(Chunk { text: &text[s..at], line: l, col: 1 });
+                out.push(Chunk {
+                    text: &text[s..at],
+                    line: l,
+                    col: 1,
+                });
                 start = None;
             }
             _ => {}
@@ -104,7 +112,11 @@ fn split_old(text: &str) -> Vec<Chunk<'_>> {
         line += 1;
     }
     if let Some((s, l)) = start {
-        out.push(Chunk { text: &text[s..], line: l, col: 1 });
+        out.push(Chunk {
+            text: &text[s..],
+            line: l,
+            col: 1,
+        });
     }
     out
 }
@@ -117,7 +129,14 @@ fn split_json(text: &str) -> Vec<Chunk<'_>> {
         // Blank out the array's own brackets and commas: the objects are then top-level.
         let open = skip;
         let close = text.rfind(']').filter(|&c| c > open);
-        let mut chunks = split_bracketed_range(text, open + 1, close.unwrap_or(text.len()), b'{', b'}', false);
+        let mut chunks = split_bracketed_range(
+            text,
+            open + 1,
+            close.unwrap_or(text.len()),
+            b'{',
+            b'}',
+            false,
+        );
         chunks.retain(|c| c.text.trim() != ",");
         chunks
             .into_iter()
@@ -175,7 +194,11 @@ fn split_bracketed_range<'t>(
     let emit = |out: &mut Vec<Chunk<'t>>, s: (usize, u32, u32), end: usize| {
         let t = &text[s.0..end];
         if !t.trim().is_empty() {
-            out.push(Chunk { text: t, line: s.1, col: s.2 });
+            out.push(Chunk {
+                text: t,
+                line: s.1,
+                col: s.2,
+            });
         }
     };
     while i < to {
@@ -272,7 +295,11 @@ fn split_xml(text: &str) -> Vec<Chunk<'_>> {
                 if rest.starts_with("<c/>") {
                     if depth == 0 {
                         let col = pos.col(text, i);
-                        out.push(Chunk { text: &text[i..i + 4], line: pos.line, col });
+                        out.push(Chunk {
+                            text: &text[i..i + 4],
+                            line: pos.line,
+                            col,
+                        });
                     }
                 } else if is_open {
                     if depth == 0 {
@@ -283,7 +310,11 @@ fn split_xml(text: &str) -> Vec<Chunk<'_>> {
                     depth -= 1;
                     if depth == 0 {
                         if let Some((s, l, c)) = start.take() {
-                            out.push(Chunk { text: &text[s..i + 4], line: l, col: c });
+                            out.push(Chunk {
+                                text: &text[s..i + 4],
+                                line: l,
+                                col: c,
+                            });
                         }
                     }
                 }
@@ -293,7 +324,11 @@ fn split_xml(text: &str) -> Vec<Chunk<'_>> {
         i += 1;
     }
     if let Some((s, l, c)) = start {
-        out.push(Chunk { text: &text[s..], line: l, col: c });
+        out.push(Chunk {
+            text: &text[s..],
+            line: l,
+            col: c,
+        });
     }
     out
 }
@@ -315,7 +350,9 @@ pub fn parse_chunk(chunk: Chunk<'_>, format: Format) -> Result<Vec<ClassAd>, (u3
     result.map_err(|e: ParseError| {
         let line = chunk.line + e.line.saturating_sub(1);
         let col = if e.line <= 1 {
-            (chunk.col + e.col.saturating_sub(1)).saturating_sub(shift).max(1)
+            (chunk.col + e.col.saturating_sub(1))
+                .saturating_sub(shift)
+                .max(1)
         } else {
             e.col
         };
@@ -363,25 +400,65 @@ mod tests {
 
     #[test]
     fn new_syntax_chunks() {
-        chunks_are("[a=1] [b=2]\n[c=3]", Format::New, &[(1, 1, "[a=1]"), (1, 7, "[b=2]"), (2, 1, "[c=3]")]);
-        chunks_are("[a=\"]\"; b=[c=1]]\n// [x]\n[d=']']", Format::New, &[(1, 1, "[a=\"]\""), (3, 1, "[d=']']")]);
+        chunks_are(
+            "[a=1] [b=2]\n[c=3]",
+            Format::New,
+            &[(1, 1, "[a=1]"), (1, 7, "[b=2]"), (2, 1, "[c=3]")],
+        );
+        chunks_are(
+            "[a=\"]\"; b=[c=1]]\n// [x]\n[d=']']",
+            Format::New,
+            &[(1, 1, "[a=\"]\""), (3, 1, "[d=']']")],
+        );
         chunks_are("/* [\n] */ [a=1]", Format::New, &[(2, 6, "[a=1]")]);
-        chunks_are("[a=1\n[b=2]", Format::New, &[(1, 1, "[a=1\n"), (2, 1, "[b=2]")]);
-        chunks_are("[a=\"open\n[b=2]", Format::New, &[(1, 1, "[a=\"open"), (2, 1, "[b=2]")]);
-        chunks_are("junk [a=1] ]", Format::New, &[(1, 1, "junk"), (1, 6, "[a=1]"), (1, 12, "]")]);
-        chunks_are("[ü=\"é\"] [x=1]", Format::New, &[(1, 1, "[ü"), (1, 9, "[x")]);
+        chunks_are(
+            "[a=1\n[b=2]",
+            Format::New,
+            &[(1, 1, "[a=1\n"), (2, 1, "[b=2]")],
+        );
+        chunks_are(
+            "[a=\"open\n[b=2]",
+            Format::New,
+            &[(1, 1, "[a=\"open"), (2, 1, "[b=2]")],
+        );
+        chunks_are(
+            "junk [a=1] ]",
+            Format::New,
+            &[(1, 1, "junk"), (1, 6, "[a=1]"), (1, 12, "]")],
+        );
+        chunks_are(
+            "[ü=\"é\"] [x=1]",
+            Format::New,
+            &[(1, 1, "[ü"), (1, 9, "[x")],
+        );
     }
 
     #[test]
     fn old_syntax_chunks() {
-        chunks_are("a = 1\nb = 2\n\n\nc = 3\n  \nd = 4", Format::Old, &[(1, 1, "a"), (5, 1, "c"), (7, 1, "d")]);
+        chunks_are(
+            "a = 1\nb = 2\n\n\nc = 3\n  \nd = 4",
+            Format::Old,
+            &[(1, 1, "a"), (5, 1, "c"), (7, 1, "d")],
+        );
     }
 
     #[test]
     fn json_chunks() {
-        chunks_are("[\n{\"a\": 1},\n  {\"b\": \"}\"}\n]", Format::Json, &[(2, 1, "{\"a\""), (3, 3, "{\"b\"")]);
-        chunks_are("{\"a\": 1}\n{\"b\": 2}", Format::Json, &[(1, 1, "{\"a\""), (2, 1, "{\"b\"")]);
-        chunks_are("[\n{\"a\": 1\n{\"b\": 2}\n]", Format::Json, &[(2, 1, "{\"a\": 1"), (3, 1, "{\"b\"")]);
+        chunks_are(
+            "[\n{\"a\": 1},\n  {\"b\": \"}\"}\n]",
+            Format::Json,
+            &[(2, 1, "{\"a\""), (3, 3, "{\"b\"")],
+        );
+        chunks_are(
+            "{\"a\": 1}\n{\"b\": 2}",
+            Format::Json,
+            &[(1, 1, "{\"a\""), (2, 1, "{\"b\"")],
+        );
+        chunks_are(
+            "[\n{\"a\": 1\n{\"b\": 2}\n]",
+            Format::Json,
+            &[(2, 1, "{\"a\": 1"), (3, 1, "{\"b\"")],
+        );
     }
 
     #[test]
@@ -399,9 +476,25 @@ mod tests {
 
     #[test]
     fn errors_are_placed_in_the_file() {
-        reads("[a = 1]\n[b = ]\n[c = 3]", Format::New, &[Ok(1), Err((2, 6)), Ok(3)]);
-        reads("[a = 1]\n[b = 1;\n c = (]\n[d = 1]", Format::New, &[Ok(1), Err((3, 7)), Ok(4)]);
-        reads("a = 1\n\nb = \nc = 2\n\nd = 4", Format::Old, &[Ok(1), Err((3, 5)), Ok(6)]);
-        reads("[{\"a\": 1},\n {\"b\": tru},\n {\"c\": 2}]", Format::Json, &[Ok(1), Err((2, 8)), Ok(3)]);
+        reads(
+            "[a = 1]\n[b = ]\n[c = 3]",
+            Format::New,
+            &[Ok(1), Err((2, 6)), Ok(3)],
+        );
+        reads(
+            "[a = 1]\n[b = 1;\n c = (]\n[d = 1]",
+            Format::New,
+            &[Ok(1), Err((3, 7)), Ok(4)],
+        );
+        reads(
+            "a = 1\n\nb = \nc = 2\n\nd = 4",
+            Format::Old,
+            &[Ok(1), Err((3, 5)), Ok(6)],
+        );
+        reads(
+            "[{\"a\": 1},\n {\"b\": tru},\n {\"c\": 2}]",
+            Format::Json,
+            &[Ok(1), Err((2, 8)), Ok(3)],
+        );
     }
 }

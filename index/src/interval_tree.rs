@@ -2,15 +2,20 @@
 //!
 //! A treap in an arena: nodes ordered by (lower end, upper end, RID), heap-ordered by random
 //! priorities (so its depth is O(log n) with high probability whatever order keys arrive in),
-//! each augmented with the node of its subtree whose upper end is greatest. A query skips every
-//! subtree whose greatest upper end falls short of the window, and every right subtree whose
-//! lower ends all lie beyond it. Every operation is iterative: nothing recurses.
+//! each augmented with the greatest and the least upper end in its subtree. A query skips a
+//! subtree whose greatest upper end falls short of the window, and a right subtree whose lower
+//! ends all lie beyond it; and when it knows that every lower end of a subtree admits the
+//! window (all of a left subtree does once its parent's does) and the least upper end does too,
+//! it reports the whole subtree without another comparison. So a stab of the dissertation's
+//! one-sided constraints (`x <= c`, `x >= c`) costs O(log n) comparisons plus a walk of the
+//! answer, and a selective stab O(log n + k log n) at worst. Every operation is iterative.
 //!
-//! Nodes live densely in a `Vec` (a removed node's slot is refilled by the last node), so bulk
-//! iteration is a slice walk and memory is 1 node per entry.
+//! Nodes live densely in two parallel arenas (a removed node's slot is refilled by the last
+//! node): the keys and augmentation, and the links and RID, which is all a whole-subtree report
+//! reads.
 
 use crate::collect::RidCollector;
-use crate::interval::{cmp_hi, cmp_lo, hi_admits, lo_admits, spans, Interval};
+use crate::interval::{cmp_hi, cmp_lo, hi_admits, lo_admits, spans, Bound, Interval};
 use roaring::RoaringBitmap;
 use std::cmp::Ordering;
 
@@ -18,24 +23,31 @@ const NIL: u32 = u32::MAX;
 
 #[derive(Clone, Debug)]
 struct Node<K> {
+    /// The greatest upper end in this subtree.
+    max_hi: Bound<K>,
     iv: Interval<K>,
-    rid: u32,
+    /// The least upper end in this subtree.
+    min_hi: Bound<K>,
     prio: u32,
+}
+
+#[derive(Copy, Clone, Debug)]
+struct Link {
     left: u32,
     right: u32,
-    /// The node of this subtree with the greatest upper end.
-    max: u32,
+    rid: u32,
 }
 
 /// An interval tree holding `(interval, RID)` entries (a set: an entry is held at most once).
 #[derive(Clone, Debug)]
 pub struct IntervalTree<K> {
     nodes: Vec<Node<K>>,
+    links: Vec<Link>,
     root: u32,
     rng: u64,
 }
 
-impl<K: Ord> Default for IntervalTree<K> {
+impl<K: Ord + Clone> Default for IntervalTree<K> {
     fn default() -> Self {
         IntervalTree::new()
     }
@@ -50,11 +62,27 @@ fn next_prio(state: &mut u64) -> u32 {
     (z ^ (z >> 31)) as u32
 }
 
-impl<K: Ord> IntervalTree<K> {
+/// Walks a subtree by its links alone, reporting every RID.
+fn report_subtree(links: &[Link], top: u32, stack: &mut Vec<u32>, f: &mut impl FnMut(u32)) {
+    stack.push(top);
+    while let Some(n) = stack.pop() {
+        let l = links[n as usize];
+        f(l.rid);
+        if l.left != NIL {
+            stack.push(l.left);
+        }
+        if l.right != NIL {
+            stack.push(l.right);
+        }
+    }
+}
+
+impl<K: Ord + Clone> IntervalTree<K> {
     /// An empty tree.
     pub fn new() -> IntervalTree<K> {
         IntervalTree {
             nodes: Vec::new(),
+            links: Vec::new(),
             root: NIL,
             rng: 0x5EED,
         }
@@ -72,7 +100,10 @@ impl<K: Ord> IntervalTree<K> {
 
     /// Every entry, in no particular order.
     pub fn iter(&self) -> impl Iterator<Item = (&Interval<K>, u32)> {
-        self.nodes.iter().map(|n| (&n.iv, n.rid))
+        self.nodes
+            .iter()
+            .zip(&self.links)
+            .map(|(n, l)| (&n.iv, l.rid))
     }
 
     /// The tree's height (0 when empty): O(log n) with high probability.
@@ -84,8 +115,8 @@ impl<K: Ord> IntervalTree<K> {
         }
         while let Some((n, d)) = stack.pop() {
             best = best.max(d);
-            let node = &self.nodes[n as usize];
-            for c in [node.left, node.right] {
+            let l = self.links[n as usize];
+            for c in [l.left, l.right] {
                 if c != NIL {
                     stack.push((c, d + 1));
                 }
@@ -94,37 +125,41 @@ impl<K: Ord> IntervalTree<K> {
         best
     }
 
-    fn cmp_entry(iv: &Interval<K>, rid: u32, n: &Node<K>) -> Ordering {
-        cmp_lo(&iv.lo, &n.iv.lo)
-            .then_with(|| cmp_hi(&iv.hi, &n.iv.hi))
-            .then(rid.cmp(&n.rid))
-    }
-
-    fn hi_of(&self, n: u32) -> &crate::interval::Bound<K> {
-        &self.nodes[n as usize].iv.hi
+    fn cmp_entry(&self, iv: &Interval<K>, rid: u32, n: u32) -> Ordering {
+        let node = &self.nodes[n as usize].iv;
+        cmp_lo(&iv.lo, &node.lo)
+            .then_with(|| cmp_hi(&iv.hi, &node.hi))
+            .then(rid.cmp(&self.links[n as usize].rid))
     }
 
     /// Recomputes `n`'s augmentation from its children's.
     fn update(&mut self, n: u32) {
+        let Link { left, right, .. } = self.links[n as usize];
         let node = &self.nodes[n as usize];
-        let (l, r) = (node.left, node.right);
-        let mut max = n;
-        for c in [l, r] {
+        let mut max = &node.iv.hi;
+        let mut min = &node.iv.hi;
+        for c in [left, right] {
             if c != NIL {
-                let cm = self.nodes[c as usize].max;
-                if cmp_hi(self.hi_of(cm), self.hi_of(max)) == Ordering::Greater {
-                    max = cm;
+                let child = &self.nodes[c as usize];
+                if cmp_hi(&child.max_hi, max) == Ordering::Greater {
+                    max = &child.max_hi;
+                }
+                if cmp_hi(&child.min_hi, min) == Ordering::Less {
+                    min = &child.min_hi;
                 }
             }
         }
-        self.nodes[n as usize].max = max;
+        let (max, min) = (max.clone(), min.clone());
+        let node = &mut self.nodes[n as usize];
+        node.max_hi = max;
+        node.min_hi = min;
     }
 
     /// Rotates `p`'s left child up; returns it.
     fn rotate_right(&mut self, p: u32) -> u32 {
-        let l = self.nodes[p as usize].left;
-        self.nodes[p as usize].left = self.nodes[l as usize].right;
-        self.nodes[l as usize].right = p;
+        let l = self.links[p as usize].left;
+        self.links[p as usize].left = self.links[l as usize].right;
+        self.links[l as usize].right = p;
         self.update(p);
         self.update(l);
         l
@@ -132,9 +167,9 @@ impl<K: Ord> IntervalTree<K> {
 
     /// Rotates `p`'s right child up; returns it.
     fn rotate_left(&mut self, p: u32) -> u32 {
-        let r = self.nodes[p as usize].right;
-        self.nodes[p as usize].right = self.nodes[r as usize].left;
-        self.nodes[r as usize].left = p;
+        let r = self.links[p as usize].right;
+        self.links[p as usize].right = self.links[r as usize].left;
+        self.links[r as usize].left = p;
         self.update(p);
         self.update(r);
         r
@@ -143,8 +178,8 @@ impl<K: Ord> IntervalTree<K> {
     /// Points the link that led to a subtree (the last step of `path`, or the root) at `to`.
     fn relink(&mut self, path: &[(u32, bool)], to: u32) {
         match path.last() {
-            Some(&(p, true)) => self.nodes[p as usize].left = to,
-            Some(&(p, false)) => self.nodes[p as usize].right = to,
+            Some(&(p, true)) => self.links[p as usize].left = to,
+            Some(&(p, false)) => self.links[p as usize].right = to,
             None => self.root = to,
         }
     }
@@ -154,20 +189,36 @@ impl<K: Ord> IntervalTree<K> {
     fn find(&self, iv: &Interval<K>, rid: u32, path: &mut Vec<(u32, bool)>) -> Option<u32> {
         let mut cur = self.root;
         while cur != NIL {
-            let node = &self.nodes[cur as usize];
-            match Self::cmp_entry(iv, rid, node) {
+            match self.cmp_entry(iv, rid, cur) {
                 Ordering::Equal => return Some(cur),
                 Ordering::Less => {
                     path.push((cur, true));
-                    cur = node.left;
+                    cur = self.links[cur as usize].left;
                 }
                 Ordering::Greater => {
                     path.push((cur, false));
-                    cur = node.right;
+                    cur = self.links[cur as usize].right;
                 }
             }
         }
         None
+    }
+
+    fn push_node(&mut self, iv: Interval<K>, rid: u32) -> u32 {
+        let n = self.nodes.len() as u32;
+        let prio = next_prio(&mut self.rng);
+        self.nodes.push(Node {
+            max_hi: iv.hi.clone(),
+            min_hi: iv.hi.clone(),
+            iv,
+            prio,
+        });
+        self.links.push(Link {
+            left: NIL,
+            right: NIL,
+            rid,
+        });
+        n
     }
 
     /// Adds an entry. Returns false (and stores nothing) when the interval is empty or the
@@ -180,16 +231,7 @@ impl<K: Ord> IntervalTree<K> {
         if self.find(&iv, rid, &mut path).is_some() {
             return false;
         }
-        let new = self.nodes.len() as u32;
-        let prio = next_prio(&mut self.rng);
-        self.nodes.push(Node {
-            iv,
-            rid,
-            prio,
-            left: NIL,
-            right: NIL,
-            max: new,
-        });
+        let new = self.push_node(iv, rid);
         self.relink(&path, new);
         // Rotate the new node up while it outranks its parent, then refresh the ancestors.
         let mut child = new;
@@ -218,10 +260,9 @@ impl<K: Ord> IntervalTree<K> {
         };
         // Rotate the node down until it has at most one child, then splice it out.
         loop {
-            let (l, r) = {
-                let n = &self.nodes[t as usize];
-                (n.left, n.right)
-            };
+            let Link {
+                left: l, right: r, ..
+            } = self.links[t as usize];
             if l == NIL || r == NIL {
                 self.relink(&path, if l == NIL { r } else { l });
                 break;
@@ -243,29 +284,22 @@ impl<K: Ord> IntervalTree<K> {
         true
     }
 
-    /// Fills the slot of the unlinked node `t` with the last node, fixing the links and
-    /// augmentations that named the last node's old slot.
+    /// Fills the slot of the unlinked node `t` with the last node, re-pointing the one link
+    /// that named the last node's old slot. (Augmentation holds bounds, not slots.)
     fn free_slot(&mut self, t: u32) {
         let last = (self.nodes.len() - 1) as u32;
         if t != last {
             let mut path = Vec::with_capacity(48);
             let moved = {
-                let n = &self.nodes[last as usize];
-                // The last node is in the tree, so it is found; its ancestors are on `path`.
-                self.find(&n.iv, n.rid, &mut path)
+                let iv = &self.nodes[last as usize].iv;
+                // The last node is in the tree, so it is found; its parent ends `path`.
+                self.find(iv, self.links[last as usize].rid, &mut path)
             };
             debug_assert_eq!(moved, Some(last));
             self.relink(&path, t);
-            for &(p, _) in &path {
-                if self.nodes[p as usize].max == last {
-                    self.nodes[p as usize].max = t;
-                }
-            }
-            if self.nodes[last as usize].max == last {
-                self.nodes[last as usize].max = t;
-            }
         }
         self.nodes.swap_remove(t as usize);
+        self.links.swap_remove(t as usize);
     }
 
     /// Whether the entry is held.
@@ -278,23 +312,32 @@ impl<K: Ord> IntervalTree<K> {
         if self.root == NIL {
             return;
         }
-        let nodes = &self.nodes[..];
-        let mut stack: Vec<u32> = Vec::with_capacity(64);
-        stack.push(self.root);
-        while let Some(n) = stack.pop() {
+        let (nodes, links) = (&self.nodes[..], &self.links[..]);
+        // (node, whether every lower end in its subtree is known to admit k)
+        let mut stack: Vec<(u32, bool)> = Vec::with_capacity(64);
+        let mut walk: Vec<u32> = Vec::new();
+        stack.push((self.root, false));
+        while let Some((n, lo_ok)) = stack.pop() {
             let node = &nodes[n as usize];
-            if !hi_admits(&nodes[node.max as usize].iv.hi, k) {
+            if !hi_admits(&node.max_hi, k) {
                 continue; // no upper end in this subtree reaches k
             }
-            if node.left != NIL {
-                stack.push(node.left);
+            if lo_ok && hi_admits(&node.min_hi, k) {
+                report_subtree(links, n, &mut walk, &mut f);
+                continue;
             }
-            if lo_admits(&node.iv.lo, k) {
+            let link = links[n as usize];
+            let here = lo_ok || lo_admits(&node.iv.lo, k);
+            if link.left != NIL {
+                // Left lower ends are ≤ this one: they admit k if this one does.
+                stack.push((link.left, here));
+            }
+            if here {
                 if hi_admits(&node.iv.hi, k) {
-                    f(node.rid);
+                    f(link.rid);
                 }
-                if node.right != NIL {
-                    stack.push(node.right);
+                if link.right != NIL {
+                    stack.push((link.right, lo_ok));
                 }
             } // else every lower end on the right lies beyond k too
         }
@@ -305,24 +348,32 @@ impl<K: Ord> IntervalTree<K> {
         if self.root == NIL || w.is_empty() {
             return;
         }
-        let nodes = &self.nodes[..];
-        let mut stack: Vec<u32> = Vec::with_capacity(64);
-        stack.push(self.root);
-        while let Some(n) = stack.pop() {
+        let (nodes, links) = (&self.nodes[..], &self.links[..]);
+        let mut stack: Vec<(u32, bool)> = Vec::with_capacity(64);
+        let mut walk: Vec<u32> = Vec::new();
+        stack.push((self.root, false));
+        while let Some((n, lo_ok)) = stack.pop() {
             let node = &nodes[n as usize];
-            if !spans(&w.lo, &nodes[node.max as usize].iv.hi) {
+            // Stored intervals are never empty, so an entry meets w exactly when its lower end
+            // reaches w's upper end and its upper end reaches w's lower end.
+            if !spans(&w.lo, &node.max_hi) {
                 continue;
             }
-            if node.left != NIL {
-                stack.push(node.left);
+            if lo_ok && spans(&w.lo, &node.min_hi) {
+                report_subtree(links, n, &mut walk, &mut f);
+                continue;
             }
-            if spans(&node.iv.lo, &w.hi) {
-                // Stored intervals are never empty, so these two tests decide the overlap.
+            let link = links[n as usize];
+            let here = lo_ok || spans(&node.iv.lo, &w.hi);
+            if link.left != NIL {
+                stack.push((link.left, here));
+            }
+            if here {
                 if spans(&w.lo, &node.iv.hi) {
-                    f(node.rid);
+                    f(link.rid);
                 }
-                if node.right != NIL {
-                    stack.push(node.right);
+                if link.right != NIL {
+                    stack.push((link.right, lo_ok));
                 }
             }
         }
@@ -344,7 +395,7 @@ impl<K: Ord> IntervalTree<K> {
 
     /// Builds a tree from entries in one pass (sorting, then a Cartesian-tree build in O(n)):
     /// the fast path for rebuilding an index on open. Empty intervals and repeated entries are
-    /// dropped, as [`Self::insert`] would.
+    /// dropped, as [`Self::insert`] would. Nodes land in key order, so subtrees are contiguous.
     pub fn from_entries(mut entries: Vec<(Interval<K>, u32)>) -> IntervalTree<K> {
         entries.retain(|(iv, _)| !iv.is_empty());
         entries.sort_unstable_by(|a, b| {
@@ -356,16 +407,9 @@ impl<K: Ord> IntervalTree<K> {
         entries.truncate(NIL as usize);
         let mut t = IntervalTree::new();
         t.nodes.reserve_exact(entries.len());
-        for (i, (iv, rid)) in entries.into_iter().enumerate() {
-            let prio = next_prio(&mut t.rng);
-            t.nodes.push(Node {
-                iv,
-                rid,
-                prio,
-                left: NIL,
-                right: NIL,
-                max: i as u32,
-            });
+        t.links.reserve_exact(entries.len());
+        for (iv, rid) in entries {
+            t.push_node(iv, rid);
         }
         // Cartesian tree over the sorted nodes: a stack of the right spine.
         let mut spine: Vec<u32> = Vec::new();
@@ -379,14 +423,14 @@ impl<K: Ord> IntervalTree<K> {
                     break;
                 }
             }
-            t.nodes[i as usize].left = last;
+            t.links[i as usize].left = last;
             if let Some(&top) = spine.last() {
-                t.nodes[top as usize].right = i;
+                t.links[top as usize].right = i;
             }
             spine.push(i);
         }
         t.root = spine.first().copied().unwrap_or(NIL);
-        // Augment bottom-up: children before parents (iterative post-order).
+        // Augment bottom-up: children before parents (reversed pre-order).
         let mut order = Vec::with_capacity(t.nodes.len());
         let mut stack = Vec::new();
         if t.root != NIL {
@@ -394,8 +438,8 @@ impl<K: Ord> IntervalTree<K> {
         }
         while let Some(n) = stack.pop() {
             order.push(n);
-            let node = &t.nodes[n as usize];
-            for c in [node.left, node.right] {
+            let l = t.links[n as usize];
+            for c in [l.left, l.right] {
                 if c != NIL {
                     stack.push(c);
                 }
@@ -410,6 +454,7 @@ impl<K: Ord> IntervalTree<K> {
     /// Checks every invariant (order, heap, augmentation, arena); for tests.
     #[cfg(test)]
     fn check(&self) {
+        assert_eq!(self.nodes.len(), self.links.len());
         let mut seen = 0;
         let mut stack = Vec::new();
         if self.root != NIL {
@@ -418,23 +463,28 @@ impl<K: Ord> IntervalTree<K> {
         while let Some(n) = stack.pop() {
             seen += 1;
             let node = &self.nodes[n as usize];
-            let mut max = n;
-            for (c, want) in [(node.left, Ordering::Less), (node.right, Ordering::Greater)] {
+            let link = self.links[n as usize];
+            let (mut max, mut min) = (&node.iv.hi, &node.iv.hi);
+            for (c, want) in [(link.left, Ordering::Less), (link.right, Ordering::Greater)] {
                 if c == NIL {
                     continue;
                 }
                 let child = &self.nodes[c as usize];
-                assert_eq!(Self::cmp_entry(&child.iv, child.rid, node), want);
+                assert_eq!(
+                    self.cmp_entry(&child.iv, self.links[c as usize].rid, n),
+                    want
+                );
                 assert!(child.prio <= node.prio);
-                if cmp_hi(self.hi_of(child.max), self.hi_of(max)) == Ordering::Greater {
-                    max = child.max;
+                if cmp_hi(&child.max_hi, max) == Ordering::Greater {
+                    max = &child.max_hi;
+                }
+                if cmp_hi(&child.min_hi, min) == Ordering::Less {
+                    min = &child.min_hi;
                 }
                 stack.push(c);
             }
-            assert_eq!(
-                cmp_hi(self.hi_of(node.max), self.hi_of(max)),
-                Ordering::Equal
-            );
+            assert_eq!(cmp_hi(&node.max_hi, max), Ordering::Equal);
+            assert_eq!(cmp_hi(&node.min_hi, min), Ordering::Equal);
         }
         assert_eq!(seen, self.nodes.len());
     }

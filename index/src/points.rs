@@ -5,10 +5,14 @@
 //! scan that unions one bitmap per *distinct* value. With few distinct values (the workload's
 //! domain size 10, or `OpSys`) that is a handful of bitmap unions whatever the number of ads.
 
+use crate::collect::RidCollector;
 use crate::interval::Interval;
 use roaring::{MultiOps, RoaringBitmap};
 use std::collections::BTreeMap;
 use std::ops::Bound;
+
+/// Sets up to this size are gathered RID by RID rather than united as bitmaps.
+const SMALL_SET: u64 = 64;
 
 /// Sorted points of one domain, each with the set of RIDs holding it.
 #[derive(Clone, Debug)]
@@ -83,9 +87,23 @@ impl<K: Ord> PointIndex<K> {
         range.into_iter().flatten().map(|(_, s)| s)
     }
 
-    /// The RIDs holding a key in `w`.
+    /// The RIDs holding a key in `w`. Small sets (the common case with many distinct values)
+    /// are gathered RID by RID, large ones united as bitmaps.
     pub fn range(&self, w: &Interval<K>) -> RoaringBitmap {
-        self.sets_in(w).union()
+        let mut small = RidCollector::new();
+        let mut large = Vec::new();
+        for set in self.sets_in(w) {
+            if set.len() <= SMALL_SET {
+                set.iter().for_each(|r| small.push(r));
+            } else {
+                large.push(set);
+            }
+        }
+        let mut out = small.finish();
+        if !large.is_empty() {
+            out |= large.union();
+        }
+        out
     }
 
     /// The number of (key, RID) entries with a key in `w` (a selectivity estimate).
@@ -138,6 +156,19 @@ mod tests {
             assert_eq!(p.range(&w).iter().collect::<Vec<_>>(), want, "{w:?}");
             assert_eq!(p.count_in(&w), want.len() as u64, "{w:?}");
         }
+    }
+
+    #[test]
+    fn large_and_small_sets_unite() {
+        let mut p = PointIndex::new();
+        for r in 0..1000 {
+            p.insert(r % 3, r); // three large sets
+        }
+        p.insert(5, 5000);
+        let all = p.range(&Interval::new(U, U));
+        assert_eq!(all.len(), 1001);
+        assert!(all.contains(5000) && all.contains(999));
+        assert_eq!(p.range(&Interval::new(X(1), U)).len(), 334);
     }
 
     #[test]

@@ -16,6 +16,8 @@ pub mod functions;
 pub mod name;
 pub mod parse;
 pub mod print;
+pub mod refs;
+pub mod specialize;
 pub mod value;
 
 pub use ast::{BinOp, Expr, UnOp};

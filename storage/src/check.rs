@@ -99,7 +99,13 @@ impl AdStore {
                     Ok(v) => Some(format!("format {v}, expected {}", format::CURRENT)),
                     Err(e) => Some(e.to_string()),
                 }
-            } else if [meta::NEXT_COLLECTION, meta::NEXT_GENERATED, meta::NEXT_MATCH].contains(&k.as_slice()) {
+            } else if [
+                meta::NEXT_COLLECTION,
+                meta::NEXT_GENERATED,
+                meta::NEXT_MATCH,
+            ]
+            .contains(&k.as_slice())
+            {
                 match codec::open::<u64>(&k, &v) {
                     Ok(n) => {
                         counters.insert(k.clone(), n);
@@ -123,14 +129,19 @@ impl AdStore {
                 (Some(name), Ok(e)) => {
                     if let Some((other, _)) = colls.get(&e.id) {
                         let p = format!("collection number {} also used by {other}", e.id);
-                        r.damage.push(damage(tree::CATALOG, Some(&name), None, &k, p));
+                        r.damage
+                            .push(damage(tree::CATALOG, Some(&name), None, &k, p));
                     } else {
                         colls.insert(e.id, (name, e));
                     }
                 }
-                (name, Err(e)) => r.damage.push(damage(tree::CATALOG, name.as_deref(), None, &k, e)),
+                (name, Err(e)) => {
+                    r.damage
+                        .push(damage(tree::CATALOG, name.as_deref(), None, &k, e))
+                }
                 (None, Ok(_)) => {
-                    r.damage.push(damage(tree::CATALOG, None, None, &k, "name is not UTF-8"))
+                    r.damage
+                        .push(damage(tree::CATALOG, None, None, &k, "name is not UTF-8"))
                 }
             }
         });
@@ -138,7 +149,13 @@ impl AdStore {
         for (c, (name, _)) in &colls {
             if u64::from(*c) >= next_coll {
                 let p = format!("collection number {c} not below the counter {next_coll}");
-                r.damage.push(damage(tree::CATALOG, Some(name), None, &key::catalog(name), p));
+                r.damage.push(damage(
+                    tree::CATALOG,
+                    Some(name),
+                    None,
+                    &key::catalog(name),
+                    p,
+                ));
             }
         }
         let cname = |c: CollId| colls.get(&c).map(|(n, _)| n.clone());
@@ -148,23 +165,33 @@ impl AdStore {
         let mut live_ids: HashSet<(CollId, String)> = HashSet::new();
         each(self, tree::IDS, &mut r, |r, k, v| {
             let Some((c, id)) = key::decode_id(&k) else {
-                r.damage.push(damage(tree::IDS, None, None, &k, "malformed key"));
+                r.damage
+                    .push(damage(tree::IDS, None, None, &k, "malformed key"));
                 return;
             };
             let name = cname(c);
             if name.is_none() {
-                r.damage.push(damage(tree::IDS, None, Some(&id), &k, format!("unknown collection number {c}")));
+                r.damage.push(damage(
+                    tree::IDS,
+                    None,
+                    Some(&id),
+                    &k,
+                    format!("unknown collection number {c}"),
+                ));
                 return;
             }
             match codec::open::<IdEntry>(&k, &v) {
                 Ok(e) => {
                     if let Some(other) = by_seq.insert((c, e.seq), id.clone()) {
                         let p = format!("ad #{} is also claimed by id {other}", e.seq);
-                        r.damage.push(damage(tree::IDS, name.as_deref(), Some(&id), &k, p));
+                        r.damage
+                            .push(damage(tree::IDS, name.as_deref(), Some(&id), &k, p));
                     }
                     live_ids.insert((c, id));
                 }
-                Err(e) => r.damage.push(damage(tree::IDS, name.as_deref(), Some(&id), &k, e)),
+                Err(e) => r
+                    .damage
+                    .push(damage(tree::IDS, name.as_deref(), Some(&id), &k, e)),
             }
         });
 
@@ -173,13 +200,20 @@ impl AdStore {
         let mut want_expiry: HashSet<Vec<u8>> = HashSet::new();
         each(self, tree::ADS, &mut r, |r, k, v| {
             let Some((c, seq)) = key::decode_ad(&k) else {
-                r.damage.push(damage(tree::ADS, None, None, &k, "malformed key"));
+                r.damage
+                    .push(damage(tree::ADS, None, None, &k, "malformed key"));
                 return;
             };
             let name = cname(c);
             let indexed = by_seq.get(&(c, seq)).cloned();
             let bad = |r: &mut CheckReport, id: Option<&str>, p: String| {
-                r.damage.push(damage(tree::ADS, name.as_deref(), id.or(indexed.as_deref()), &k, p));
+                r.damage.push(damage(
+                    tree::ADS,
+                    name.as_deref(),
+                    id.or(indexed.as_deref()),
+                    &k,
+                    p,
+                ));
             };
             r.ads += 1;
             if name.is_none() {
@@ -195,7 +229,11 @@ impl AdStore {
                 return bad(r, Some(&h.id), e.to_string());
             }
             if h.seq != seq {
-                bad(r, Some(&h.id), format!("record says #{}, key says #{seq}", h.seq));
+                bad(
+                    r,
+                    Some(&h.id),
+                    format!("record says #{}, key says #{seq}", h.seq),
+                );
             }
             match &indexed {
                 Some(id) if *id == h.id => {}
@@ -204,7 +242,11 @@ impl AdStore {
             }
             if let Some((_, e)) = colls.get(&c) {
                 if seq >= e.next_seq {
-                    bad(r, Some(&h.id), format!("#{seq} not below the collection's next #{}", e.next_seq));
+                    bad(
+                        r,
+                        Some(&h.id),
+                        format!("#{seq} not below the collection's next #{}", e.next_seq),
+                    );
                 }
             }
             if let Some(at) = h.expires {
@@ -214,7 +256,13 @@ impl AdStore {
         for ((c, seq), id) in &by_seq {
             if !seen.contains(&(c.to_owned(), *seq)) {
                 let p = format!("id entry points to ad #{seq}, which is missing");
-                r.damage.push(damage(tree::IDS, cname(*c).as_deref(), Some(id), &key::id(*c, id), p));
+                r.damage.push(damage(
+                    tree::IDS,
+                    cname(*c).as_deref(),
+                    Some(id),
+                    &key::id(*c, id),
+                    p,
+                ));
             }
         }
 
@@ -223,28 +271,49 @@ impl AdStore {
             let name = decoded.and_then(|(_, c, _)| cname(c));
             let id = decoded.and_then(|(_, c, s)| by_seq.get(&(c, s)).cloned());
             if let Err(e) = codec::open::<()>(&k, &v) {
-                r.damage.push(damage(tree::EXPIRY, name.as_deref(), id.as_deref(), &k, e));
+                r.damage
+                    .push(damage(tree::EXPIRY, name.as_deref(), id.as_deref(), &k, e));
             } else if !want_expiry.remove(&k) {
-                r.damage.push(damage(tree::EXPIRY, name.as_deref(), id.as_deref(), &k, "no ad expires at this entry's time"));
+                r.damage.push(damage(
+                    tree::EXPIRY,
+                    name.as_deref(),
+                    id.as_deref(),
+                    &k,
+                    "no ad expires at this entry's time",
+                ));
             }
         });
         for k in want_expiry {
             let decoded = key::decode_expiry(&k);
             let name = decoded.and_then(|(_, c, _)| cname(c));
             let id = decoded.and_then(|(_, c, s)| by_seq.get(&(c, s)).cloned());
-            r.damage.push(damage(tree::EXPIRY, name.as_deref(), id.as_deref(), &k, "the ad's expiry is not indexed"));
+            r.damage.push(damage(
+                tree::EXPIRY,
+                name.as_deref(),
+                id.as_deref(),
+                &k,
+                "the ad's expiry is not indexed",
+            ));
         }
 
         each(self, tree::TOMBSTONES, &mut r, |r, k, v| {
             let Some((c, id)) = key::decode_id(&k) else {
-                r.damage.push(damage(tree::TOMBSTONES, None, None, &k, "malformed key"));
+                r.damage
+                    .push(damage(tree::TOMBSTONES, None, None, &k, "malformed key"));
                 return;
             };
             let name = cname(c);
             if let Err(e) = codec::open::<Tombstone>(&k, &v) {
-                r.damage.push(damage(tree::TOMBSTONES, name.as_deref(), Some(&id), &k, e));
+                r.damage
+                    .push(damage(tree::TOMBSTONES, name.as_deref(), Some(&id), &k, e));
             } else if live_ids.contains(&(c, id.clone())) {
-                r.damage.push(damage(tree::TOMBSTONES, name.as_deref(), Some(&id), &k, "a tombstoned id also has an ad"));
+                r.damage.push(damage(
+                    tree::TOMBSTONES,
+                    name.as_deref(),
+                    Some(&id),
+                    &k,
+                    "a tombstoned id also has an ad",
+                ));
             }
         });
 
@@ -253,10 +322,24 @@ impl AdStore {
             let id = key::decode_match_id(&k);
             let shown = id.map(|i| i.to_string());
             match codec::open::<MatchRecord>(&k, &v) {
-                Ok(m) if Some(m.id) != id => r.damage.push(damage(tree::MATCHES, None, shown.as_deref(), &k, format!("record says match {}", m.id))),
-                Ok(m) if m.id >= next_match => r.damage.push(damage(tree::MATCHES, None, shown.as_deref(), &k, "match id not below the counter")),
+                Ok(m) if Some(m.id) != id => r.damage.push(damage(
+                    tree::MATCHES,
+                    None,
+                    shown.as_deref(),
+                    &k,
+                    format!("record says match {}", m.id),
+                )),
+                Ok(m) if m.id >= next_match => r.damage.push(damage(
+                    tree::MATCHES,
+                    None,
+                    shown.as_deref(),
+                    &k,
+                    "match id not below the counter",
+                )),
                 Ok(_) => {}
-                Err(e) => r.damage.push(damage(tree::MATCHES, None, shown.as_deref(), &k, e)),
+                Err(e) => r
+                    .damage
+                    .push(damage(tree::MATCHES, None, shown.as_deref(), &k, e)),
             }
         });
 
@@ -266,7 +349,13 @@ impl AdStore {
             let n = found.get(c).copied().unwrap_or(0);
             if n != e.count {
                 let p = format!("catalog counts {} ads, the collection holds {n}", e.count);
-                r.damage.push(damage(tree::CATALOG, Some(name), None, &key::catalog(name), p));
+                r.damage.push(damage(
+                    tree::CATALOG,
+                    Some(name),
+                    None,
+                    &key::catalog(name),
+                    p,
+                ));
             }
         }
         Ok(r)
@@ -298,7 +387,9 @@ impl AdStore {
         }
         let mut collections = Vec::new();
         for name in self.collections() {
-            let Some(c) = self.coll_id(&name) else { continue };
+            let Some(c) = self.coll_id(&name) else {
+                continue;
+            };
             let stored = self.stored_count(&name)?;
             let exp = expired.get(&c).copied().unwrap_or(0);
             collections.push(CollectionStats {
@@ -309,8 +400,15 @@ impl AdStore {
             });
         }
         let next_match = match self.store.get(tree::META, meta::NEXT_MATCH)? {
-            Some(raw) => codec::open::<u64>(meta::NEXT_MATCH, &raw)
-                .map_err(|e| AdError::Damaged(damage(tree::META, None, Some("next_match"), meta::NEXT_MATCH, e)))?,
+            Some(raw) => codec::open::<u64>(meta::NEXT_MATCH, &raw).map_err(|e| {
+                AdError::Damaged(damage(
+                    tree::META,
+                    None,
+                    Some("next_match"),
+                    meta::NEXT_MATCH,
+                    e,
+                ))
+            })?,
             None => 1,
         };
         Ok(Stats {

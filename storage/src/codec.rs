@@ -133,10 +133,16 @@ mod tests {
         let mut flipped = sealed.clone();
         *flipped.last_mut().expect("byte") ^= 0x10;
         damaged(b"k", &flipped, |e| matches!(e, CodecError::Checksum { .. }));
-        damaged(b"other key", &sealed, |e| matches!(e, CodecError::Checksum { .. }));
+        damaged(b"other key", &sealed, |e| {
+            matches!(e, CodecError::Checksum { .. })
+        });
         damaged(b"k", &sealed[..2], |e| matches!(e, CodecError::Short(2)));
-        damaged(b"k", &frame(b"k", &[0xff; 3]), |e| matches!(e, CodecError::Decode(_)));
-        damaged(b"k", &frame(b"k", &[1, 2]), |e| matches!(e, CodecError::Decode(_)));
+        damaged(b"k", &frame(b"k", &[0xff; 3]), |e| {
+            matches!(e, CodecError::Decode(_))
+        });
+        damaged(b"k", &frame(b"k", &[1, 2]), |e| {
+            matches!(e, CodecError::Decode(_))
+        });
     }
 
     #[test]

@@ -179,6 +179,15 @@ pub enum AdError {
         /// The id.
         id: String,
     },
+    /// An all-or-nothing write refused one of its ads, so stored none: e.g. `put_all` of 100
+    /// ads where the 40th has a tombstoned id.
+    #[error("ad #{index} of the batch was refused, so none was stored: {reason}")]
+    Refused {
+        /// The 0-based position of the refused ad.
+        index: usize,
+        /// Why it was refused.
+        reason: Box<AdError>,
+    },
     /// `consume` of an ad that is not there.
     #[error("no ad {id} in {collection}")]
     NotFound {
@@ -224,7 +233,10 @@ mod tests {
             key: vec![0, 1, 0xab],
             problem: "checksum mismatch".into(),
         };
-        shows(d(Some("machines"), Some("slot1@a")), "tree ads, collection machines, id slot1@a: checksum mismatch");
+        shows(
+            d(Some("machines"), Some("slot1@a")),
+            "tree ads, collection machines, id slot1@a: checksum mismatch",
+        );
         shows(d(None, None), "tree ads, key 0001ab: checksum mismatch");
     }
 

@@ -178,7 +178,8 @@ mod tests {
     #[test]
     fn damaged_version_is_reported() {
         let s = MemStore::new();
-        s.put(tree::META, meta::FORMAT, b"\0\0\0\0\x01").expect("put");
+        s.put(tree::META, meta::FORMAT, b"\0\0\0\0\x01")
+            .expect("put");
         assert!(matches!(open(&s), Err(OpenError::Damaged(_))));
     }
 
@@ -198,9 +199,15 @@ mod tests {
     fn migrations_run_in_order() {
         let s = MemStore::new();
         write_version(&s, 0).expect("stamp");
-        let steps = [Migration { from: 0, run: step_0_to_1 }];
+        let steps = [Migration {
+            from: 0,
+            run: step_0_to_1,
+        }];
         assert_eq!(open_with(&s, 1, &steps).expect("open"), Opened::Migrated(0));
-        assert_eq!(s.get(tree::META, b"migrated").expect("get").as_deref(), Some(&b"yes"[..]));
+        assert_eq!(
+            s.get(tree::META, b"migrated").expect("get").as_deref(),
+            Some(&b"yes"[..])
+        );
         assert_eq!(open_with(&s, 1, &steps).expect("reopen"), Opened::Current);
     }
 
@@ -208,8 +215,17 @@ mod tests {
     fn missing_or_broken_migrations_are_errors() {
         let s = MemStore::new();
         write_version(&s, 0).expect("stamp");
-        assert!(matches!(open_with(&s, 1, &[]), Err(OpenError::Migration { from: 0, .. })));
-        let bad = [Migration { from: 0, run: step_that_forgets_the_version }];
-        assert!(matches!(open_with(&s, 1, &bad), Err(OpenError::Migration { from: 0, .. })));
+        assert!(matches!(
+            open_with(&s, 1, &[]),
+            Err(OpenError::Migration { from: 0, .. })
+        ));
+        let bad = [Migration {
+            from: 0,
+            run: step_that_forgets_the_version,
+        }];
+        assert!(matches!(
+            open_with(&s, 1, &bad),
+            Err(OpenError::Migration { from: 0, .. })
+        ));
     }
 }

@@ -58,11 +58,13 @@ impl IdRule {
 
     /// The id `ad` gives itself, or `None` when it needs a generated one. `now` fixes `time()`.
     pub fn id_of(&self, ad: &ClassAd, now: i64) -> Option<String> {
-        self.attrs.iter().find_map(|a| match attr_value(ad, a, now)? {
-            Value::Undefined | Value::Error => None,
-            Value::Str(s) => Some(s.to_string()),
-            v => Some(v.to_string()),
-        })
+        self.attrs
+            .iter()
+            .find_map(|a| match attr_value(ad, a, now)? {
+                Value::Undefined | Value::Error => None,
+                Value::Str(s) => Some(s.to_string()),
+                v => Some(v.to_string()),
+            })
     }
 }
 
@@ -112,7 +114,10 @@ mod tests {
     use adjoin_query::{AbsTime, BinOp, Name};
 
     fn ad(attrs: &[(&str, Expr)]) -> ClassAd {
-        attrs.iter().map(|(n, e)| (Name::new(n), e.clone())).collect()
+        attrs
+            .iter()
+            .map(|(n, e)| (Name::new(n), e.clone()))
+            .collect()
     }
 
     fn s(v: &str) -> Expr {
@@ -135,10 +140,25 @@ mod tests {
         id_is(&d, &[("GlobalJobId", s("s#1.0#5"))], Some("s#1.0#5"));
         id_is(&d, &[("Name", s("n")), ("GlobalJobId", s("g"))], Some("n"));
         id_is(&d, &[("GlobalJobId", i(17))], Some("17"));
-        id_is(&d, &[("Name", Expr::lit(Value::Undefined)), ("GlobalJobId", s("g"))], Some("g"));
+        id_is(
+            &d,
+            &[
+                ("Name", Expr::lit(Value::Undefined)),
+                ("GlobalJobId", s("g")),
+            ],
+            Some("g"),
+        );
         id_is(&d, &[("Memory", i(1))], None);
-        id_is(&d, &[("Name", Expr::binary(BinOp::Add, i(1), i(2)))], Some("3"));
-        id_is(&IdRule::attr("Key"), &[("Name", s("n")), ("Key", i(143))], Some("143"));
+        id_is(
+            &d,
+            &[("Name", Expr::binary(BinOp::Add, i(1), i(2)))],
+            Some("3"),
+        );
+        id_is(
+            &IdRule::attr("Key"),
+            &[("Name", s("n")), ("Key", i(143))],
+            Some("143"),
+        );
         id_is(&IdRule::attr("Key"), &[("Name", s("n"))], None);
     }
 
@@ -154,12 +174,25 @@ mod tests {
         let a = || Expiry::Attr("Lifetime".into());
         expires(a(), &[], Ok(None));
         expires(a(), &[("Lifetime", i(900))], Ok(Some(1900)));
-        expires(a(), &[("Lifetime", Expr::lit(Value::Real(1.5)))], Ok(Some(1002)));
-        expires(a(), &[("Lifetime", Expr::lit(Value::RelTime(30.0)))], Ok(Some(1030)));
-        let at = Value::AbsTime(AbsTime { secs: 4242, offset: 0 });
+        expires(
+            a(),
+            &[("Lifetime", Expr::lit(Value::Real(1.5)))],
+            Ok(Some(1002)),
+        );
+        expires(
+            a(),
+            &[("Lifetime", Expr::lit(Value::RelTime(30.0)))],
+            Ok(Some(1030)),
+        );
+        let at = Value::AbsTime(AbsTime {
+            secs: 4242,
+            offset: 0,
+        });
         expires(a(), &[("Lifetime", Expr::lit(at))], Ok(Some(4242)));
         expires(a(), &[("Lifetime", Expr::lit(Value::Undefined))], Ok(None));
         assert!(a().resolve(&ad(&[("Lifetime", s("soon"))]), 0).is_err());
-        assert!(a().resolve(&ad(&[("Lifetime", Expr::lit(Value::Real(f64::NAN)))]), 0).is_err());
+        assert!(a()
+            .resolve(&ad(&[("Lifetime", Expr::lit(Value::Real(f64::NAN)))]), 0)
+            .is_err());
     }
 }

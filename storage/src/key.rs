@@ -151,7 +151,13 @@ mod tests {
         for (c, i) in [(0, ""), (3, "slot1@host"), (9, "ü#1")] {
             assert_eq!(decode_id(&id(c, i)), Some((c, i.to_owned())));
         }
-        for (t, c, s) in [(i64::MIN, 0, 0), (-5, 1, 2), (0, 2, 3), (1_700_000_000, 4, 5), (i64::MAX, 6, 7)] {
+        for (t, c, s) in [
+            (i64::MIN, 0, 0),
+            (-5, 1, 2),
+            (0, 2, 3),
+            (1_700_000_000, 4, 5),
+            (i64::MAX, 6, 7),
+        ] {
             assert_eq!(decode_expiry(&expiry(t, c, s)), Some((t, c, s)));
         }
         assert_eq!(decode_match_id(&match_id(42)), Some(42));

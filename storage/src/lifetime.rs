@@ -6,12 +6,12 @@
 //! carries that expiry; otherwise the entry is stale and only it is deleted.
 
 use crate::backend::KeyRange;
+use crate::backend::TxError;
 use crate::codec;
 use crate::error::AdError;
 use crate::key::{self, tree};
 use crate::record::{open_header, IdEntry, Tombstone};
 use crate::store::{damage, t, AdStore, W};
-use crate::backend::TxError;
 use std::cell::Cell;
 
 /// What a purge removed.

@@ -5,11 +5,11 @@
 //! the ad in between, so a missing record is damage only if the `ids` entry still points to it.
 
 use crate::backend::{EntryIter, KeyRange};
+use crate::codec;
 use crate::error::AdError;
 use crate::key::{self, tree};
 use crate::record::{decode_ad, open_header, IdEntry, StoredAd};
 use crate::store::{damage, AdStore};
-use crate::codec;
 
 impl AdStore {
     /// The ad `id` of collection `name`, unless absent or expired.
@@ -89,7 +89,10 @@ impl AdStore {
     pub fn scan(&self, name: &str) -> Result<AdScan<'_>, AdError> {
         let _span = tracing::debug_span!("scan", collection = name).entered();
         let inner = match self.coll_id(name) {
-            Some(c) => Some(self.store.scan(tree::ADS, KeyRange::prefix(&key::collection_prefix(c)))?),
+            Some(c) => Some(
+                self.store
+                    .scan(tree::ADS, KeyRange::prefix(&key::collection_prefix(c)))?,
+            ),
             None => None,
         };
         Ok(AdScan {

@@ -138,6 +138,9 @@ mod tests {
         assert_eq!(h2, h);
         let back = decode_ad(rest).expect("ad");
         assert_eq!(back.len(), 1);
-        assert!(matches!(back.get("memory"), Some(adjoin_query::Expr::Lit(Value::Int(2048)))));
+        assert!(matches!(
+            back.get("memory"),
+            Some(adjoin_query::Expr::Lit(Value::Int(2048)))
+        ));
     }
 }

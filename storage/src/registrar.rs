@@ -83,7 +83,9 @@ impl AdStore {
     /// member to consume is not there ([`AdError::MissingMember`]) nothing is recorded or
     /// consumed.
     pub fn record_match(&self, m: &NewMatch) -> Result<MatchRecord, AdError> {
-        let _span = tracing::debug_span!("record_match", cycle = m.cycle, members = m.members.len()).entered();
+        let _span =
+            tracing::debug_span!("record_match", cycle = m.cycle, members = m.members.len())
+                .entered();
         let now = self.now();
         let out: RefCell<Option<MatchRecord>> = RefCell::new(None);
         {
@@ -132,13 +134,15 @@ impl AdStore {
         let Some(raw) = self.store.get(tree::MATCHES, &k)? else {
             return Ok(None);
         };
-        codec::open(&k, &raw)
-            .map(Some)
-            .map_err(|e| AdError::Damaged(damage(tree::MATCHES, None, Some(&id.to_string()), &k, e)))
+        codec::open(&k, &raw).map(Some).map_err(|e| {
+            AdError::Damaged(damage(tree::MATCHES, None, Some(&id.to_string()), &k, e))
+        })
     }
 
     /// The recorded matches, oldest first.
-    pub fn matches(&self) -> Result<impl Iterator<Item = Result<MatchRecord, AdError>> + '_, AdError> {
+    pub fn matches(
+        &self,
+    ) -> Result<impl Iterator<Item = Result<MatchRecord, AdError>> + '_, AdError> {
         Ok(self
             .store
             .scan(tree::MATCHES, KeyRange::all())?

@@ -231,14 +231,24 @@ impl W<'_> {
 
     /// A `meta` counter (absent counts as `first`).
     pub(crate) fn counter(&self, name: &[u8], first: u64) -> Result<u64, TxError> {
-        let what = || damage(tree::META, None, Some(&String::from_utf8_lossy(name)), name, "");
+        let what = || {
+            damage(
+                tree::META,
+                None,
+                Some(&String::from_utf8_lossy(name)),
+                name,
+                "",
+            )
+        };
         Ok(self.get::<u64>(t::META, name, what)?.unwrap_or(first))
     }
 
     /// The catalog entry of `name`.
     pub(crate) fn collection(&self, name: &str) -> Result<Option<CollectionEntry>, TxError> {
         let k = key::catalog(name);
-        self.get(t::CATALOG, &k, || damage(tree::CATALOG, Some(name), None, &k, ""))
+        self.get(t::CATALOG, &k, || {
+            damage(tree::CATALOG, Some(name), None, &k, "")
+        })
     }
 
     /// The catalog entry of `name`, creating the collection if it is new.
@@ -303,7 +313,10 @@ impl AdStore {
     /// Reads the catalog into memory.
     fn load_catalog(&self) -> Result<(), OpenError> {
         let mut cat = Catalog::default();
-        for entry in self.store.scan(tree::CATALOG, crate::backend::KeyRange::all())? {
+        for entry in self
+            .store
+            .scan(tree::CATALOG, crate::backend::KeyRange::all())?
+        {
             let (k, v) = entry?;
             let bad = |name: Option<&str>, problem: &dyn std::fmt::Display| {
                 OpenError::Damaged(damage(tree::CATALOG, name, None, &k, problem))
@@ -348,7 +361,10 @@ impl AdStore {
     }
 
     /// Runs a write transaction over every tree, under the writer lock.
-    pub(crate) fn write_tx(&self, body: &dyn Fn(&W<'_>) -> Result<(), TxError>) -> Result<(), AdError> {
+    pub(crate) fn write_tx(
+        &self,
+        body: &dyn Fn(&W<'_>) -> Result<(), TxError>,
+    ) -> Result<(), AdError> {
         tx_result(self.store.transaction(&tree::ALL, &|tx| body(&W { tx })))
     }
 

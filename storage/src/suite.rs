@@ -46,7 +46,11 @@ pub(crate) fn sled(chunk: usize) -> Fixture {
     let store: Arc<dyn Store> =
         Arc::new(SledStore::open(&dir.path().join("db"), &SledOptions::default()).expect("sled"));
     let s = AdStore::open(store, options(&now, chunk)).expect("open");
-    Fixture { s, now, _dir: Some(dir) }
+    Fixture {
+        s,
+        now,
+        _dir: Some(dir),
+    }
 }
 
 fn ad(text: &str) -> ClassAd {
@@ -54,7 +58,9 @@ fn ad(text: &str) -> ClassAd {
 }
 
 fn put(f: &Fixture, coll: &str, text: &str) -> String {
-    f.s.put(coll, &ad(text), &PutOptions::default()).expect("put").id
+    f.s.put(coll, &ad(text), &PutOptions::default())
+        .expect("put")
+        .id
 }
 
 fn ids(f: &Fixture, coll: &str) -> Vec<String> {
@@ -77,12 +83,21 @@ pub(crate) fn ids_and_load_order(f: Fixture) {
     assert_eq!(put(&f, "m", "[Memory = 4]"), "auto-2");
     assert_eq!(ids(&f, "m"), ["b", "g#1", "auto-1", "a", "auto-2"]);
     // Replacing keeps the place; removing and putting again moves to the end.
-    let r = f.s.put("m", &ad(r#"[Name = "b"; Memory = 9]"#), &PutOptions::default()).expect("put");
+    let r =
+        f.s.put(
+            "m",
+            &ad(r#"[Name = "b"; Memory = 9]"#),
+            &PutOptions::default(),
+        )
+        .expect("put");
     assert!(r.replaced && !r.generated);
     assert_eq!(ids(&f, "m"), ["b", "g#1", "auto-1", "a", "auto-2"]);
     assert_eq!(attr(&f, "m", "b", "Memory").as_deref(), Some("9"));
     assert!(f.s.remove("m", "b", Durability::Immediate).expect("remove"));
-    assert!(!f.s.remove("m", "b", Durability::Immediate).expect("remove twice"));
+    assert!(!f
+        .s
+        .remove("m", "b", Durability::Immediate)
+        .expect("remove twice"));
     assert_eq!(f.s.get("m", "b").expect("get").map(|a| a.header.id), None);
     put(&f, "m", r#"[Name = "b"]"#);
     assert_eq!(ids(&f, "m"), ["g#1", "auto-1", "a", "auto-2", "b"]);
@@ -90,8 +105,16 @@ pub(crate) fn ids_and_load_order(f: Fixture) {
     put(&f, "m", r#"[Name = "auto-3"]"#);
     assert_eq!(put(&f, "m", "[x = 1]"), "auto-4");
     // Collections are separate; ids by another attribute.
-    let opts = PutOptions { id: IdRule::attr("Key"), ..PutOptions::default() };
-    assert_eq!(f.s.put("j", &ad(r#"[Key = 143; Name = "n"]"#), &opts).expect("put").id, "143");
+    let opts = PutOptions {
+        id: IdRule::attr("Key"),
+        ..PutOptions::default()
+    };
+    assert_eq!(
+        f.s.put("j", &ad(r#"[Key = 143; Name = "n"]"#), &opts)
+            .expect("put")
+            .id,
+        "143"
+    );
     assert_eq!(f.s.collections(), ["j", "m"]);
     assert_eq!(f.s.stored_count("m").expect("count"), 7);
     assert!(f.s.get("nope", "x").expect("get").is_none());
@@ -99,25 +122,46 @@ pub(crate) fn ids_and_load_order(f: Fixture) {
 }
 
 pub(crate) fn bad_names_are_refused(f: Fixture) {
-    let e = f.s.put("", &ad("[a = 1]"), &PutOptions::default()).expect_err("empty collection");
+    let e =
+        f.s.put("", &ad("[a = 1]"), &PutOptions::default())
+            .expect_err("empty collection");
     assert!(matches!(e, AdError::InvalidCollection { .. }), "{e}");
-    let e = f.s.put("m", &ad(r#"[Name = ""]"#), &PutOptions::default()).expect_err("empty id");
+    let e =
+        f.s.put("m", &ad(r#"[Name = ""]"#), &PutOptions::default())
+            .expect_err("empty id");
     assert!(matches!(e, AdError::InvalidId { .. }), "{e}");
-    let opts = PutOptions { expiry: Expiry::Attr("Lifetime".into()), ..PutOptions::default() };
-    let e = f.s.put("m", &ad(r#"[Name = "x"; Lifetime = "soon"]"#), &opts).expect_err("bad expiry");
+    let opts = PutOptions {
+        expiry: Expiry::Attr("Lifetime".into()),
+        ..PutOptions::default()
+    };
+    let e =
+        f.s.put("m", &ad(r#"[Name = "x"; Lifetime = "soon"]"#), &opts)
+            .expect_err("bad expiry");
     assert!(e.to_string().contains("Lifetime"), "{e}");
 }
 
 pub(crate) fn lifetimes(f: Fixture) {
-    let at = |t| PutOptions { expiry: Expiry::At(t), ..PutOptions::default() };
-    let attr_opts = PutOptions { expiry: Expiry::Attr("Lifetime".into()), ..PutOptions::default() };
-    f.s.put("m", &ad(r#"[Name = "short"]"#), &at(1010)).expect("put");
-    f.s.put("m", &ad(r#"[Name = "long"]"#), &at(2000)).expect("put");
-    f.s.put("m", &ad(r#"[Name = "life"; Lifetime = 50]"#), &attr_opts).expect("put");
+    let at = |t| PutOptions {
+        expiry: Expiry::At(t),
+        ..PutOptions::default()
+    };
+    let attr_opts = PutOptions {
+        expiry: Expiry::Attr("Lifetime".into()),
+        ..PutOptions::default()
+    };
+    f.s.put("m", &ad(r#"[Name = "short"]"#), &at(1010))
+        .expect("put");
+    f.s.put("m", &ad(r#"[Name = "long"]"#), &at(2000))
+        .expect("put");
+    f.s.put("m", &ad(r#"[Name = "life"; Lifetime = 50]"#), &attr_opts)
+        .expect("put");
     put(&f, "m", r#"[Name = "forever"]"#);
     assert_eq!(ids(&f, "m"), ["short", "long", "life", "forever"]);
     f.at(1010);
-    assert!(f.s.get("m", "short").expect("get").is_none(), "expired at its time");
+    assert!(
+        f.s.get("m", "short").expect("get").is_none(),
+        "expired at its time"
+    );
     assert_eq!(ids(&f, "m"), ["long", "life", "forever"]);
     let st = f.s.stats().expect("stats");
     assert_eq!((st.collections[0].ads, st.collections[0].expired), (3, 1));
@@ -131,10 +175,13 @@ pub(crate) fn lifetimes(f: Fixture) {
     assert_eq!(p.ads, 1);
     assert_eq!(ids(&f, "m"), ["forever"]);
     // An expired ad replaced by a put is new: it goes to the end.
-    f.s.put("m", &ad(r#"[Name = "x"]"#), &at(5001)).expect("put");
+    f.s.put("m", &ad(r#"[Name = "x"]"#), &at(5001))
+        .expect("put");
     put(&f, "m", r#"[Name = "y"]"#);
     f.at(5001);
-    let r = f.s.put("m", &ad(r#"[Name = "x"]"#), &PutOptions::default()).expect("put");
+    let r =
+        f.s.put("m", &ad(r#"[Name = "x"]"#), &PutOptions::default())
+            .expect("put");
     assert!(!r.replaced);
     assert_eq!(ids(&f, "m"), ["forever", "y", "x"]);
     assert!(f.s.check().expect("check").is_clean());
@@ -144,16 +191,25 @@ pub(crate) fn consumption_and_tombstones(f: Fixture) {
     put(&f, "m", r#"[Name = "s1"]"#);
     f.s.consume("m", "s1").expect("consume");
     assert!(f.s.get("m", "s1").expect("get").is_none());
-    let e = f.s.put("m", &ad(r#"[Name = "s1"]"#), &PutOptions::default()).expect_err("tombstoned");
+    let e =
+        f.s.put("m", &ad(r#"[Name = "s1"]"#), &PutOptions::default())
+            .expect_err("tombstoned");
     match &e {
         AdError::Consumed { id, until, .. } => assert_eq!((id.as_str(), *until), ("s1", 1100)),
         other => panic!("want Consumed, got {other}"),
     }
     assert!(f.s.tombstone("m", "s1").expect("tombstone").is_some());
-    assert!(matches!(f.s.consume("m", "s1"), Err(AdError::NotFound { .. })));
+    assert!(matches!(
+        f.s.consume("m", "s1"),
+        Err(AdError::NotFound { .. })
+    ));
     f.at(1100);
     assert!(f.s.tombstone("m", "s1").expect("tombstone").is_none());
-    assert_eq!(put(&f, "m", r#"[Name = "s1"]"#), "s1", "accepted once the tombstone expires");
+    assert_eq!(
+        put(&f, "m", r#"[Name = "s1"]"#),
+        "s1",
+        "accepted once the tombstone expires"
+    );
     assert!(f.s.check().expect("check").is_clean());
     f.s.consume("m", "s1").expect("consume again");
     f.at(3000);
@@ -170,29 +226,47 @@ pub(crate) fn matches_commit_atomically(f: Fixture) {
         rank: Some(Value::Real(1.5)),
         consume,
     };
-    let m = f
-        .s
-        .record_match(&NewMatch { cycle: 7, members: vec![member("jobs", "j1", true), member("slots", "s1", true)] })
+    let m =
+        f.s.record_match(&NewMatch {
+            cycle: 7,
+            members: vec![member("jobs", "j1", true), member("slots", "s1", true)],
+        })
         .expect("match");
     assert_eq!((m.id, m.cycle, m.time), (1, 7, 1000));
     assert!(f.s.get("jobs", "j1").expect("get").is_none());
-    assert_eq!(f.s.tombstone("slots", "s1").expect("ts").and_then(|t| t.match_id), Some(1));
+    assert_eq!(
+        f.s.tombstone("slots", "s1")
+            .expect("ts")
+            .and_then(|t| t.match_id),
+        Some(1)
+    );
     // s1 is gone, so a second match naming it records nothing and consumes nothing.
     put(&f, "jobs", r#"[GlobalJobId = "j2"]"#);
-    let e = f
-        .s
-        .record_match(&NewMatch { cycle: 8, members: vec![member("jobs", "j2", true), member("slots", "s1", true)] })
+    let e =
+        f.s.record_match(&NewMatch {
+            cycle: 8,
+            members: vec![member("jobs", "j2", true), member("slots", "s1", true)],
+        })
         .expect_err("missing member");
     assert!(matches!(e, AdError::MissingMember { .. }), "{e}");
-    assert!(f.s.get("jobs", "j2").expect("get").is_some(), "nothing consumed");
+    assert!(
+        f.s.get("jobs", "j2").expect("get").is_some(),
+        "nothing consumed"
+    );
     // A member that is not consumed need not exist.
-    let m2 = f
-        .s
-        .record_match(&NewMatch { cycle: 8, members: vec![member("jobs", "j2", true), member("slots", "s2", false)] })
+    let m2 =
+        f.s.record_match(&NewMatch {
+            cycle: 8,
+            members: vec![member("jobs", "j2", true), member("slots", "s2", false)],
+        })
         .expect("match");
     assert_eq!(m2.id, 2);
     assert!(f.s.get("slots", "s2").expect("get").is_some());
-    let all: Vec<u64> = f.s.matches().expect("list").map(|m| m.expect("match").id).collect();
+    let all: Vec<u64> =
+        f.s.matches()
+            .expect("list")
+            .map(|m| m.expect("match").id)
+            .collect();
     assert_eq!(all, [1, 2]);
     let got = f.s.get_match(1).expect("get").expect("present");
     assert_eq!(got.members[1].id, "s1");
@@ -204,7 +278,13 @@ pub(crate) fn matches_commit_atomically(f: Fixture) {
 pub(crate) fn bulk_loads(f: Fixture) {
     put(&f, "m", r#"[Name = "taken"]"#);
     f.s.consume("m", "taken").expect("consume");
-    let mut l = f.s.loader("m", PutOptions { durability: Durability::Buffered, ..PutOptions::default() });
+    let mut l = f.s.loader(
+        "m",
+        PutOptions {
+            durability: Durability::Buffered,
+            ..PutOptions::default()
+        },
+    );
     let texts = [
         r#"[Name = "a"; v = 1]"#,
         r#"[Name = "b"]"#,
@@ -254,7 +334,10 @@ pub(crate) fn damage_is_reported_by_collection_and_id(f: Fixture) {
     store.put(crate::key::tree::ADS, &k, &v).expect("damage it");
     match f.s.get("m", "hurt") {
         Err(AdError::Damaged(d)) => {
-            assert_eq!((d.collection.as_deref(), d.id.as_deref()), (Some("m"), Some("hurt")));
+            assert_eq!(
+                (d.collection.as_deref(), d.id.as_deref()),
+                (Some("m"), Some("hurt"))
+            );
             assert!(d.problem.contains("checksum"), "{d}");
         }
         other => panic!("want damage, got {other:?}"),
@@ -264,7 +347,10 @@ pub(crate) fn damage_is_reported_by_collection_and_id(f: Fixture) {
     let report = f.s.check().expect("check");
     assert_eq!(report.damage.len(), 1, "{:?}", report.damage);
     let d = &report.damage[0];
-    assert_eq!((d.tree.as_str(), d.collection.as_deref(), d.id.as_deref()), ("ads", Some("m"), Some("hurt")));
+    assert_eq!(
+        (d.tree.as_str(), d.collection.as_deref(), d.id.as_deref()),
+        ("ads", Some("m"), Some("hurt"))
+    );
     // A put under the damaged id repairs it.
     put(&f, "m", r#"[Name = "hurt"]"#);
     assert!(f.s.check().expect("check").is_clean());
@@ -276,17 +362,29 @@ macro_rules! adstore_suite {
         mod $modname {
             use super::*;
             #[test]
-            fn ids_and_load_order() { super::ids_and_load_order($make(1000)) }
+            fn ids_and_load_order() {
+                super::ids_and_load_order($make(1000))
+            }
             #[test]
-            fn bad_names_are_refused() { super::bad_names_are_refused($make(1000)) }
+            fn bad_names_are_refused() {
+                super::bad_names_are_refused($make(1000))
+            }
             #[test]
-            fn lifetimes() { super::lifetimes($make(1000)) }
+            fn lifetimes() {
+                super::lifetimes($make(1000))
+            }
             #[test]
-            fn consumption_and_tombstones() { super::consumption_and_tombstones($make(1000)) }
+            fn consumption_and_tombstones() {
+                super::consumption_and_tombstones($make(1000))
+            }
             #[test]
-            fn matches_commit_atomically() { super::matches_commit_atomically($make(1000)) }
+            fn matches_commit_atomically() {
+                super::matches_commit_atomically($make(1000))
+            }
             #[test]
-            fn bulk_loads() { super::bulk_loads($make(3)) }
+            fn bulk_loads() {
+                super::bulk_loads($make(3))
+            }
             #[test]
             fn damage_is_reported_by_collection_and_id() {
                 super::damage_is_reported_by_collection_and_id($make(1000))

@@ -54,14 +54,17 @@ pub(crate) fn prepare(ad: &ClassAd, opts: &PutOptions, now: i64) -> Result<Prepa
     if let Some(id) = &id {
         valid_id(id)?;
     }
-    let expires = opts.expiry.resolve(ad, now).map_err(|v| AdError::BadExpiry {
-        id: shown(),
-        attr: match &opts.expiry {
-            Expiry::Attr(a) => a.clone(),
-            _ => String::new(),
-        },
-        value: v.0,
-    })?;
+    let expires = opts
+        .expiry
+        .resolve(ad, now)
+        .map_err(|v| AdError::BadExpiry {
+            id: shown(),
+            attr: match &opts.expiry {
+                Expiry::Attr(a) => a.clone(),
+                _ => String::new(),
+            },
+            value: v.0,
+        })?;
     let ad_bytes = codec::encode(ad).map_err(|e| AdError::TooLarge {
         id: shown(),
         detail: e.to_string(),
@@ -201,8 +204,20 @@ impl AdStore {
         name: &str,
         items: Vec<Result<Prepared, AdError>>,
     ) -> Result<Vec<Result<Put, AdError>>, AdError> {
+        self.put_chunk_as(name, items, false)
+    }
+
+    /// [`AdStore::put_chunk`]; with `all_or_nothing`, the first refused ad aborts the whole
+    /// transaction and comes back as [`AdError::Refused`] with its index.
+    fn put_chunk_as(
+        &self,
+        name: &str,
+        items: Vec<Result<Prepared, AdError>>,
+        all_or_nothing: bool,
+    ) -> Result<Vec<Result<Put, AdError>>, AdError> {
         valid_collection(name)?;
-        let _span = tracing::debug_span!("put_chunk", collection = name, ads = items.len()).entered();
+        let _span =
+            tracing::debug_span!("put_chunk", collection = name, ads = items.len()).entered();
         let now = self.now();
         let mut outcomes: Vec<Option<Result<Put, AdError>>> = Vec::with_capacity(items.len());
         let mut ready: Vec<(usize, Prepared)> = Vec::with_capacity(items.len());
@@ -211,6 +226,12 @@ impl AdStore {
                 Ok(p) => {
                     ready.push((i, p));
                     outcomes.push(None);
+                }
+                Err(e) if all_or_nothing => {
+                    return Err(AdError::Refused {
+                        index: i,
+                        reason: Box::new(e),
+                    })
                 }
                 Err(e) => outcomes.push(Some(Err(e))),
             }
@@ -226,8 +247,16 @@ impl AdStore {
                     next_generated: None,
                 };
                 let mut results = Vec::with_capacity(ready.len());
-                for (_, p) in &ready {
-                    results.push(put_in_tx(w, name, &mut st, p, now)?);
+                for (i, p) in &ready {
+                    match put_in_tx(w, name, &mut st, p, now)? {
+                        Err(e) if all_or_nothing => {
+                            return Err(TxError::abort(AdError::Refused {
+                                index: *i,
+                                reason: Box::new(e),
+                            }))
+                        }
+                        r => results.push(r),
+                    }
                 }
                 if st.coll_before != st.coll {
                     w.put(t::CATALOG, &key::catalog(name), &st.coll)?;
@@ -263,6 +292,23 @@ impl AdStore {
         Ok(put)
     }
 
+    /// Stores all of `ads` in `name` in one transaction, or none of them: the first ad refused
+    /// (tombstoned id, bad expiry, …) aborts the whole and is returned as
+    /// [`AdError::Refused`] with its index. Durable when it returns (per `opts.durability`).
+    pub fn put_all(
+        &self,
+        name: &str,
+        ads: &[ClassAd],
+        opts: &PutOptions,
+    ) -> Result<Vec<Put>, AdError> {
+        let _span = tracing::debug_span!("put_all", collection = name, ads = ads.len()).entered();
+        let now = self.now();
+        let items = ads.iter().map(|a| prepare(a, opts, now)).collect();
+        let results = self.put_chunk_as(name, items, true)?;
+        self.commit_point(opts.durability)?;
+        results.into_iter().collect()
+    }
+
     /// Starts a bulk load into collection `name`.
     pub fn loader(&self, name: &str, opts: PutOptions) -> Loader<'_> {
         Loader {
@@ -286,7 +332,8 @@ impl AdStore {
         {
             let _w = self.write.lock();
             self.write_tx(&|w| {
-                *removed.borrow_mut() = remove_in_tx(w, name, id, now)?.is_some_and(|(live, _)| live);
+                *removed.borrow_mut() =
+                    remove_in_tx(w, name, id, now)?.is_some_and(|(live, _)| live);
                 Ok(())
             })?;
         }

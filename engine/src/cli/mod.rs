@@ -1,14 +1,32 @@
 //! Command-line parsing and dispatch; one module per command.
 
+mod check;
+mod db_arg;
+mod demo;
 mod eval;
+mod get;
+mod load;
+mod matches;
+mod query;
+mod render;
+mod rm;
+mod stats;
 
 use clap::{Parser, Subcommand};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// adjoin: ClassAd matchmaking as a database.
+///
+/// Exit status: 0 success; 1 a negative or failed result (a missing id, a skipped or refused
+/// ad, damage found); 2 a usage, I/O or database error.
 #[derive(Parser)]
-#[command(name = "adjoin", version, about)]
+#[command(name = "adjoin", version, about, long_about)]
 struct Cli {
+    /// The database directory [default: $ADJOIN_DB when set, else ./adjoin.db]. `demo`
+    /// builds a fresh one (under the temp directory unless given).
+    #[arg(long, global = true, value_name = "PATH")]
+    db: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -17,16 +35,50 @@ struct Cli {
 enum Command {
     /// Evaluate a ClassAd expression (or, with `-`, one expression per line of stdin).
     Eval(eval::EvalArgs),
+    /// Load ad files (new or old syntax, JSON, XML; `-` for stdin) into a collection.
+    Load(load::LoadArgs),
+    /// Print the ads of a collection satisfying a constraint (like condor_status -constraint).
+    Query(query::QueryArgs),
+    /// Print ads by id.
+    Get(get::GetArgs),
+    /// Remove ads by id.
+    Rm(rm::RmArgs),
+    /// Count ads per collection, tombstones, matches and bytes on disk.
+    Stats(stats::StatsArgs),
+    /// Read and verify every record; exit status 1 if anything is damaged.
+    Check(check::CheckArgs),
+    /// List the recorded matches.
+    Matches(matches::MatchesArgs),
+    /// Build a demo database of a generated pool, query it, and print a summary with timings.
+    Demo(demo::DemoArgs),
+}
+
+/// True when `e` is a write to a closed pipe (`adjoin query | head`): not worth a message.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// Parses the command line, runs the command, and maps errors to an exit code.
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
+    let db = db_arg::DbPath::from_flag(cli.db.as_deref());
     let result = match cli.command {
         Command::Eval(args) => eval::run(args),
+        Command::Load(args) => load::run(args, &db),
+        Command::Query(args) => query::run(args, &db),
+        Command::Get(args) => get::run(args, &db),
+        Command::Rm(args) => rm::run(args, &db),
+        Command::Stats(args) => stats::run(args, &db),
+        Command::Check(args) => check::run(args, &db),
+        Command::Matches(args) => matches::run(args, &db),
+        Command::Demo(args) => demo::run(args, cli.db.as_deref()),
     };
     match result {
         Ok(code) => code,
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("adjoin: {e:#}");
             ExitCode::from(2)

@@ -158,7 +158,12 @@ impl Db {
     }
 
     /// Stores `ad` with the given id rule, expiry and durability.
-    pub fn put_with(&self, collection: &str, ad: &ClassAd, opts: &PutOptions) -> Result<Put, DbError> {
+    pub fn put_with(
+        &self,
+        collection: &str,
+        ad: &ClassAd,
+        opts: &PutOptions,
+    ) -> Result<Put, DbError> {
         Ok(self.store.put(collection, ad, opts)?)
     }
 

@@ -100,7 +100,8 @@ mod tests {
             r#"[Name = "b"; Memory = 4096; Arch = "INTEL"]"#,
             r#"[Name = "c"; Arch = "x86_64"]"#,
         ] {
-            db.put("m", &parse::classad(text).expect("ad")).expect("put");
+            db.put("m", &parse::classad(text).expect("ad"))
+                .expect("put");
         }
         let got: Vec<String> = db
             .query_str("m", constraint)

@@ -26,7 +26,8 @@ fn coerce(a: Val<'_>, b: Val<'_>) -> Option<Num> {
 
 /// A binary arithmetic operator on non-exceptional operands (strictness already applied).
 pub fn arithmetic<'a>(op: BinOp, a: Val<'a>, b: Val<'a>) -> Val<'a> {
-    if matches!(a, Val::AbsTime(_) | Val::RelTime(_)) || matches!(b, Val::AbsTime(_) | Val::RelTime(_))
+    if matches!(a, Val::AbsTime(_) | Val::RelTime(_))
+        || matches!(b, Val::AbsTime(_) | Val::RelTime(_))
     {
         // Times are coerced before booleans are promoted, so `reltime * true` is an error.
         return time_ops::arithmetic(op, a, b);

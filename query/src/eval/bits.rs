@@ -70,7 +70,11 @@ mod tests {
             (UShr, 8, 1, 4),
         ];
         for &(op, x, y, want) in cases {
-            assert_eq!(format!("{:?}", bitwise(op, Val::Int(x), Val::Int(y))), format!("Int({want})"), "{op:?} {x} {y}");
+            assert_eq!(
+                format!("{:?}", bitwise(op, Val::Int(x), Val::Int(y))),
+                format!("Int({want})"),
+                "{op:?} {x} {y}"
+            );
         }
         assert!(bitwise(Shl, Val::Bool(true), Val::Int(1)).is_error());
         assert!(bitwise(BitAnd, Val::Real(1.5), Val::Int(3)).is_error());

@@ -134,7 +134,11 @@ mod tests {
             (Eq, Val::RelTime(5.0), Val::Int(5), "Error"),
         ];
         for (op, a, b, want) in cases {
-            assert_eq!(format!("{:?}", compare(*op, *a, *b)), *want, "{op:?} {a:?} {b:?}");
+            assert_eq!(
+                format!("{:?}", compare(*op, *a, *b)),
+                *want,
+                "{op:?} {a:?} {b:?}"
+            );
         }
     }
 
@@ -159,7 +163,13 @@ mod tests {
         for (a, b, want) in cases {
             assert_eq!(format!("{:?}", identical(*a, *b)), *want, "{a:?} {b:?}");
         }
-        assert_eq!(format!("{:?}", not_identical(Val::Int(1), Val::Real(1.0))), "Bool(true)");
-        assert_eq!(format!("{:?}", not_identical(Val::List(&[]), Val::List(&[]))), "Error");
+        assert_eq!(
+            format!("{:?}", not_identical(Val::Int(1), Val::Real(1.0))),
+            "Bool(true)"
+        );
+        assert_eq!(
+            format!("{:?}", not_identical(Val::List(&[]), Val::List(&[]))),
+            "Error"
+        );
     }
 }

@@ -92,7 +92,13 @@ impl<'a> Evaluator<'a> {
     }
 
     #[inline(never)]
-    fn eval_binary(&mut self, op: BinOp, l: &'a Expr, r: &'a Expr, scope: &'a Scope<'a>) -> Val<'a> {
+    fn eval_binary(
+        &mut self,
+        op: BinOp,
+        l: &'a Expr,
+        r: &'a Expr,
+        scope: &'a Scope<'a>,
+    ) -> Val<'a> {
         if matches!(op, BinOp::And | BinOp::Or) {
             return self.eval_logical(op, l, r, scope);
         }

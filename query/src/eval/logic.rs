@@ -158,7 +158,11 @@ mod tests {
             ("or", Val::List(&[]), T, "Error"),
         ];
         for (op, a, b, want) in cases {
-            let got = if *op == "and" { and(*a, *b) } else { or(*a, *b) };
+            let got = if *op == "and" {
+                and(*a, *b)
+            } else {
+                or(*a, *b)
+            };
             assert_eq!(format!("{got:?}"), *want, "{a:?} {op} {b:?}");
         }
     }

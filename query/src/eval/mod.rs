@@ -26,7 +26,10 @@ use crate::value::{Scope, Val};
 use bumpalo::Bump;
 use std::cell::{Cell, OnceCell};
 
-pub use api::{eval_expr, eval_in_match, symmetric_match, MatchAds};
+pub use api::{
+    eval_attr_in_match, eval_attr_value, eval_expr, eval_in_match, matches, requirements_hold,
+    requirements_key, symmetric_match, MatchAds,
+};
 pub use compare::cmp_ignore_case;
 pub use counters::{counters, evaluation_count, Counters};
 pub use logic::bool_equiv;
@@ -107,6 +110,9 @@ pub struct Evaluator<'a> {
     pub(crate) probe: bool,
     /// See `probe`.
     pub(crate) touched: Cell<bool>,
+    /// When probing, also count a cut cycle as outside knowledge (its value depends on which
+    /// attributes are in progress, which differs where the result will be used).
+    pub(crate) probe_cycles: bool,
     /// Attribute and top-level evaluations done, flushed to the global counters on drop.
     pub(crate) evals: u64,
 }
@@ -132,6 +138,7 @@ impl<'a> Evaluator<'a> {
             aborted: false,
             probe: false,
             touched: Cell::new(false),
+            probe_cycles: false,
             evals: 0,
         }
     }
@@ -180,7 +187,10 @@ impl<'a> Evaluator<'a> {
 
     /// Moves an ad built at run time into the arena.
     pub fn alloc_ad(&self, ad: ClassAd) -> &'a ClassAd {
-        self.arena.ads.get_or_init(typed_arena::Arena::new).alloc(ad)
+        self.arena
+            .ads
+            .get_or_init(typed_arena::Arena::new)
+            .alloc(ad)
     }
 
     /// The bump allocator of this evaluation's arena (for building lists in place).

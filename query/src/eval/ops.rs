@@ -33,12 +33,9 @@ pub fn apply_binary<'a>(op: BinOp, a: Val<'a>, b: Val<'a>) -> Val<'a> {
         }
         BinOp::Is => compare::identical(a, b),
         BinOp::Isnt => compare::not_identical(a, b),
-        BinOp::BitAnd
-        | BinOp::BitOr
-        | BinOp::BitXor
-        | BinOp::Shl
-        | BinOp::Shr
-        | BinOp::UShr => bits::bitwise(op, a, b),
+        BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::Shl | BinOp::Shr | BinOp::UShr => {
+            bits::bitwise(op, a, b)
+        }
         BinOp::And => logic::and(a, b),
         BinOp::Or => logic::or(a, b),
     }

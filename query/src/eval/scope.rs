@@ -53,7 +53,7 @@ impl InProgress {
     #[inline]
     fn contains(&self, id: (usize, Key)) -> bool {
         if self.len <= INLINE {
-            self.inline[..self.len].iter().any(|&x| x == id)
+            self.inline[..self.len].contains(&id)
         } else {
             self.inline.contains(&id) || self.spill.contains(&id)
         }
@@ -73,14 +73,6 @@ impl InProgress {
             self.spill.pop();
         }
         self.len = self.len.saturating_sub(1);
-    }
-
-    /// The entries, innermost last.
-    pub(crate) fn entries(&self) -> impl Iterator<Item = (usize, Key)> + '_ {
-        self.inline[..self.len.min(INLINE)]
-            .iter()
-            .chain(self.spill.iter())
-            .copied()
     }
 
     /// Marks `id` in progress (used to seed a probe with the caller's context).
@@ -198,6 +190,12 @@ impl<'a> Evaluator<'a> {
         Found::Undefined
     }
 
+    /// Marks attribute `key` of `scope`'s ad as being evaluated (a reference to it is then a
+    /// cycle), as when evaluation of that attribute is in progress further up.
+    pub(crate) fn seed_in_progress(&mut self, scope: &Scope<'_>, key: Key) {
+        self.in_progress.enter(attr_id(scope, key));
+    }
+
     /// Evaluates what a name resolved to.
     pub fn eval_found(&mut self, found: Found<'a>) -> Val<'a> {
         match found {
@@ -218,6 +216,9 @@ impl<'a> Evaluator<'a> {
         }
         let id = attr_id(holder, key);
         if self.in_progress.contains(id) {
+            if self.probe_cycles {
+                self.touch();
+            }
             return Val::Undefined;
         }
         self.in_progress.push(id);

@@ -15,13 +15,21 @@ use bumpalo::collections::Vec as BumpVec;
 impl<'a> Evaluator<'a> {
     /// Evaluates `base.key`.
     #[inline(never)]
-    pub(super) fn eval_select(&mut self, base: &'a Expr, key: Key, scope: &'a Scope<'a>) -> Val<'a> {
+    pub(super) fn eval_select(
+        &mut self,
+        base: &'a Expr,
+        key: Key,
+        scope: &'a Scope<'a>,
+    ) -> Val<'a> {
         // `TARGET.x`, `my.x`, `b.x`: resolve the name directly (the common case in matching).
         let b = match base {
             Expr::Attr(name) => {
                 let k = name.key();
                 // TARGET/other written in a top-level ad of a match that does not bind them.
-                if (k == kw::TARGET || k == kw::OTHER) && scope.parent.is_none() && !scope.ad.may_bind(k) {
+                if (k == kw::TARGET || k == kw::OTHER)
+                    && scope.parent.is_none()
+                    && !scope.ad.may_bind(k)
+                {
                     if let Some(other) = scope.other.get() {
                         self.work += 1;
                         return self.eval_attr_scoped(other, key);
@@ -61,7 +69,12 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Evaluates `base[index]` (strict in both operands).
-    pub(super) fn eval_index(&mut self, base: &'a Expr, index: &'a Expr, scope: &'a Scope<'a>) -> Val<'a> {
+    pub(super) fn eval_index(
+        &mut self,
+        base: &'a Expr,
+        index: &'a Expr,
+        scope: &'a Scope<'a>,
+    ) -> Val<'a> {
         let b = self.eval(base, scope);
         if b.is_error() {
             return b;

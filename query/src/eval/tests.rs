@@ -49,7 +49,10 @@ fn check_match(my: &str, target: &str, e: &str, fallback: bool, want: &str) {
     };
     let (m, t) = (ad(my), ad(target));
     let got = eval_in_match(&expr(e), MatchAds { my: &m, target: &t }, &o).to_string();
-    assert_eq!(got, want, "{e} in {my} with target {target} (fallback {fallback})");
+    assert_eq!(
+        got, want,
+        "{e} in {my} with target {target} (fallback {fallback})"
+    );
 }
 
 #[test]
@@ -184,7 +187,11 @@ fn new_semantics_scoping() {
         ("[x = 1; d = my.x]", "d", "undefined"),
         ("[x = 1; b = [c = my.x]; d = b.c]", "d", "undefined"),
         ("[x = 1; my = 3; b = [c = my]; d = b.c]", "d", "3"),
-        ("[x = 1; CurrentTime = 5; b = [c = CurrentTime]; d = b.c]", "d", "5"),
+        (
+            "[x = 1; CurrentTime = 5; b = [c = CurrentTime]; d = b.c]",
+            "d",
+            "5",
+        ),
         ("[x = 1; b = [c = self.x]]", "b.c", "1"),
         ("[x = 1; d = target]", "d", "undefined"),
     ];
@@ -197,7 +204,11 @@ fn new_semantics_scoping() {
         ("[x = 1; d = my]", "d", "[ x = 1; d = my ]"),
         ("[x = 1; b = [c = my; y = 2]; d = b.c.y]", "d", "2"),
         ("[x = 1; my = 3; b = [c = my]; d = b.c]", "d", "[ c = my ]"),
-        ("[x = 1; CurrentTime = 5; b = [c = CurrentTime]; d = b.c]", "d", "1704164645"),
+        (
+            "[x = 1; CurrentTime = 5; b = [c = CurrentTime]; d = b.c]",
+            "d",
+            "1704164645",
+        ),
     ];
     for (my, e, want) in old {
         check_in(my, e, want);
@@ -224,15 +235,39 @@ fn match_context() {
         ("[x = 1; b = [c = target.y]]", "[y = 2]", "b.c", false, "2"),
         ("[x = 1; b = [c = y]]", "[y = 2]", "b.c", true, "undefined"),
         ("[x = 1; b = [c = my.x]]", "[y = 2]", "b.c", false, "1"),
-        ("[x = 1; target = [y = 9]; b = [c = target.y]]", "[y = 2]", "b.c", false, "9"),
+        (
+            "[x = 1; target = [y = 9]; b = [c = target.y]]",
+            "[y = 2]",
+            "b.c",
+            false,
+            "9",
+        ),
         ("[x = 1]", "[y = 2]", "target.target.x", false, "1"),
         ("[x = 1]", "[y = 2]", "target.my.y", false, "2"),
         ("[x = target.y]", "[y = target.x]", "x", false, "undefined"),
         ("[x = 1; d = my.x; e = y]", "[y = 2]", "d", false, "1"),
-        ("[x = 1; d = my.x; e = y]", "[y = 2]", "e", false, "undefined"),
+        (
+            "[x = 1; d = my.x; e = y]",
+            "[y = 2]",
+            "e",
+            false,
+            "undefined",
+        ),
         ("[x = 1; d = my.x; e = y]", "[y = 2]", "e", true, "2"),
-        ("[x = 1; f = CurrentTime]", "[y = 2]", "f", false, "undefined"),
-        ("[x = 1; f = CurrentTime]", "[y = 2]", "f", true, "1704164645"),
+        (
+            "[x = 1; f = CurrentTime]",
+            "[y = 2]",
+            "f",
+            false,
+            "undefined",
+        ),
+        (
+            "[x = 1; f = CurrentTime]",
+            "[y = 2]",
+            "f",
+            true,
+            "1704164645",
+        ),
     ];
     for (my, target, e, fallback, want) in cases {
         check_match(my, target, e, fallback, want);
@@ -250,9 +285,18 @@ fn conveniences() {
     assert!(!symmetric_match(&job, &small, &o));
     assert!(matches(&job, &small, &o));
     assert_eq!(eval_attr_value(&machine, "memory", &o).to_string(), "64");
-    assert_eq!(eval_attr_value(&machine, "NoSuchAttributeAnywhere", &o).to_string(), "undefined");
-    let ads = MatchAds { my: &machine, target: &job };
-    assert_eq!(eval_attr_in_match("Requirements", ads, &o).to_string(), "true");
+    assert_eq!(
+        eval_attr_value(&machine, "NoSuchAttributeAnywhere", &o).to_string(),
+        "undefined"
+    );
+    let ads = MatchAds {
+        my: &machine,
+        target: &job,
+    };
+    assert_eq!(
+        eval_attr_in_match("Requirements", ads, &o).to_string(),
+        "true"
+    );
     // A numeric Requirements counts (non-zero integers for one direction, as HTCondor).
     let one = ad("[Requirements = 1]");
     let real = ad("[Requirements = 2.5]");
@@ -317,11 +361,20 @@ fn budgets() {
     // A deep chain is an error even under a non-strict operator: the evaluation fails as a whole.
     let mut guarded = deep_sum(5_000);
     guarded = Expr::binary(BinOp::Is, guarded, Expr::Lit(Value::Error));
-    assert_eq!(eval_expr(&guarded, &ClassAd::new(), &o).to_string(), "error");
+    assert_eq!(
+        eval_expr(&guarded, &ClassAd::new(), &o).to_string(),
+        "error"
+    );
     drop_deep(guarded);
     // Work budget.
-    let tight = EvalOptions { max_work: 10, ..opts() };
-    assert_eq!(eval_expr(&deep_sum(20), &ClassAd::new(), &tight).to_string(), "error");
+    let tight = EvalOptions {
+        max_work: 10,
+        ..opts()
+    };
+    assert_eq!(
+        eval_expr(&deep_sum(20), &ClassAd::new(), &tight).to_string(),
+        "error"
+    );
     // A million-element list.
     let big = Expr::List((0..1_000_000).map(|i| Expr::Lit(Value::Int(i))).collect());
     let size = Expr::Index(Box::new((big, Expr::Lit(Value::Int(999_999)))));
@@ -334,7 +387,11 @@ fn chain_ad(n: usize) -> ClassAd {
     for i in 0..n {
         ad.set(
             &format!("a{i}"),
-            Expr::binary(BinOp::Add, Expr::attr(&format!("a{}", i + 1)), Expr::Lit(Value::Int(1))),
+            Expr::binary(
+                BinOp::Add,
+                Expr::attr(&format!("a{}", i + 1)),
+                Expr::Lit(Value::Int(1)),
+            ),
         );
     }
     ad.set(&format!("a{n}"), Expr::Lit(Value::Int(0)));
@@ -371,7 +428,6 @@ fn self_reference_terminates() {
     }
 }
 
-
 /// Timing of the dissertation's job/machine symmetric match (run in release:
 /// `cargo test -p adjoin-query --release --lib match_pair_timing -- --ignored --nocapture`).
 #[test]
@@ -395,18 +451,24 @@ fn match_pair_timing() {
 fn time_pair(machine: &ClassAd, job: &ClassAd) {
     let (machine, job) = (machine.clone(), job.clone());
     let o = EvalOptions::default();
-    let n: u32 = std::env::var("MATCH_PAIRS").ok().and_then(|s| s.parse().ok()).unwrap_or(2_000_000);
+    let n: u32 = std::env::var("MATCH_PAIRS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2_000_000);
     let rounds = if n < 1000 { 1 } else { 5 };
     let mut best = f64::MAX;
     for _ in 0..rounds {
         let t = std::time::Instant::now();
         let mut hits = 0u32;
         for _ in 0..n {
-            hits += u32::from(symmetric_match(std::hint::black_box(&job), std::hint::black_box(&machine), &o));
+            hits += u32::from(symmetric_match(
+                std::hint::black_box(&job),
+                std::hint::black_box(&machine),
+                &o,
+            ));
         }
         assert_eq!(hits, n);
         best = best.min(t.elapsed().as_nanos() as f64 / f64::from(n));
     }
     eprintln!("symmetric_match: {best:.1} ns/pair");
 }
-

@@ -51,10 +51,33 @@ mod tests {
     #[test]
     fn time_arithmetic_table() {
         let cases: &[(BinOp, Val<'static>, Val<'static>, &str)] = &[
-            (Add, Val::AbsTime(T), Val::RelTime(60.0), "AbsTime(AbsTime { secs: 1577836860, offset: 0 })"),
-            (Add, Val::RelTime(60.0), Val::AbsTime(T), "AbsTime(AbsTime { secs: 1577836860, offset: 0 })"),
-            (Sub, Val::AbsTime(T), Val::RelTime(60.5), "AbsTime(AbsTime { secs: 1577836740, offset: 0 })"),
-            (Sub, Val::AbsTime(T), Val::AbsTime(AbsTime { secs: 1_546_300_800, offset: 3600 }), "RelTime(31536000.0)"),
+            (
+                Add,
+                Val::AbsTime(T),
+                Val::RelTime(60.0),
+                "AbsTime(AbsTime { secs: 1577836860, offset: 0 })",
+            ),
+            (
+                Add,
+                Val::RelTime(60.0),
+                Val::AbsTime(T),
+                "AbsTime(AbsTime { secs: 1577836860, offset: 0 })",
+            ),
+            (
+                Sub,
+                Val::AbsTime(T),
+                Val::RelTime(60.5),
+                "AbsTime(AbsTime { secs: 1577836740, offset: 0 })",
+            ),
+            (
+                Sub,
+                Val::AbsTime(T),
+                Val::AbsTime(AbsTime {
+                    secs: 1_546_300_800,
+                    offset: 3600,
+                }),
+                "RelTime(31536000.0)",
+            ),
             (Add, Val::RelTime(10.0), Val::RelTime(5.0), "RelTime(15.0)"),
             (Sub, Val::RelTime(10.0), Val::RelTime(5.0), "RelTime(5.0)"),
             (Mul, Val::RelTime(10.0), Val::Int(2), "RelTime(20.0)"),
@@ -70,7 +93,11 @@ mod tests {
             (Mul, Val::AbsTime(T), Val::Int(2), "Error"),
         ];
         for (op, a, b, want) in cases {
-            assert_eq!(format!("{:?}", arithmetic(*op, *a, *b)), *want, "{op:?} {a:?} {b:?}");
+            assert_eq!(
+                format!("{:?}", arithmetic(*op, *a, *b)),
+                *want,
+                "{op:?} {a:?} {b:?}"
+            );
         }
     }
 }

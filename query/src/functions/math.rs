@@ -83,6 +83,9 @@ fn quantize<'a>(ev: &mut Evaluator<'a>, scope: &'a Scope<'a>, args: &'a [Expr]) 
     // The base to quantize on, and its real value. An empty list means "don't quantize".
     let (base, rbase) = match b {
         Val::List(items) => {
+            if !ev.charge(items.len() as u64) {
+                return Val::Error;
+            }
             let mut last = (Val::Real(0.0), 0.0);
             for &item in items {
                 match to_real_f64(item) {

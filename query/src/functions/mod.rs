@@ -6,11 +6,17 @@
 //! the scope the call is written in.
 
 // functions-time
+mod argv;
 mod calendar;
+mod compat;
+mod control;
+mod dissertation;
+mod pretty;
 mod strftime;
 mod time;
 mod time_fields;
 mod time_format;
+mod unresolved;
 // functions-core
 pub(crate) mod args;
 pub(crate) mod convert;
@@ -51,6 +57,10 @@ const TABLES: &[&[(&str, Builtin)]] = &[
     time::FUNCTIONS,
     time_fields::FUNCTIONS,
     time_format::FUNCTIONS,
+    control::FUNCTIONS,
+    unresolved::FUNCTIONS,
+    compat::FUNCTIONS,
+    dissertation::FUNCTIONS,
 ];
 
 fn table() -> &'static FxHashMap<Key, Builtin> {

@@ -235,7 +235,18 @@ fn replace_all<'a>(ev: &mut Evaluator<'a>, scope: &'a Scope<'a>, args: &'a [Expr
 
 #[cfg(test)]
 mod tests {
-    use crate::functions::testutil::check;
+    use crate::functions::testutil::{check, eval_with_budget};
+
+    #[test]
+    fn large_inputs_are_budgeted() {
+        // A 1 MB subject built by replaceAll; then matched. Both fit a generous budget and fail
+        // a small one.
+        let big = r#"replaceAll("a", strcat(replaceAll("x", "xxxxxxxxxxxxxxxx", "aaaaaaaaaaaaaaaa")), "bb")"#;
+        assert_eq!(eval_with_budget(&format!("size({big})"), 10_000_000), "512");
+        assert_eq!(eval_with_budget(&format!("size({big})"), 300), "error");
+        let many = r#"regexp("(x+x+)+y", substr(replaceAll("a", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"), 0))"#;
+        assert_eq!(eval_with_budget(many, 10_000_000), "false");
+    }
 
     #[test]
     fn matching() {

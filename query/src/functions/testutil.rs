@@ -20,6 +20,13 @@ pub(crate) fn eval_in(ad: &str, expr: &str) -> String {
     format!("{}", eval_expr(&e, &ad, &opts()))
 }
 
+/// The printed value of `expr` evaluated in an empty ad with a work budget of `max_work`.
+pub(crate) fn eval_with_budget(expr: &str, max_work: u64) -> String {
+    let e = parse::expr(expr).unwrap_or_else(|e| panic!("expr {expr}: {e}"));
+    let opts = EvalOptions { max_work, ..opts() };
+    format!("{}", eval_expr(&e, &ClassAd::new(), &opts))
+}
+
 /// Asserts that `expr`, evaluated in an empty ad, prints as `want`.
 pub(crate) fn check(expr: &str, want: &str) {
     assert_eq!(eval_in("[]", expr), want, "{expr}");

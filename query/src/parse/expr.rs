@@ -11,9 +11,7 @@
 //! stack overflow (even in debug builds on a 2 MiB thread stack).
 
 use super::lexer::{error_at, Lexer, TokVal, Token, TokenKind};
-use super::time_literal;
 use crate::ast::{BinOp, Expr, UnOp};
-use crate::classad::ClassAd;
 use crate::error::ParseError;
 use crate::name::Name;
 use crate::value::Value;
@@ -33,9 +31,9 @@ pub(crate) type Parsed = Result<(Expr, u32), ParseError>;
 /// The parser: a lexer plus one token of lookahead.
 pub(crate) struct Parser<'s> {
     lex: Lexer<'s>,
-    tok: Token<'s>,
+    pub(super) tok: Token<'s>,
     /// Current recursion depth (nesting being parsed).
-    nest: u32,
+    pub(super) nest: u32,
 }
 
 /// Binary operators with their precedence (higher binds tighter).
@@ -84,13 +82,6 @@ pub fn precedence(op: BinOp) -> u8 {
     }
 }
 
-/// Binds `name` in `ad`; a repeated name (in any case) replaces the expression but keeps the
-/// first spelling, as HTCondor's `ClassAd::Insert` does.
-pub(crate) fn insert_keeping_spelling(ad: &mut ClassAd, name: Name, e: Expr) {
-    let name = ad.entry(name.key()).map_or(name, |(first, _)| first);
-    ad.insert(name, e);
-}
-
 /// How a token reads in an error message.
 pub(crate) fn describe(src: &str, tok: &Token<'_>) -> String {
     if tok.kind == TokenKind::End {
@@ -137,7 +128,11 @@ impl<'s> Parser<'s> {
     /// An error at the lookahead: "expected WHAT, found TOKEN".
     pub fn expected(&self, what: &str) -> ParseError {
         let found = describe(self.src(), &self.tok);
-        error_at(self.src(), self.tok.start, format!("expected {what}, found {found}"))
+        error_at(
+            self.src(),
+            self.tok.start,
+            format!("expected {what}, found {found}"),
+        )
     }
 
     /// Consumes a token of `kind` or fails with "expected WHAT".
@@ -160,7 +155,7 @@ impl<'s> Parser<'s> {
         )
     }
 
-    fn check(&self, depth: u32) -> Result<u32, ParseError> {
+    pub(super) fn check(&self, depth: u32) -> Result<u32, ParseError> {
         if depth > MAX_DEPTH {
             Err(self.too_deep())
         } else {
@@ -406,155 +401,5 @@ impl<'s> Parser<'s> {
     fn nested_ad(&mut self) -> Parsed {
         let (ad, d) = self.classad()?;
         Ok((Expr::Ad(Arc::new(ad)), d))
-    }
-
-    /// `name(args)`; `absTime("…")` and `relTime("…")` of one string literal become time
-    /// literals, as HTCondor does at parse time.
-    #[inline(never)]
-    fn call(&mut self, name: Name, start: usize) -> Parsed {
-        self.advance()?; // '('
-        let mut args = Vec::new();
-        let mut d = 0;
-        if self.tok.kind != TokenKind::CloseParen {
-            loop {
-                let a = self.expr();
-                if !self.item(&mut args, &mut d, a, TokenKind::CloseParen)? {
-                    break;
-                }
-            }
-        }
-        self.finish_call(name, start, args, d)
-    }
-
-    /// Stores a list item or argument, consumes the `,` after it, and says whether another
-    /// follows (false at `close`, which is consumed).
-    #[inline(never)]
-    fn item(
-        &mut self,
-        items: &mut Vec<Expr>,
-        depth: &mut u32,
-        e: Parsed,
-        close: TokenKind,
-    ) -> Result<bool, ParseError> {
-        let (e, de) = e?;
-        *depth = (*depth).max(de);
-        items.push(e);
-        match self.tok.kind {
-            TokenKind::Comma => {
-                self.advance()?;
-                Ok(true)
-            }
-            k if k == close => Ok(false),
-            _ if close == TokenKind::CloseParen => {
-                Err(self.expected("',' or ')' in function arguments"))
-            }
-            _ => Err(self.expected("',' or '}' in list")),
-        }
-    }
-
-    #[inline(never)]
-    fn finish_call(&mut self, name: Name, start: usize, args: Vec<Expr>, d: u32) -> Parsed {
-        self.advance()?; // ')'
-        if let [Expr::Lit(Value::Str(s))] = &args[..] {
-            if let Some(v) = self.time_call(name, s, start)? {
-                return Ok((Expr::Lit(v), 1));
-            }
-        }
-        let d = self.check(d + 1)?;
-        Ok((Expr::Call(name, args), d))
-    }
-
-    /// The literal `absTime(s)` / `relTime(s)` stands for, `None` for other functions.
-    #[inline(never)]
-    fn time_call(&self, name: Name, s: &str, start: usize) -> Result<Option<Value>, ParseError> {
-        let n = name.as_str();
-        if n.eq_ignore_ascii_case("absTime") {
-            let t = time_literal::abs_time_from_string(s).ok_or_else(|| {
-                error_at(self.src(), start, format!("invalid absolute time \"{s}\""))
-            })?;
-            Ok(Some(Value::AbsTime(t)))
-        } else if n.eq_ignore_ascii_case("relTime") {
-            let t = time_literal::rel_time_from_string(s).ok_or_else(|| {
-                error_at(self.src(), start, format!("invalid relative time \"{s}\""))
-            })?;
-            Ok(Some(Value::RelTime(t)))
-        } else {
-            Ok(None)
-        }
-    }
-
-    /// `{ e1, e2, … }` — no trailing comma, as in HTCondor.
-    #[inline(never)]
-    fn list(&mut self) -> Parsed {
-        self.advance()?; // '{'
-        let mut items = Vec::new();
-        let mut d = 0;
-        if self.tok.kind != TokenKind::CloseBrace {
-            loop {
-                let e = self.expr();
-                if !self.item(&mut items, &mut d, e, TokenKind::CloseBrace)? {
-                    break;
-                }
-            }
-        }
-        self.finish_list(items, d)
-    }
-
-    #[inline(never)]
-    fn finish_list(&mut self, items: Vec<Expr>, d: u32) -> Parsed {
-        self.advance()?; // '}'
-        let d = self.check(d + 1)?;
-        Ok((Expr::List(items), d))
-    }
-
-    /// `[ name = expr; … ]` — empty statements and a trailing `;` allowed, as in HTCondor.
-    pub fn classad(&mut self) -> Result<(ClassAd, u32), ParseError> {
-        self.expect(TokenKind::OpenBox, "'[' to open a ClassAd")?;
-        let mut ad = ClassAd::new();
-        let mut d = 0;
-        while let Some(name) = self.attr_head()? {
-            let e = self.expr();
-            self.attr_tail(&mut ad, &mut d, name, e)?;
-        }
-        self.finish_ad(ad, d)
-    }
-
-    /// Skips empty statements and reads `name =`; `None` at the closing `]`.
-    #[inline(never)]
-    fn attr_head(&mut self) -> Result<Option<Name>, ParseError> {
-        loop {
-            match self.tok.kind {
-                TokenKind::CloseBox => return Ok(None),
-                TokenKind::Semicolon => self.advance()?,
-                _ => break,
-            }
-        }
-        let name = self.name("an attribute name or ']'")?;
-        self.expect(TokenKind::BoundTo, "'=' after attribute name")?;
-        Ok(Some(name))
-    }
-
-    #[inline(never)]
-    fn attr_tail(
-        &mut self,
-        ad: &mut ClassAd,
-        depth: &mut u32,
-        name: Name,
-        e: Parsed,
-    ) -> Result<(), ParseError> {
-        let (e, de) = e?;
-        *depth = (*depth).max(de);
-        insert_keeping_spelling(ad, name, e);
-        match self.tok.kind {
-            TokenKind::Semicolon | TokenKind::CloseBox => Ok(()),
-            _ => Err(self.expected("']' or ';' after attribute")),
-        }
-    }
-
-    #[inline(never)]
-    fn finish_ad(&mut self, ad: ClassAd, d: u32) -> Result<(ClassAd, u32), ParseError> {
-        self.advance()?; // ']'
-        let d = self.check(d + 1)?;
-        Ok((ad, d))
     }
 }

@@ -6,7 +6,8 @@
 //! Hand-written rather than serde_json because the expression marker is recognised by its raw
 //! spelling (`\/` rather than `/`), which a JSON library erases.
 
-use super::expr::{insert_keeping_spelling, Parser, MAX_DEPTH, MAX_NESTING};
+use super::ad::insert_keeping_spelling;
+use super::expr::{Parser, MAX_DEPTH, MAX_NESTING};
 use super::lexer::{error_at, Lexer, TokenKind};
 use crate::ast::Expr;
 use crate::classad::ClassAd;
@@ -94,7 +95,10 @@ impl<'s> Json<'s> {
 
     fn enter(&mut self) -> Result<(), ParseError> {
         if self.nest >= MAX_NESTING {
-            return Err(self.err(self.pos, format!("JSON nested too deeply (limit {MAX_NESTING})")));
+            return Err(self.err(
+                self.pos,
+                format!("JSON nested too deeply (limit {MAX_NESTING})"),
+            ));
         }
         self.nest += 1;
         Ok(())
@@ -102,7 +106,10 @@ impl<'s> Json<'s> {
 
     fn check(&self, d: u32) -> Result<u32, ParseError> {
         if d > MAX_DEPTH {
-            Err(self.err(self.pos, format!("expression nested too deeply (limit {MAX_DEPTH})")))
+            Err(self.err(
+                self.pos,
+                format!("expression nested too deeply (limit {MAX_DEPTH})"),
+            ))
         } else {
             Ok(d)
         }
@@ -227,7 +234,10 @@ impl<'s> Json<'s> {
     }
 
     fn inner_err(&self, at: usize, e: ParseError) -> ParseError {
-        self.err(at, format!("in \\/Expr(…)\\/ at {}:{}: {}", e.line, e.col, e.message))
+        self.err(
+            at,
+            format!("in \\/Expr(…)\\/ at {}:{}: {}", e.line, e.col, e.message),
+        )
     }
 
     /// A JSON string at the cursor, unescaped; also whether its raw text starts and ends with
@@ -238,7 +248,10 @@ impl<'s> Json<'s> {
         let body = self.pos;
         let mut has_escape = false;
         loop {
-            match self.b[self.pos..].iter().position(|&c| c == b'"' || c == b'\\') {
+            match self.b[self.pos..]
+                .iter()
+                .position(|&c| c == b'"' || c == b'\\')
+            {
                 None => return Err(self.err(start, "unterminated string")),
                 Some(k) => {
                     self.pos += k;
@@ -303,7 +316,10 @@ impl<'s> Json<'s> {
         }
         let text = &self.src[start..self.pos];
         let v = if real {
-            Value::Real(text.parse().map_err(|_| self.err(start, "malformed number"))?)
+            Value::Real(
+                text.parse()
+                    .map_err(|_| self.err(start, "malformed number"))?,
+            )
         } else {
             // Out of range reads as 0, as HTCondor's lexer does.
             Value::Int(text.parse().unwrap_or(0))
@@ -380,26 +396,51 @@ mod tests {
     #[test]
     fn reads_json() {
         let cases: &[(&str, &str)] = &[
-            (r#"{"a": 1, "b": 1.5, "c": "x"}"#, r#"[ a = 1; b = 1.500000000000000E+00; c = "x" ]"#),
+            (
+                r#"{"a": 1, "b": 1.5, "c": "x"}"#,
+                r#"[ a = 1; b = 1.500000000000000E+00; c = "x" ]"#,
+            ),
             (r#"[{"a": 1}, {"b": 2}]"#, "[ a = 1 ] | [ b = 2 ]"),
             (r#"{"a": 1}{"b": 2}"#, "[ a = 1 ] | [ b = 2 ]"),
             ("[]", ""),
             ("", ""),
-            (r#"{"a": true, "b": null, "c": [1, "x", []], "d": {"e": {}}}"#,
-             r#"[ a = true; b = undefined; c = { 1,"x",{  } }; d = [ e = [  ] ] ]"#),
+            (
+                r#"{"a": true, "b": null, "c": [1, "x", []], "d": {"e": {}}}"#,
+                r#"[ a = true; b = undefined; c = { 1,"x",{  } }; d = [ e = [  ] ] ]"#,
+            ),
             (r#"{"a": "\/Expr(b + 1)\/"}"#, "[ a = b + 1 ]"),
             (r#"{"a": "\/expr(error)\/"}"#, "[ a = error ]"),
             (r#"{"a": "/Expr(1)/"}"#, r#"[ a = "/Expr(1)/" ]"#),
-            (r#"{"a": "x\"y\\z\n\u00e9\ud83d\ude00\/"}"#, "[ a = \"x\\\"y\\\\z\\n\\303\\251\\360\\237\\230\\200/\" ]"),
-            (r#"{"a": 1e3, "b": -2, "c": 1E+100, "d": -0.0}"#,
-             "[ a = 1.000000000000000E+03; b = -2; c = 1.000000000000000E+100; d = -0.0 ]"),
+            (
+                r#"{"a": "x\"y\\z\n\u00e9\ud83d\ude00\/"}"#,
+                "[ a = \"x\\\"y\\\\z\\n\\303\\251\\360\\237\\230\\200/\" ]",
+            ),
+            (
+                r#"{"a": 1e3, "b": -2, "c": 1E+100, "d": -0.0}"#,
+                "[ a = 1.000000000000000E+03; b = -2; c = 1.000000000000000E+100; d = -0.0 ]",
+            ),
             (r#"{,"a": 1,, "b": 2,}"#, "[ a = 1; b = 2 ]"),
             (r#"{"a b": 1}"#, "[ 'a b' = 1 ]"),
-            (r#"{"a": 1"#, "ERR 1:8: expected ',' or '}' after attribute, found end of input"),
-            (r#"{"a" 1}"#, "ERR 1:6: expected ':' after attribute name, found '1'"),
-            (r#"{"a": [1,]}"#, "ERR 1:10: expected a JSON value, found ']'"),
-            (r#"{"a": "\/Expr(1 +)\/"}"#, "ERR 1:7: in \\/Expr(…)\\/ at 1:4: expected an expression, found end of input"),
-            (r#"{"a": nope}"#, "ERR 1:7: expected a JSON value, found 'nope'"),
+            (
+                r#"{"a": 1"#,
+                "ERR 1:8: expected ',' or '}' after attribute, found end of input",
+            ),
+            (
+                r#"{"a" 1}"#,
+                "ERR 1:6: expected ':' after attribute name, found '1'",
+            ),
+            (
+                r#"{"a": [1,]}"#,
+                "ERR 1:10: expected a JSON value, found ']'",
+            ),
+            (
+                r#"{"a": "\/Expr(1 +)\/"}"#,
+                "ERR 1:7: in \\/Expr(…)\\/ at 1:4: expected an expression, found end of input",
+            ),
+            (
+                r#"{"a": nope}"#,
+                "ERR 1:7: expected a JSON value, found 'nope'",
+            ),
             ("[1]", "ERR 1:2: expected '{' to open an ad, found '1'"),
         ];
         for (text, want) in cases {

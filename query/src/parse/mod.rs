@@ -5,23 +5,26 @@
 //! literals: quoted times `'3d19:49:15'` and scale suffixes `2K`. Every error carries
 //! `line:col` and what was expected. Nesting is bounded by [`MAX_DEPTH`].
 
+mod ad;
 mod detect;
+mod escape;
 mod expr;
 mod json;
 pub mod lexer;
 mod old;
 pub mod time_literal;
+mod token;
 mod xml;
 
 use crate::ast::Expr;
 use crate::classad::ClassAd;
 use crate::error::ParseError;
 use expr::Parser;
-use lexer::{Lexer, TokenKind};
+use lexer::Lexer;
 
 pub use detect::detect;
 pub use expr::{precedence, MAX_DEPTH, MAX_NESTING};
-pub use lexer::{lex_one, TokenKind as Token};
+pub use lexer::{lex_one, TokenKind};
 
 /// The text formats ads come in.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -76,7 +79,11 @@ pub fn one_ad(text: &str, format: Format) -> Result<ClassAd, ParseError> {
     if v.len() == 1 {
         Ok(v.remove(0))
     } else {
-        Err(ParseError::new(1, 1, format!("expected exactly one ClassAd, found {}", v.len())))
+        Err(ParseError::new(
+            1,
+            1,
+            format!("expected exactly one ClassAd, found {}", v.len()),
+        ))
     }
 }
 
@@ -93,5 +100,9 @@ fn new_ads(text: &str) -> Result<Vec<ClassAd>, ParseError> {
     Ok(out)
 }
 
+#[cfg(test)]
+mod golden_tests;
+#[cfg(test)]
+mod proptests;
 #[cfg(test)]
 mod tests;

@@ -2,7 +2,8 @@
 //! blank lines, `#` comment lines. Each right-hand side is an expression of the new grammar read
 //! with old-syntax strings (backslash is literal except in `\"` mid-line), as HTCondor reads it.
 
-use super::expr::{insert_keeping_spelling, Parser};
+use super::ad::insert_keeping_spelling;
+use super::expr::Parser;
 use super::lexer::{error_at, Lexer, TokenKind};
 use crate::classad::ClassAd;
 use crate::error::ParseError;
@@ -40,11 +41,7 @@ pub fn old_ads(text: &str) -> Result<Vec<ClassAd>, ParseError> {
 }
 
 /// Parses the line `text[start..end]` as `Name = expression [;]`.
-fn attribute(
-    text: &str,
-    start: usize,
-    end: usize,
-) -> Result<(Name, crate::ast::Expr), ParseError> {
+fn attribute(text: &str, start: usize, end: usize) -> Result<(Name, crate::ast::Expr), ParseError> {
     let line = &text[start..end];
     let Some(eq) = line.find('=') else {
         let at = start + (line.len() - line.trim_start().len());
@@ -52,7 +49,11 @@ fn attribute(
     };
     let name = line[..eq].trim();
     if name.is_empty() {
-        return Err(error_at(text, start + eq, "expected an attribute name before '='"));
+        return Err(error_at(
+            text,
+            start + eq,
+            "expected an attribute name before '='",
+        ));
     }
     let mut lex = Lexer::new(&text[..end], start + eq + 1);
     lex.set_old_strings(true);
@@ -89,19 +90,37 @@ mod tests {
             ("# comment\na = 1\n  b = 2\n", "[ a = 1; b = 2 ]"),
             ("a=1\nb =\"x\\\"y\"\n", "[ a = 1; b = \"x\\\"y\" ]"),
             ("a = 1\n\n\n\nb=2", "[ a = 1 ] | [ b = 2 ]"),
-            ("a = [x=1; y=2]\nb = {1,2}", "[ a = [ x = 1; y = 2 ]; b = { 1,2 } ]"),
-            ("a = \"C:\\dir\\\"\nb = 2\n", "[ a = \"C:\\\\dir\\\\\"; b = 2 ]"),
+            (
+                "a = [x=1; y=2]\nb = {1,2}",
+                "[ a = [ x = 1; y = 2 ]; b = { 1,2 } ]",
+            ),
+            (
+                "a = \"C:\\dir\\\"\nb = 2\n",
+                "[ a = \"C:\\\\dir\\\\\"; b = 2 ]",
+            ),
             ("a = \"x\\ny\"\n", "[ a = \"x\\\\ny\" ]"),
             ("\n\na = 1\n", "[ a = 1 ]"),
             ("a = 1;\n", "[ a = 1 ]"),
             ("a = 1\r\nb = 2\r\n", "[ a = 1; b = 2 ]"),
             ("a = 1\na = 2\n", "[ a = 2 ]"),
-            ("MyType = \"Job\"\nTargetType = \"Machine\"", "[ MyType = \"Job\"; TargetType = \"Machine\" ]"),
+            (
+                "MyType = \"Job\"\nTargetType = \"Machine\"",
+                "[ MyType = \"Job\"; TargetType = \"Machine\" ]",
+            ),
             ("a = x =?= y", "[ a = x is y ]"),
             ("", ""),
-            ("a = 1\nbogus line\nc = 3\n", "ERR 2:1: expected 'Name = expression'"),
-            ("a = 1 +\n  2\n", "ERR 1:8: expected an expression, found end of input"),
-            ("a = 1 2", "ERR 1:7: expected end of line after expression, found '2'"),
+            (
+                "a = 1\nbogus line\nc = 3\n",
+                "ERR 2:1: expected 'Name = expression'",
+            ),
+            (
+                "a = 1 +\n  2\n",
+                "ERR 1:8: expected an expression, found end of input",
+            ),
+            (
+                "a = 1 2",
+                "ERR 1:7: expected end of line after expression, found '2'",
+            ),
             (" = 1", "ERR 1:2: expected an attribute name before '='"),
         ];
         for (text, want) in cases {
@@ -111,7 +130,10 @@ mod tests {
 
     #[test]
     fn reads_real_ads() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/conformance/real-ads");
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../shared/conformance/real-ads"
+        );
         let cases: &[(&str, usize)] = &[
             ("python_bindings-test.old.ad", 1),
             ("python_bindings-test_multiple.old.ad", 2),

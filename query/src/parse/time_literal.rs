@@ -156,7 +156,9 @@ pub fn rel_time_from_string(s: &str) -> Option<f64> {
         ((*i + 1) as usize, end)
     };
     let int_of = |(a, e): (usize, usize)| -> f64 {
-        b[a..e].iter().fold(0.0, |v, &c| v * 10.0 + f64::from(c - b'0'))
+        b[a..e]
+            .iter()
+            .fold(0.0, |v, &c| v * 10.0 + f64::from(c - b'0'))
     };
     let mut secs = 0.0;
     back_space(&mut i);
@@ -206,52 +208,49 @@ pub fn rel_time_from_string(s: &str) -> Option<f64> {
 }
 
 /// The dissertation's quoted time literal in `text` (the contents of `'…'`), if it is one:
-/// relative `[-][D(d|+)]hh:mm[:ss[.f]]` or absolute
+/// relative `[-][D(d|+)]hh:mm[:ss[.f]]` (two fields are hours and minutes: `'20:00'` is 8 pm in
+/// the dissertation's `DayTime() > '20:00'`) or absolute
 /// `[Weekday] Month DD hh:mm:ss YYYY [(ZONE)] [±hh:mm]`.
 pub fn quoted(text: &str) -> Option<Value> {
     let t = text.trim();
-    if is_rel_shape(t) {
-        return rel_time_from_string(t).map(Value::RelTime);
+    if let Some(secs) = quoted_rel(t) {
+        return Some(Value::RelTime(secs));
     }
     quoted_abs(t).map(Value::AbsTime)
 }
 
-fn is_rel_shape(t: &str) -> bool {
-    let b = t.as_bytes();
-    let mut i = usize::from(b.first() == Some(&b'-'));
-    let digits = |i: &mut usize| {
-        let s = *i;
-        while *i < b.len() && b[*i].is_ascii_digit() {
-            *i += 1;
-        }
-        *i - s
+/// `[-][D(d|+)]h:m[:s[.f]]` in seconds.
+fn quoted_rel(t: &str) -> Option<f64> {
+    let (neg, t) = match t.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, t),
     };
-    let start = i;
-    let n = digits(&mut i);
-    if n > 0 && i < b.len() && matches!(b[i], b'd' | b'D' | b'+') {
-        i += 1;
-    } else {
-        i = start;
+    let (days, clock) = match t.find(['d', 'D', '+']) {
+        Some(i) => (&t[..i], &t[i + 1..]),
+        None => ("", t),
+    };
+    let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
+    if !days.is_empty() && !all_digits(days) {
+        return None;
     }
-    let mut groups = 0;
-    loop {
-        if digits(&mut i) == 0 {
-            return false;
-        }
-        groups += 1;
-        if i < b.len() && b[i] == b':' && groups < 3 {
-            i += 1;
-            continue;
-        }
-        break;
+    let parts: Vec<&str> = clock.split(':').collect();
+    if !(2..=3).contains(&parts.len()) || !parts[..2].iter().all(|p| all_digits(p)) {
+        return None;
     }
-    if groups == 3 && i < b.len() && b[i] == b'.' {
-        i += 1;
-        if digits(&mut i) == 0 {
-            return false;
+    let secs = match parts.get(2) {
+        None => 0.0,
+        Some(s) => {
+            let (whole, frac) = s.split_once('.').unwrap_or((s, "0"));
+            if !all_digits(whole) || !all_digits(frac) {
+                return None;
+            }
+            s.parse::<f64>().ok()?
         }
-    }
-    groups >= 2 && i == b.len()
+    };
+    let num = |s: &str| s.parse::<f64>().ok();
+    let d = if days.is_empty() { 0.0 } else { num(days)? };
+    let total = d * 86_400.0 + num(parts[0])? * 3600.0 + num(parts[1])? * 60.0 + secs;
+    Some(if neg { -total } else { total })
 }
 
 const MONTHS: [&str; 12] = [
@@ -365,12 +364,22 @@ mod tests {
     fn quoted_literals() {
         let rel: &[(&str, f64)] = &[
             ("00:23:12", 1392.0),
-            ("3d19:49:15", 3.0 * 86400.0 + 19.0 * 3600.0 + 49.0 * 60.0 + 15.0),
+            (
+                "3d19:49:15",
+                3.0 * 86400.0 + 19.0 * 3600.0 + 49.0 * 60.0 + 15.0,
+            ),
             ("18:21:32", 66092.0),
             ("-1+00:00:01", -86401.0),
+            ("20:00", 72000.0),
+            ("8:00", 28800.0),
+            ("00:15", 900.0),
+            ("1:02:03.5", 3723.5),
         ];
         for (s, want) in rel {
-            assert!(matches!(quoted(s), Some(Value::RelTime(v)) if v == *want), "{s}");
+            assert!(
+                matches!(quoted(s), Some(Value::RelTime(v)) if v == *want),
+                "{s}"
+            );
         }
         let abs_cases: &[(&str, i64, i32)] = &[
             ("Mon Jan 11 10:53:31 1999 (CST) -06:00", 916_073_611, -21600),

@@ -4,7 +4,8 @@
 //! and attribute names then go through ClassAd escapes, as HTCondor does. The `<?xml?>`,
 //! `<!DOCTYPE>` and `<classads>` wrappers are optional.
 
-use super::expr::{insert_keeping_spelling, Parser, MAX_DEPTH, MAX_NESTING};
+use super::ad::insert_keeping_spelling;
+use super::expr::{Parser, MAX_DEPTH, MAX_NESTING};
 use super::lexer::{convert_escapes, error_at, Lexer, TokenKind};
 use super::time_literal::{abs_time_from_string, rel_time_from_string};
 use crate::ast::Expr;
@@ -32,9 +33,17 @@ pub fn xml_ads(text: &str) -> Result<Vec<ClassAd>, ParseError> {
         match (tag.name, tag.kind) {
             ("c", Kind::Start) => out.push(x.ad_body(tag.at)?.0),
             ("c", Kind::Empty) => out.push(ClassAd::new()),
-            ("classads", _) | ("?xml", _) | ("?xml-stylesheet", _) | ("!DOCTYPE", _) | ("!--", _) => {}
+            ("classads", _)
+            | ("?xml", _)
+            | ("?xml-stylesheet", _)
+            | ("!DOCTYPE", _)
+            | ("!--", _) => {}
             (name, _) => {
-                return Err(error_at(text, tag.at, format!("expected <c>, found <{name}>")));
+                return Err(error_at(
+                    text,
+                    tag.at,
+                    format!("expected <c>, found <{name}>"),
+                ));
             }
         }
     }
@@ -79,15 +88,27 @@ impl<'s> Xml<'s> {
         let at = self.pos;
         let rest = &self.src[at..];
         if !rest.starts_with('<') {
-            let what = rest.chars().next().map_or("end of input".into(), |c| format!("'{c}'"));
+            let what = rest
+                .chars()
+                .next()
+                .map_or("end of input".into(), |c| format!("'{c}'"));
             return Err(self.err(at, format!("expected a tag, found {what}")));
         }
         if let Some(body) = rest.strip_prefix("<!--") {
-            let end = body.find("-->").ok_or_else(|| self.err(at, "unterminated comment"))?;
+            let end = body
+                .find("-->")
+                .ok_or_else(|| self.err(at, "unterminated comment"))?;
             self.pos = at + 4 + end + 3;
-            return Ok(Tag { name: "!--", kind: Kind::Empty, attrs: "", at });
+            return Ok(Tag {
+                name: "!--",
+                kind: Kind::Empty,
+                attrs: "",
+                at,
+            });
         }
-        let close = rest.find('>').ok_or_else(|| self.err(at, "unterminated tag"))?;
+        let close = rest
+            .find('>')
+            .ok_or_else(|| self.err(at, "unterminated tag"))?;
         self.pos = at + close + 1;
         let mut inner = rest[1..close].trim();
         let mut kind = Kind::Start;
@@ -98,7 +119,9 @@ impl<'s> Xml<'s> {
             kind = Kind::Empty;
             inner = r;
         }
-        let name_end = inner.find(|c: char| c.is_ascii_whitespace()).unwrap_or(inner.len());
+        let name_end = inner
+            .find(|c: char| c.is_ascii_whitespace())
+            .unwrap_or(inner.len());
         Ok(Tag {
             name: &inner[..name_end],
             kind,
@@ -117,7 +140,10 @@ impl<'s> Xml<'s> {
 
     fn check(&self, d: u32, at: usize) -> Result<u32, ParseError> {
         if d > MAX_DEPTH {
-            Err(self.err(at, format!("expression nested too deeply (limit {MAX_DEPTH})")))
+            Err(self.err(
+                at,
+                format!("expression nested too deeply (limit {MAX_DEPTH})"),
+            ))
         } else {
             Ok(d)
         }
@@ -136,7 +162,8 @@ impl<'s> Xml<'s> {
                     let name = attr_value(tag.attrs, "n")
                         .filter(|n| !n.is_empty())
                         .ok_or_else(|| self.err(tag.at, "<a> without a name n=\"…\""))?;
-                    let name = decode_name(&name).ok_or_else(|| self.err(tag.at, "invalid escape in attribute name"))?;
+                    let name = decode_name(&name)
+                        .ok_or_else(|| self.err(tag.at, "invalid escape in attribute name"))?;
                     let (e, de) = self.thing()?;
                     self.end_tag("a")?;
                     d = d.max(de);
@@ -157,7 +184,14 @@ impl<'s> Xml<'s> {
         if tag.kind == Kind::End && tag.name == name {
             Ok(())
         } else {
-            Err(self.err(tag.at, format!("expected </{name}>, found <{}{}>", if tag.kind == Kind::End { "/" } else { "" }, tag.name)))
+            Err(self.err(
+                tag.at,
+                format!(
+                    "expected </{name}>, found <{}{}>",
+                    if tag.kind == Kind::End { "/" } else { "" },
+                    tag.name
+                ),
+            ))
         }
     }
 
@@ -182,7 +216,10 @@ impl<'s> Xml<'s> {
                 let v = match tag.name {
                     "un" => Value::Undefined,
                     "er" => Value::Error,
-                    _ => Value::Bool(matches!(attr_value(tag.attrs, "v").as_deref(), Some("t" | "T"))),
+                    _ => Value::Bool(matches!(
+                        attr_value(tag.attrs, "v").as_deref(),
+                        Some("t" | "T")
+                    )),
                 };
                 if !empty {
                     self.end_tag(tag.name)?;
@@ -198,7 +235,11 @@ impl<'s> Xml<'s> {
             "l" => self.list(tag.at),
             "s" | "i" | "r" | "at" | "rt" | "e" => {
                 let text_at = self.pos;
-                let text = if empty { Cow::Borrowed("") } else { self.text() };
+                let text = if empty {
+                    Cow::Borrowed("")
+                } else {
+                    self.text()
+                };
                 if !empty {
                     self.end_tag(tag.name)?;
                 }
@@ -313,7 +354,13 @@ fn decode_entities(s: &str) -> Cow<'_, str> {
         out.push_str(&rest[..i]);
         rest = &rest[i..];
         let mut done = false;
-        for (ent, rep) in [("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'")] {
+        for (ent, rep) in [
+            ("&amp;", "&"),
+            ("&lt;", "<"),
+            ("&gt;", ">"),
+            ("&quot;", "\""),
+            ("&apos;", "'"),
+        ] {
             if let Some(r) = rest.strip_prefix(ent) {
                 out.push_str(rep);
                 rest = r;
@@ -336,14 +383,19 @@ mod tests {
 
     fn show(text: &str) -> String {
         match xml_ads(text) {
-            Ok(ads) => ads.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(" | "),
+            Ok(ads) => ads
+                .iter()
+                .map(|a| a.to_string())
+                .collect::<Vec<_>>()
+                .join(" | "),
             Err(e) => format!("ERR {e}"),
         }
     }
 
     #[test]
     fn reads_xml() {
-        let head = "<?xml version=\"1.0\"?>\n<!DOCTYPE classads SYSTEM \"classads.dtd\">\n<classads>\n";
+        let head =
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE classads SYSTEM \"classads.dtd\">\n<classads>\n";
         let cases: Vec<(String, &str)> = vec![
             (format!("{head}<c><a n=\"a\"><i>1</i></a><a n=\"b\"><r>1.5E+00</r></a></c>\n</classads>"),
              "[ a = 1; b = 1.500000000000000E+00 ]"),
@@ -370,7 +422,11 @@ mod tests {
 
     #[test]
     fn deep_xml_is_an_error() {
-        let deep = format!("<c><a n=\"a\">{}<i>1</i>{}</a></c>", "<l>".repeat(100_000), "</l>".repeat(100_000));
+        let deep = format!(
+            "<c><a n=\"a\">{}<i>1</i>{}</a></c>",
+            "<l>".repeat(100_000),
+            "</l>".repeat(100_000)
+        );
         assert!(xml_ads(&deep).unwrap_err().message.contains("too deeply"));
     }
 }

@@ -232,11 +232,16 @@ mod tests {
   "w": "é"
 }"#;
         assert_eq!(ad_to_json(&ad), want);
-        let back = parse::ads(&ads_to_json(&[ad.clone(), ad.clone()]), parse::Format::Json).unwrap();
+        let back =
+            parse::ads(&ads_to_json(&[ad.clone(), ad.clone()]), parse::Format::Json).unwrap();
         assert_eq!(back.len(), 2);
         assert_eq!(back[0].to_string(), ad.to_string());
         let mut one = String::new();
-        write_ad_json(&mut one, &parse::classad("[a = {1}; b = [c = 2]]").unwrap(), true);
+        write_ad_json(
+            &mut one,
+            &parse::classad("[a = {1}; b = [c = 2]]").unwrap(),
+            true,
+        );
         assert_eq!(one, r#"{"a": [1],"b": {"c": 2}}"#);
     }
 }

@@ -14,9 +14,9 @@ pub mod xml;
 use crate::ast::Expr;
 use crate::classad::ClassAd;
 use crate::value::{Val, Value};
-use std::fmt;
 pub use json::{ad_to_json, ads_to_json, write_ad_json};
 pub use old::{ad_to_old, ads_to_old, write_ad_old};
+use std::fmt;
 pub use unparse::{is_plain_name, write_name, write_string, Unparser};
 pub use xml::{ads_to_xml, write_ad_xml};
 

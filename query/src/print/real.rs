@@ -247,13 +247,25 @@ mod tests {
     #[test]
     fn times() {
         let mut s = String::new();
-        write_abs_time(&mut s, AbsTime { secs: 1_072_936_800, offset: -21600 });
+        write_abs_time(
+            &mut s,
+            AbsTime {
+                secs: 1_072_936_800,
+                offset: -21600,
+            },
+        );
         assert_eq!(s, "2004-01-01T00:00:00-06:00");
         let mut s = String::new();
         write_abs_time(&mut s, AbsTime { secs: 0, offset: 0 });
         assert_eq!(s, "1970-01-01T00:00:00-00:00");
         let mut s = String::new();
-        write_abs_time(&mut s, AbsTime { secs: 0, offset: 19800 });
+        write_abs_time(
+            &mut s,
+            AbsTime {
+                secs: 0,
+                offset: 19800,
+            },
+        );
         assert_eq!(s, "1970-01-01T05:30:00+05:30");
         let rel: &[(f64, &str)] = &[
             (177_256.123, "2+01:14:16.123"),

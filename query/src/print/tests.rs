@@ -14,9 +14,18 @@ fn values() {
         (Value::Real(1.5), "1.500000000000000E+00"),
         (Value::str("a\"b\\c\nd\te'"), "\"a\\\"b\\\\c\\nd\\te'\""),
         (Value::str("\u{1}"), "\"\\001\""),
-        (Value::AbsTime(AbsTime { secs: 0, offset: 3600 }), "absTime(\"1970-01-01T01:00:00+01:00\")"),
+        (
+            Value::AbsTime(AbsTime {
+                secs: 0,
+                offset: 3600,
+            }),
+            "absTime(\"1970-01-01T01:00:00+01:00\")",
+        ),
         (Value::RelTime(90.0), "relTime(\"01:30\")"),
-        (Value::List(Arc::from(vec![Value::Int(1), Value::str("x")])), "{ 1,\"x\" }"),
+        (
+            Value::List(Arc::from(vec![Value::Int(1), Value::str("x")])),
+            "{ 1,\"x\" }",
+        ),
         (Value::List(Arc::from(Vec::new())), "{  }"),
     ];
     for (v, want) in cases {
@@ -36,7 +45,10 @@ fn string_conversion() {
         (Val::RelTime(61.25), "01:01"),
         (Val::RelTime(-86400.5), "-1+00:00:00"),
         (Val::RelTime(0.1), "00"),
-        (Val::AbsTime(AbsTime { secs: 0, offset: 0 }), "1970-01-01T00:00:00-00:00"),
+        (
+            Val::AbsTime(AbsTime { secs: 0, offset: 0 }),
+            "1970-01-01T00:00:00-00:00",
+        ),
     ];
     for (v, want) in cases {
         assert_eq!(value_to_string(&v), want, "{v:?}");
@@ -67,11 +79,23 @@ fn constructed_trees_get_needed_parentheses() {
     use crate::ast::{BinOp, Expr, UnOp};
     let a = || Expr::attr("a");
     let cases: Vec<(Expr, &str)> = vec![
-        (Expr::binary(BinOp::Mul, Expr::binary(BinOp::Add, a(), a()), a()), "(a + a) * a"),
-        (Expr::binary(BinOp::Sub, a(), Expr::binary(BinOp::Sub, a(), a())), "a - (a - a)"),
-        (Expr::Unary(UnOp::Neg, Box::new(Expr::binary(BinOp::Add, a(), a()))), " -(a + a)"),
+        (
+            Expr::binary(BinOp::Mul, Expr::binary(BinOp::Add, a(), a()), a()),
+            "(a + a) * a",
+        ),
+        (
+            Expr::binary(BinOp::Sub, a(), Expr::binary(BinOp::Sub, a(), a())),
+            "a - (a - a)",
+        ),
+        (
+            Expr::Unary(UnOp::Neg, Box::new(Expr::binary(BinOp::Add, a(), a()))),
+            " -(a + a)",
+        ),
         (Expr::select(Expr::Lit(Value::Int(1)), "x"), "(1).x"),
-        (Expr::Elvis(Box::new((Expr::Elvis(Box::new((a(), a()))), a()))), "(a ?: a) ?: a"),
+        (
+            Expr::Elvis(Box::new((Expr::Elvis(Box::new((a(), a()))), a()))),
+            "(a ?: a) ?: a",
+        ),
     ];
     for (e, want) in cases {
         assert_eq!(e.to_string(), want);

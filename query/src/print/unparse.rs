@@ -139,7 +139,7 @@ impl<'o> Unparser<'o> {
                 self.expr(&b.1);
             }
             Expr::Call(n, args) => {
-                self.out.push_str(n.as_str());
+                self.name(*n);
                 self.out.push('(');
                 for (i, a) in args.iter().enumerate() {
                     if i > 0 {
@@ -373,18 +373,34 @@ pub fn is_plain_name(s: &str) -> bool {
     let b = s.as_bytes();
     let ok = matches!(b.first(), Some(c) if c.is_ascii_alphabetic() || *c == b'_')
         && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_');
-    ok && !["true", "false", "undefined", "error", "is", "isnt", "parent"]
-        .iter()
-        .any(|r| s.eq_ignore_ascii_case(r))
+    ok && ![
+        "true",
+        "false",
+        "undefined",
+        "error",
+        "is",
+        "isnt",
+        "parent",
+    ]
+    .iter()
+    .any(|r| s.eq_ignore_ascii_case(r))
 }
 
-/// Appends an attribute name, quoted `'…'` (with escapes) unless [`is_plain_name`].
+/// Appends an attribute name, quoted `'…'` (with escapes) unless [`is_plain_name`]. A name that
+/// would read as one of the dissertation's quoted time literals (`'10:00'`) gets its colons
+/// escaped (`'10\:00'`), which HTCondor reads as the same name.
 pub fn write_name(out: &mut String, s: &str) {
     if is_plain_name(s) {
         out.push_str(s);
-    } else {
-        out.push('\'');
-        escape_into(out, s, b'\'');
-        out.push('\'');
+        return;
     }
+    out.push('\'');
+    if crate::parse::time_literal::quoted(s).is_some() {
+        let mut e = String::new();
+        escape_into(&mut e, s, b'\'');
+        out.push_str(&e.replace(':', "\\:"));
+    } else {
+        escape_into(out, s, b'\'');
+    }
+    out.push('\'');
 }

@@ -99,7 +99,9 @@ impl XmlOut<'_> {
         match v {
             Value::Undefined => self.out.push_str("<un/>"),
             Value::Error => self.out.push_str("<er/>"),
-            Value::Bool(b) => self.out.push_str(if *b { "<b v=\"t\"/>" } else { "<b v=\"f\"/>" }),
+            Value::Bool(b) => self
+                .out
+                .push_str(if *b { "<b v=\"t\"/>" } else { "<b v=\"f\"/>" }),
             Value::Int(i) => {
                 let _ = write!(self.out, "<i>{i}</i>");
             }
@@ -178,7 +180,12 @@ pub fn escape_xml(out: &mut String, s: &str) {
 /// Appends `ad` as one `<c>` element; `spaced` puts each attribute on its own indented line as
 /// HTCondor's tools do, otherwise everything is on one line (HTCondor's compact spacing).
 pub fn write_ad_xml(out: &mut String, ad: &ClassAd, spaced: bool) {
-    XmlOut { out, spaced, depth: 0 }.ad(ad, 0);
+    XmlOut {
+        out,
+        spaced,
+        depth: 0,
+    }
+    .ad(ad, 0);
 }
 
 /// Several ads as a complete XML document (header, `<classads>`, spaced ads, footer).

@@ -30,11 +30,30 @@ pub(super) fn scans_are_ordered_and_bounded(s: &dyn Store) {
         s.put("t", k, k).expect("put");
     }
     let all = keys(s, "t", KeyRange::all());
-    assert_eq!(all, vec![vec![1], vec![1, 0], vec![1, 0xff], vec![2], vec![3, 1], vec![0xff]]);
-    assert_eq!(keys(s, "t", KeyRange::prefix(&[1])), vec![vec![1], vec![1, 0], vec![1, 0xff]]);
+    assert_eq!(
+        all,
+        vec![
+            vec![1],
+            vec![1, 0],
+            vec![1, 0xff],
+            vec![2],
+            vec![3, 1],
+            vec![0xff]
+        ]
+    );
+    assert_eq!(
+        keys(s, "t", KeyRange::prefix(&[1])),
+        vec![vec![1], vec![1, 0], vec![1, 0xff]]
+    );
     assert_eq!(keys(s, "t", KeyRange::prefix(&[0xff])), vec![vec![0xff]]);
-    assert_eq!(keys(s, "t", KeyRange::between(vec![1, 0], vec![3])), vec![vec![1, 0], vec![1, 0xff], vec![2]]);
-    assert!(keys(s, "t", KeyRange::between(vec![3], vec![1])).is_empty(), "inverted range");
+    assert_eq!(
+        keys(s, "t", KeyRange::between(vec![1, 0], vec![3])),
+        vec![vec![1, 0], vec![1, 0xff], vec![2]]
+    );
+    assert!(
+        keys(s, "t", KeyRange::between(vec![3], vec![1])).is_empty(),
+        "inverted range"
+    );
     assert!(keys(s, "none", KeyRange::all()).is_empty(), "absent tree");
     let r = KeyRange::prefix(&[1]);
     assert_eq!(keys(s, "t", r.resume_after(&[1, 0])), vec![vec![1, 0xff]]);
@@ -42,7 +61,8 @@ pub(super) fn scans_are_ordered_and_bounded(s: &dyn Store) {
 
 pub(super) fn long_scans_see_every_entry(s: &dyn Store) {
     for i in 0u32..2000 {
-        s.put("long", &i.to_be_bytes(), &i.to_le_bytes()).expect("put");
+        s.put("long", &i.to_be_bytes(), &i.to_le_bytes())
+            .expect("put");
     }
     let got: Vec<u32> = s
         .scan("long", KeyRange::all())
@@ -64,7 +84,10 @@ pub(super) fn batches_apply_in_order(s: &dyn Store) {
     b.delete(b"gone".to_vec());
     b.put(b"k1".to_vec(), b"1b".to_vec());
     s.batch("b", b).expect("batch");
-    assert_eq!(keys(s, "b", KeyRange::all()), vec![b"k1".to_vec(), b"k2".to_vec()]);
+    assert_eq!(
+        keys(s, "b", KeyRange::all()),
+        vec![b"k1".to_vec(), b"k2".to_vec()]
+    );
     assert_eq!(s.get("b", b"k1").expect("get").as_deref(), Some(&b"1b"[..]));
 }
 
@@ -77,7 +100,11 @@ pub(super) fn transactions_commit_or_leave_nothing(s: &dyn Store) {
     s.transaction(&["x", "y"], &|tx| {
         assert_eq!(tx.get(0, b"seen")?.as_deref(), Some(&b"0"[..]));
         tx.put(0, b"seen", b"1")?;
-        assert_eq!(tx.get(0, b"seen")?.as_deref(), Some(&b"1"[..]), "reads own write");
+        assert_eq!(
+            tx.get(0, b"seen")?.as_deref(),
+            Some(&b"1"[..]),
+            "reads own write"
+        );
         tx.put(1, b"other", b"2")?;
         tx.delete(1, b"other")?;
         assert_eq!(tx.get(1, b"other")?, None, "reads own delete");
@@ -85,9 +112,15 @@ pub(super) fn transactions_commit_or_leave_nothing(s: &dyn Store) {
         Ok(())
     })
     .expect("commit");
-    assert_eq!(s.get("x", b"seen").expect("get").as_deref(), Some(&b"1"[..]));
+    assert_eq!(
+        s.get("x", b"seen").expect("get").as_deref(),
+        Some(&b"1"[..])
+    );
     assert_eq!(s.get("y", b"other").expect("get"), None);
-    assert_eq!(s.get("y", b"kept").expect("get").as_deref(), Some(&b"3"[..]));
+    assert_eq!(
+        s.get("y", b"kept").expect("get").as_deref(),
+        Some(&b"3"[..])
+    );
 
     let r = s.transaction(&["x", "y"], &|tx| {
         tx.put(0, b"seen", b"2")?;
@@ -98,11 +131,18 @@ pub(super) fn transactions_commit_or_leave_nothing(s: &dyn Store) {
         Err(TxError::Abort(e)) => assert!(e.downcast_ref::<Refused>().is_some()),
         other => panic!("want the abort back, got {other:?}"),
     }
-    assert_eq!(s.get("x", b"seen").expect("get").as_deref(), Some(&b"1"[..]), "abort undoes");
+    assert_eq!(
+        s.get("x", b"seen").expect("get").as_deref(),
+        Some(&b"1"[..]),
+        "abort undoes"
+    );
     assert_eq!(s.get("y", b"new").expect("get"), None, "abort undoes");
 
     let bad = s.transaction(&["x"], &|tx| tx.put(5, b"k", b"v"));
-    assert!(matches!(bad, Err(TxError::Store(_))), "unknown tree number: {bad:?}");
+    assert!(
+        matches!(bad, Err(TxError::Store(_))),
+        "unknown tree number: {bad:?}"
+    );
 }
 
 pub(super) fn transactions_serialize(s: Arc<dyn Store>) {
@@ -130,7 +170,11 @@ pub(super) fn transactions_serialize(s: Arc<dyn Store>) {
     }
     let n = s.get("ctr", b"n").expect("get").expect("counter");
     assert_eq!(u64::from_be_bytes(n.try_into().expect("8 bytes")), 200);
-    assert_eq!(keys(&*s, "log", KeyRange::all()).len(), 200, "no lost update");
+    assert_eq!(
+        keys(&*s, "log", KeyRange::all()).len(),
+        200,
+        "no lost update"
+    );
 }
 
 pub(super) fn names_and_size(s: &dyn Store) {
@@ -139,7 +183,10 @@ pub(super) fn names_and_size(s: &dyn Store) {
     s.put("alpha", b"k", b"v").expect("put");
     s.flush().expect("flush");
     let names = s.tree_names().expect("names");
-    assert!(names.contains(&"zeta".to_owned()) && names.contains(&"alpha".to_owned()), "{names:?}");
+    assert!(
+        names.contains(&"zeta".to_owned()) && names.contains(&"alpha".to_owned()),
+        "{names:?}"
+    );
     let mut sorted = names.clone();
     sorted.sort();
     assert_eq!(names, sorted);

@@ -55,7 +55,11 @@ impl Store for MemStore {
     }
 
     fn get(&self, tree: &str, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
-        Ok(self.trees.read().get(tree).and_then(|t| t.get(key).cloned()))
+        Ok(self
+            .trees
+            .read()
+            .get(tree)
+            .and_then(|t| t.get(key).cloned()))
     }
 
     fn put(&self, tree: &str, key: &[u8], value: &[u8]) -> Result<(), StoreError> {

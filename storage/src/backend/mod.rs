@@ -77,9 +77,9 @@ impl KeyRange {
         use Bound::*;
         match (&self.start, &self.end) {
             (Included(s), Included(e)) => s > e,
-            (Included(s), Excluded(e)) | (Excluded(s), Included(e)) | (Excluded(s), Excluded(e)) => {
-                s >= e
-            }
+            (Included(s), Excluded(e))
+            | (Excluded(s), Included(e))
+            | (Excluded(s), Excluded(e)) => s >= e,
             _ => false,
         }
     }
@@ -223,8 +223,12 @@ mod tests {
     #[test]
     fn range_membership() {
         let r = KeyRange::prefix(&[1, 2]);
-        for (k, want) in [(&[1u8, 2][..], true), (&[1, 2, 9], true), (&[1, 3], false), (&[1], false)]
-        {
+        for (k, want) in [
+            (&[1u8, 2][..], true),
+            (&[1, 2, 9], true),
+            (&[1, 3], false),
+            (&[1], false),
+        ] {
             assert_eq!(r.contains(k), want, "{k:?}");
         }
         assert!(r.resume_after(&[1, 2]).contains(&[1, 2, 0]));

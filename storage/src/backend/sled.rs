@@ -14,8 +14,7 @@ use super::{Batch, EntryIter, KeyRange, Store, Tx, TxBody, TxError, Write};
 use crate::error::StoreError;
 use parking_lot::RwLock;
 use sled::transaction::{
-    ConflictableTransactionError, TransactionError, TransactionalTree,
-    UnabortableTransactionError,
+    ConflictableTransactionError, TransactionError, TransactionalTree, UnabortableTransactionError,
 };
 use sled::Transactional;
 use std::collections::HashMap;
@@ -337,9 +336,7 @@ impl Store for SledStore {
 
     fn size_bytes(&self) -> Result<u64, StoreError> {
         guard("measuring", || {
-            self.db
-                .size_on_disk()
-                .map_err(|e| self.err(e, "measuring"))
+            self.db.size_on_disk().map_err(|e| self.err(e, "measuring"))
         })
     }
 }

@@ -1,0 +1,432 @@
+//! `adjoin demo`: builds a fresh database holding a generated pool (slot ads after the
+//! dissertation's machine model with the attribute set of real slot ads, job ads shaped like
+//! the real job ad), loads it, runs a few queries, a small greedy matchmaking pass that
+//! records matches and consumes slots, reopens the database, and prints what each step took.
+
+use super::db_arg::DbPath;
+use super::query::parse_constraint;
+use super::render::{count, duration, human_bytes, thousands, Table};
+use adjoin::workload::{Workload, ARCH_OS};
+use adjoin::{Db, DbError};
+use adjoin_query::eval::{eval_attr_in_match, eval_attr_value, symmetric_match, MatchAds};
+use adjoin_query::{ClassAd, EvalOptions, Value};
+use adjoin_storage::{AdError, Durability, NewMatch, NewMember, PutOptions, StoredAd};
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// The demo's database when `--db` is not given (replaced on every run).
+const DEFAULT_NAME: &str = "adjoin-demo.db";
+
+/// Arguments of `adjoin demo`.
+#[derive(Args)]
+pub struct DemoArgs {
+    /// Slot ads to generate.
+    #[arg(long, default_value_t = 20_000, value_name = "N")]
+    machines: u64,
+    /// Job ads to generate.
+    #[arg(long, default_value_t = 5_000, value_name = "N")]
+    jobs: u64,
+    /// Jobs the matchmaking pass tries to place.
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    match_jobs: u64,
+    /// The generator's seed (the same seed gives the same pool).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// The database the demo builds: `--db PATH` (which must not exist yet, or be empty), else
+/// `adjoin-demo.db` under the system temp directory, replaced if it exists. `$ADJOIN_DB` is
+/// not used: the demo never overwrites a database it was not asked to create.
+fn demo_path(flag: Option<&Path>) -> Result<PathBuf> {
+    if let Some(p) = flag {
+        let empty_dir = p.is_dir()
+            && std::fs::read_dir(p)
+                .with_context(|| format!("reading {}", p.display()))?
+                .next()
+                .is_none();
+        if p.exists() && !empty_dir {
+            bail!(
+                "{} already exists; the demo builds a new database: remove it or choose another --db",
+                p.display()
+            );
+        }
+        return Ok(p.to_owned());
+    }
+    let p = std::env::temp_dir().join(DEFAULT_NAME);
+    if p.is_dir() {
+        // Refuse (rather than pull the files from under it) when another demo holds it.
+        drop(DbPath::from_flag(Some(&p)).open_existing()?);
+        std::fs::remove_dir_all(&p).with_context(|| format!("removing {}", p.display()))?;
+    } else if p.exists() {
+        bail!("{} exists and is not a database directory", p.display());
+    }
+    Ok(p)
+}
+
+/// The report being built: sections of aligned lines.
+struct Report {
+    text: String,
+}
+
+impl Report {
+    fn section(&mut self, title: &str, table: &Table) {
+        let _ = writeln!(self.text, "\n{title}");
+        self.text.push_str(&table.render(2));
+    }
+}
+
+/// Stores `ads` in `coll` as one bulk load flushed once at the end; returns the time taken.
+fn bulk_load(db: &Db, coll: &str, ads: &[ClassAd]) -> Result<Duration> {
+    let start = Instant::now();
+    let opts = PutOptions {
+        durability: Durability::Buffered,
+        ..PutOptions::default()
+    };
+    let mut loader = db.store().loader(coll, opts);
+    for ad in ads {
+        loader.push(ad)?;
+    }
+    let report = loader.finish()?;
+    if let Some(Err(e)) = report.results.iter().find(|r| r.is_err()) {
+        bail!("loading the demo's {coll}: {e}");
+    }
+    Ok(start.elapsed())
+}
+
+fn rate(n: u64, d: Duration) -> String {
+    let secs = d.as_secs_f64().max(1e-9);
+    format!("{} ads/s", thousands((n as f64 / secs) as u64))
+}
+
+/// Runs `constraint` over `coll`, returning the ads selected and the time taken.
+fn timed_query(db: &Db, coll: &str, constraint: &str) -> Result<(Vec<StoredAd>, Duration)> {
+    let e = parse_constraint(Some(constraint))?;
+    let start = Instant::now();
+    let ads = db.query(coll, &e)?.collect::<Result<Vec<_>, DbError>>()?;
+    Ok((ads, start.elapsed()))
+}
+
+/// A string attribute of `ad` (evaluated), or `?`.
+fn text_attr(ad: &ClassAd, name: &str, opts: &EvalOptions) -> String {
+    match eval_attr_value(ad, name, opts) {
+        Value::Str(s) => s.to_string(),
+        v => v.to_string(),
+    }
+}
+
+/// What the matchmaking pass did.
+struct Matched {
+    tried: u64,
+    matched: u64,
+    first_slot: Option<ClassAd>,
+    took: Duration,
+}
+
+/// Greedy matchmaking: each of the first `limit` jobs takes, among the slots still free that
+/// match it both ways, the one its `Rank` prefers; the match is recorded and the slot consumed.
+fn match_pass(db: &Db, jobs: &[StoredAd], slots: Vec<StoredAd>, limit: u64) -> Result<Matched> {
+    let opts = EvalOptions::default();
+    let start = Instant::now();
+    let mut free: Vec<Option<StoredAd>> = slots.into_iter().map(Some).collect();
+    let mut out = Matched {
+        tried: 0,
+        matched: 0,
+        first_slot: None,
+        took: Duration::ZERO,
+    };
+    for job in jobs.iter().take(limit as usize) {
+        out.tried += 1;
+        let mut best: Option<(usize, f64, Value)> = None;
+        for (i, slot) in free.iter().enumerate() {
+            let Some(slot) = slot else { continue };
+            if !symmetric_match(&job.ad, &slot.ad, &opts) {
+                continue;
+            }
+            let ads = MatchAds {
+                my: &job.ad,
+                target: &slot.ad,
+            };
+            let rank = match eval_attr_in_match("Rank", ads, &opts) {
+                Value::Int(r) => r as f64,
+                Value::Real(r) if r.is_finite() => r,
+                _ => 0.0,
+            };
+            if best.as_ref().map_or(true, |b| rank > b.1) {
+                let slot_rank = eval_attr_in_match(
+                    "Rank",
+                    MatchAds {
+                        my: &slot.ad,
+                        target: &job.ad,
+                    },
+                    &opts,
+                );
+                best = Some((i, rank, slot_rank));
+            }
+        }
+        let Some((i, rank, slot_rank)) = best else { continue };
+        let Some(slot) = free[i].take() else { continue };
+        db.record_match(&NewMatch {
+            cycle: 1,
+            members: vec![
+                NewMember {
+                    collection: "jobs".into(),
+                    id: job.id().to_owned(),
+                    rank: Some(Value::Real(rank)),
+                    consume: false,
+                },
+                NewMember {
+                    collection: "machines".into(),
+                    id: slot.id().to_owned(),
+                    rank: Some(slot_rank),
+                    consume: true,
+                },
+            ],
+        })?;
+        out.matched += 1;
+        if out.first_slot.is_none() {
+            out.first_slot = Some(slot.ad);
+        }
+    }
+    out.took = start.elapsed();
+    Ok(out)
+}
+
+/// Runs `adjoin demo`.
+pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
+    let total = Instant::now();
+    let path = demo_path(db_flag)?;
+    let opts = EvalOptions::default();
+    let mut report = Report {
+        text: format!(
+            "adjoin demo: a generated pool of {} and {} in {}\n",
+            count(args.machines, "machine"),
+            count(args.jobs, "job"),
+            path.display()
+        ),
+    };
+
+    // Generate.
+    let start = Instant::now();
+    let mut w = Workload::new(args.seed).context("building the workload generator")?;
+    let machines: Vec<ClassAd> = (0..args.machines).map(|n| w.slot_ad(n)).collect();
+    let jobs: Vec<ClassAd> = (0..args.jobs).map(|n| w.job_ad(n)).collect();
+    let generated = start.elapsed();
+    let attrs = |ads: &[ClassAd]| ads.first().map_or(0, ClassAd::len) as u64;
+
+    // Load.
+    let db = DbPath::from_flag(Some(&path)).open_or_create()?;
+    let load_m = bulk_load(&db, "machines", &machines)?;
+    let load_j = bulk_load(&db, "jobs", &jobs)?;
+    let stats = db.stats()?;
+    let n_ads = args.machines + args.jobs;
+    let mut t = Table::default();
+    t.row([
+        "generate".to_owned(),
+        format!("{} + {}", count(args.machines, "slot ad"), count(args.jobs, "job ad")),
+        format!("{} + {} attributes", attrs(&machines), attrs(&jobs)),
+        duration(generated),
+    ]);
+    for (coll, n, took) in [("machines", args.machines, load_m), ("jobs", args.jobs, load_j)] {
+        t.row([format!("load {coll}"), count(n, "ad"), rate(n, took), duration(took)]);
+    }
+    t.row([
+        "on disk".to_owned(),
+        human_bytes(stats.bytes),
+        format!("{} bytes/ad", thousands(stats.bytes / n_ads.max(1))),
+        String::new(),
+    ]);
+    report.section(
+        "Load (one bulk load per collection, flushed once at its end)",
+        &t,
+    );
+
+    // Queries.
+    let mut t = Table::default();
+    let queries = [
+        (
+            "idle LINUX slots with >= 256 MB",
+            "machines",
+            r#"State == "Unclaimed" && OpSys == "LINUX" && Memory >= 256"#,
+        ),
+        (
+            "idle slots willing to start now",
+            "machines",
+            r#"State == "Unclaimed" && Start"#,
+        ),
+        ("jobs of raman", "jobs", r#"Owner == "raman""#),
+        (
+            "big jobs (> 100 MB image)",
+            "jobs",
+            "ImageSize > 100000 && RequestMemory >= 64",
+        ),
+    ];
+    let mut willing = Vec::new();
+    for (what, coll, constraint) in queries {
+        let (ads, took) = timed_query(&db, coll, constraint)?;
+        t.row([
+            what.to_owned(),
+            format!("{coll}: {constraint}"),
+            count(ads.len() as u64, "ad"),
+            duration(took),
+        ]);
+        if constraint.ends_with("Start") {
+            willing = ads;
+        }
+    }
+    let probe = "slot1@host0.pool.example";
+    let start = Instant::now();
+    let found = db.get("machines", probe)?.is_some();
+    t.row([
+        "one slot by id".to_owned(),
+        format!("machines: get {probe}"),
+        if found { "found" } else { "not found" }.to_owned(),
+        duration(start.elapsed()),
+    ]);
+    report.section(
+        "Queries (full scans; the constraint is evaluated with each stored ad as MY)",
+        &t,
+    );
+
+    // Count by Arch/OpSys, against the model's shares.
+    let start = Instant::now();
+    let mut by: BTreeMap<(String, String), u64> = BTreeMap::new();
+    for ad in db.scan("machines")? {
+        let ad = ad?;
+        let key = (text_attr(&ad.ad, "Arch", &opts), text_attr(&ad.ad, "OpSys", &opts));
+        *by.entry(key).or_default() += 1;
+    }
+    let took = start.elapsed();
+    let mut t = Table::default();
+    t.row(["Arch", "OpSys", "slots", "share", "model"].map(String::from));
+    let total_slots: u64 = by.values().sum();
+    let mut rows: Vec<_> = by.into_iter().collect();
+    rows.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    for ((arch, os), n) in rows {
+        let model = ARCH_OS
+            .iter()
+            .find(|m| m.0 == arch && m.1 == os)
+            .map_or(String::from("-"), |m| format!("{:.1}%", m.2 * 100.0));
+        let share = 100.0 * n as f64 / total_slots.max(1) as f64;
+        t.row([arch, os, thousands(n), format!("{share:.1}%"), model]);
+    }
+    report.section(
+        &format!("Machines by Arch/OpSys (one scan, {})", duration(took)),
+        &t,
+    );
+
+    // Matchmaking: jobs in load order, against the willing idle slots.
+    let all_jobs = db.scan("jobs")?.collect::<Result<Vec<_>, _>>()?;
+    let n_willing = willing.len() as u64;
+    let m = match_pass(&db, &all_jobs, willing, args.match_jobs)?;
+    let mut t = Table::default();
+    t.row([
+        "matched".to_owned(),
+        format!(
+            "{} of {} tried, against {}",
+            thousands(m.matched),
+            count(m.tried, "job"),
+            count(n_willing, "willing slot")
+        ),
+        duration(m.took),
+    ]);
+    if let Some(slot) = &m.first_slot {
+        let refusal = match db.put("machines", slot) {
+            Err(DbError::Ad(e @ AdError::Consumed { .. })) => e.to_string(),
+            Ok(_) => "accepted (unexpected: the slot was consumed)".to_owned(),
+            Err(e) => e.to_string(),
+        };
+        t.row(["re-advertise".to_owned(), refusal, String::new()]);
+    }
+    report.section(
+        "Matchmaking pass (each job takes the free slot its Rank prefers; the slot is consumed)",
+        &t,
+    );
+
+    // Restart: close, reopen, first answer.
+    drop(db);
+    let start = Instant::now();
+    let db = DbPath::from_flag(Some(&path)).open_existing()?;
+    let reopened = start.elapsed();
+    let e = parse_constraint(Some(r#"OpSys == "LINUX""#))?;
+    let n_linux = db.count("machines", Some(&e))?;
+    let first = start.elapsed();
+    let stats = db.stats()?;
+    let mut t = Table::default();
+    t.row(["reopen".to_owned(), String::new(), duration(reopened)]);
+    t.row([
+        "first query".to_owned(),
+        format!("machines: OpSys == \"LINUX\" -> {}", count(n_linux, "ad")),
+        duration(first),
+    ]);
+    for c in &stats.collections {
+        t.row([
+            c.name.clone(),
+            format!("{}, {}", count(c.ads, "ad"), count(c.tombstones, "tombstone")),
+            String::new(),
+        ]);
+    }
+    t.row(["matches".to_owned(), thousands(stats.matches), String::new()]);
+    report.section("After a restart", &t);
+
+    let db_arg = shell_word(&path.display().to_string());
+    let _ = write!(
+        report.text,
+        "\nDone in {}. Explore the database:\n  \
+         adjoin --db {db_arg} stats\n  \
+         adjoin --db {db_arg} query --from machines --attrs Name,Arch,OpSys,Memory 'OpSys == \"LINUX\" && Memory >= 256'\n  \
+         adjoin --db {db_arg} query --from jobs --count 'Owner == \"raman\"'\n  \
+         adjoin --db {db_arg} matches\n",
+        duration(total.elapsed())
+    );
+    print!("{}", report.text);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `s` quoted for a POSIX shell when it needs it.
+fn shell_word(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+:@%,=".contains(c));
+    if plain {
+        s.to_owned()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_words() {
+        for (s, want) in [
+            ("/tmp/adjoin-demo.db", "/tmp/adjoin-demo.db"),
+            ("a b", "'a b'"),
+            ("it's", r"'it'\''s'"),
+            ("", "''"),
+        ] {
+            assert_eq!(shell_word(s), want);
+        }
+    }
+
+    #[test]
+    fn an_existing_database_is_not_overwritten() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let full = dir.path().join("full.db");
+        std::fs::create_dir(&full).expect("mkdir");
+        std::fs::write(full.join("x"), "x").expect("write");
+        let empty = dir.path().join("empty.db");
+        std::fs::create_dir(&empty).expect("mkdir");
+        let fresh = dir.path().join("fresh.db");
+        assert!(demo_path(Some(&full)).is_err());
+        assert_eq!(demo_path(Some(&empty)).expect("empty"), empty);
+        assert_eq!(demo_path(Some(&fresh)).expect("fresh"), fresh);
+    }
+}

@@ -1,0 +1,57 @@
+//! `adjoin get`: ads by id, in old syntax or as JSON lines; a missing id is reported and makes
+//! the exit status 1.
+
+use super::db_arg::DbPath;
+use super::query::require_collection;
+use super::render::{write_ad, AdStyle};
+use anyhow::Result;
+use clap::Args;
+use std::io::Write;
+use std::process::ExitCode;
+
+/// Arguments of `adjoin get`.
+#[derive(Args)]
+pub struct GetArgs {
+    /// The collection.
+    #[arg(long, value_name = "COLL")]
+    from: String,
+    /// Print one ad per line in HTCondor's JSON form.
+    #[arg(long)]
+    json: bool,
+    /// The ids.
+    #[arg(required = true, value_name = "ID")]
+    ids: Vec<String>,
+}
+
+/// Runs `adjoin get`.
+pub fn run(args: GetArgs, db: &DbPath) -> Result<ExitCode> {
+    let db = db.open_existing()?;
+    if let Err(e) = require_collection(&db, &args.from) {
+        eprintln!("adjoin: {e}");
+        return Ok(ExitCode::from(1));
+    }
+    let style = AdStyle::from_json_flag(args.json);
+    let mut out = std::io::stdout().lock();
+    let mut missing = 0usize;
+    let mut buf = String::new();
+    for id in &args.ids {
+        match db.get(&args.from, id)? {
+            Some(ad) => {
+                buf.clear();
+                write_ad(&mut buf, &ad.ad, style);
+                out.write_all(buf.as_bytes())?;
+            }
+            None => {
+                out.flush()?;
+                eprintln!("adjoin: no ad {id} in {}", args.from);
+                missing += 1;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(if missing > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

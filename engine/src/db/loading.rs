@@ -1,0 +1,376 @@
+//! Loading ad files into a collection: every good ad is stored and every bad one reported at
+//! its file position, or, strictly, all or nothing.
+
+use super::{Db, DbError};
+use crate::load::{parse_chunk, split, BadAd};
+use adjoin_query::parse::Format;
+use adjoin_query::ClassAd;
+use adjoin_storage::{AdError, Put, PutOptions};
+use std::path::Path;
+
+/// How to load.
+#[derive(Clone, Debug)]
+pub struct LoadOptions {
+    /// The format of the input (`Auto` decides per file).
+    pub format: Format,
+    /// Ids, expiry and durability of the stored ads. A non-strict load commits a chunk at a
+    /// time and, with `Buffered`, flushes once at the end.
+    pub put: PutOptions,
+    /// Refuse the whole load if any ad is bad: nothing is stored.
+    pub strict: bool,
+}
+
+impl Default for LoadOptions {
+    fn default() -> LoadOptions {
+        LoadOptions {
+            format: Format::Auto,
+            put: PutOptions {
+                durability: adjoin_storage::Durability::Buffered,
+                ..PutOptions::default()
+            },
+            strict: false,
+        }
+    }
+}
+
+/// An ad stored by a load.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadedAd {
+    /// The file it came from.
+    pub file: String,
+    /// The line it starts on.
+    pub line: u32,
+    /// What storing it did (its id, whether generated or replacing).
+    pub put: Put,
+}
+
+/// What a load did.
+#[derive(Clone, Debug, Default)]
+pub struct LoadReport {
+    /// The ads stored, in input order.
+    pub stored: Vec<LoadedAd>,
+    /// The ads not stored (malformed, or refused by the store), in input order.
+    pub bad: Vec<BadAd>,
+}
+
+/// Progress of a load, reported after each committed chunk.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LoadProgress {
+    /// Bytes of input read up to the last committed ad.
+    pub bytes_done: u64,
+    /// Bytes of input in all.
+    pub bytes_total: u64,
+    /// Ads stored so far.
+    pub stored: u64,
+    /// Bad ads so far.
+    pub bad: u64,
+}
+
+/// One input: its name for messages and its text.
+struct Source {
+    name: String,
+    text: String,
+}
+
+fn read_source(path: &Path) -> Result<Source, DbError> {
+    let name = path.display().to_string();
+    let bytes = if name == "-" {
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b).map_err(|source| {
+            DbError::Io {
+                path: path.to_owned(),
+                source,
+            }
+        })?;
+        b
+    } else {
+        std::fs::read(path).map_err(|source| DbError::Io {
+            path: path.to_owned(),
+            source,
+        })?
+    };
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        DbError::Io {
+            path: path.to_owned(),
+            source: std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("not UTF-8 (line {line}, byte {at})"),
+            ),
+        }
+    })?;
+    Ok(Source { name, text })
+}
+
+/// A store refusal as a bad ad at the ad's position.
+fn refused(file: &str, line: u32, e: &AdError) -> BadAd {
+    BadAd {
+        file: file.to_owned(),
+        line,
+        col: 1,
+        message: e.to_string(),
+    }
+}
+
+impl Db {
+    /// Loads the ads of `text` (named `file` in messages) into `collection`.
+    pub fn load_text(
+        &self,
+        collection: &str,
+        file: &str,
+        text: &str,
+        opts: &LoadOptions,
+    ) -> Result<LoadReport, DbError> {
+        let sources = vec![Source {
+            name: file.to_owned(),
+            text: text.to_owned(),
+        }];
+        self.load_sources(collection, sources.into_iter().map(Ok), opts, &mut |_| {})
+    }
+
+    /// Loads the ad files `paths` (`-` is standard input) into `collection`, calling `progress`
+    /// after each committed chunk.
+    pub fn load_files(
+        &self,
+        collection: &str,
+        paths: &[impl AsRef<Path>],
+        opts: &LoadOptions,
+        progress: &mut dyn FnMut(&LoadProgress),
+    ) -> Result<LoadReport, DbError> {
+        for p in paths {
+            let p = p.as_ref();
+            if p.as_os_str() != "-" && !p.is_file() {
+                return Err(DbError::Io {
+                    path: p.to_owned(),
+                    source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
+                });
+            }
+        }
+        let sources = paths.iter().map(|p| read_source(p.as_ref()));
+        self.load_sources(collection, sources, opts, progress)
+    }
+
+    fn load_sources(
+        &self,
+        collection: &str,
+        sources: impl Iterator<Item = Result<Source, DbError>>,
+        opts: &LoadOptions,
+        progress: &mut dyn FnMut(&LoadProgress),
+    ) -> Result<LoadReport, DbError> {
+        let _span = tracing::info_span!("load", collection, strict = opts.strict).entered();
+        if opts.strict {
+            return self.load_strict(collection, sources, opts);
+        }
+        let mut report = LoadReport::default();
+        let mut loader = self.store().loader(collection, opts.put.clone());
+        let mut origin: Vec<(usize, u32)> = Vec::new(); // (file index, line) per pushed ad
+        let mut files: Vec<String> = Vec::new();
+        let mut reported = 0usize;
+        let mut prog = LoadProgress::default();
+        let mut done_before = 0u64;
+        let absorb = |loader: &adjoin_storage::Loader<'_>,
+                      reported: &mut usize,
+                      report: &mut LoadReport,
+                      origin: &[(usize, u32)],
+                      files: &[String]| {
+            for (r, &(f, line)) in loader.results()[*reported..]
+                .iter()
+                .zip(&origin[*reported..])
+            {
+                match r {
+                    Ok(put) => report.stored.push(LoadedAd {
+                        file: files[f].clone(),
+                        line,
+                        put: put.clone(),
+                    }),
+                    Err(e) => report.bad.push(refused(&files[f], line, e)),
+                }
+            }
+            *reported = loader.results().len();
+        };
+        for source in sources {
+            let source = source?;
+            prog.bytes_total += source.text.len() as u64;
+            files.push(source.name.clone());
+            let f = files.len() - 1;
+            let (format, chunks) = split(&source.text, opts.format);
+            for chunk in chunks {
+                let offset = chunk.text.as_ptr() as u64 - source.text.as_ptr() as u64;
+                match parse_chunk(chunk, format) {
+                    Ok(ads) => {
+                        for ad in ads {
+                            origin.push((f, chunk.line));
+                            if loader.push(&ad)? > 0 {
+                                absorb(&loader, &mut reported, &mut report, &origin, &files);
+                                prog.bytes_done = done_before + offset;
+                                prog.stored = report.stored.len() as u64;
+                                prog.bad = report.bad.len() as u64;
+                                progress(&prog);
+                            }
+                        }
+                    }
+                    Err((line, col, message)) => report.bad.push(BadAd {
+                        file: source.name.clone(),
+                        line,
+                        col,
+                        message,
+                    }),
+                }
+            }
+            done_before += source.text.len() as u64;
+        }
+        loader.commit()?;
+        absorb(&loader, &mut reported, &mut report, &origin, &files);
+        loader.finish()?;
+        // Bad ads were noted as met, refusals as committed: put both in input order.
+        report.bad.sort_by(|a, b| {
+            let fa = files.iter().position(|f| *f == a.file);
+            let fb = files.iter().position(|f| *f == b.file);
+            (fa, a.line, a.col).cmp(&(fb, b.line, b.col))
+        });
+        prog.bytes_done = prog.bytes_total;
+        prog.stored = report.stored.len() as u64;
+        prog.bad = report.bad.len() as u64;
+        progress(&prog);
+        Ok(report)
+    }
+
+    /// All or nothing: parse everything; if anything is bad, refuse; else store every ad in one
+    /// transaction, which a refused ad aborts.
+    fn load_strict(
+        &self,
+        collection: &str,
+        sources: impl Iterator<Item = Result<Source, DbError>>,
+        opts: &LoadOptions,
+    ) -> Result<LoadReport, DbError> {
+        let mut ads: Vec<ClassAd> = Vec::new();
+        let mut origin: Vec<(String, u32)> = Vec::new();
+        let mut bad = Vec::new();
+        for source in sources {
+            let source = source?;
+            let (format, chunks) = split(&source.text, opts.format);
+            for chunk in chunks {
+                match parse_chunk(chunk, format) {
+                    Ok(parsed) => {
+                        for ad in parsed {
+                            ads.push(ad);
+                            origin.push((source.name.clone(), chunk.line));
+                        }
+                    }
+                    Err((line, col, message)) => bad.push(BadAd {
+                        file: source.name.clone(),
+                        line,
+                        col,
+                        message,
+                    }),
+                }
+            }
+        }
+        if !bad.is_empty() {
+            return Err(DbError::Refused { bad });
+        }
+        let mut put = opts.put.clone();
+        put.durability = adjoin_storage::Durability::Immediate;
+        match self.store().put_all(collection, &ads, &put) {
+            Ok(puts) => Ok(LoadReport {
+                stored: puts
+                    .into_iter()
+                    .zip(origin)
+                    .map(|(put, (file, line))| LoadedAd { file, line, put })
+                    .collect(),
+                bad: Vec::new(),
+            }),
+            Err(AdError::Refused { index, reason }) => {
+                let (file, line) = origin.get(index).cloned().unwrap_or_default();
+                Err(DbError::Refused {
+                    bad: vec![refused(&file, line, &reason)],
+                })
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(text: &str, strict: bool) -> (Db, Result<LoadReport, DbError>) {
+        let db = Db::open_in_memory().expect("db");
+        let opts = LoadOptions {
+            strict,
+            ..LoadOptions::default()
+        };
+        let r = db.load_text("m", "in.ads", text, &opts);
+        (db, r)
+    }
+
+    #[test]
+    fn good_ads_stored_bad_ones_placed() {
+        let (db, r) = load(
+            "[Name = \"a\"]\n[Name = \"b\"; x = ]\n[Name = \"c\"]\n[y = 1]",
+            false,
+        );
+        let r = r.expect("load");
+        let ids: Vec<(&str, u32)> = r
+            .stored
+            .iter()
+            .map(|a| (a.put.id.as_str(), a.line))
+            .collect();
+        assert_eq!(ids, [("a", 1), ("c", 3), ("auto-1", 4)]);
+        assert_eq!(r.bad.len(), 1);
+        assert!(
+            r.bad[0].to_string().starts_with("in.ads:2:"),
+            "{}",
+            r.bad[0]
+        );
+        assert_eq!(db.count("m", None).expect("count"), 3);
+    }
+
+    #[test]
+    fn refusals_by_the_store_are_placed_too() {
+        let db = Db::open_in_memory().expect("db");
+        db.put(
+            "m",
+            &adjoin_query::parse::classad("[Name = \"t\"]").expect("ad"),
+        )
+        .expect("put");
+        db.consume("m", "t").expect("consume");
+        let r = db
+            .load_text(
+                "m",
+                "f",
+                "[Name = \"a\"]\n\n[Name = \"t\"]",
+                &LoadOptions::default(),
+            )
+            .expect("load");
+        assert_eq!(r.stored.len(), 1);
+        assert_eq!(
+            (r.bad[0].line, r.bad[0].message.contains("consumed")),
+            (3, true)
+        );
+        let strict = LoadOptions {
+            strict: true,
+            ..LoadOptions::default()
+        };
+        match db.load_text("m", "f", "[Name = \"z\"]\n[Name = \"t\"]", &strict) {
+            Err(DbError::Refused { bad }) => assert_eq!(bad[0].line, 2),
+            other => panic!("want refusal, got {other:?}"),
+        }
+        assert!(
+            db.get("m", "z").expect("get").is_none(),
+            "strict stores nothing"
+        );
+    }
+
+    #[test]
+    fn strict_refuses_malformed_input_whole() {
+        let (db, r) = load("[Name = \"a\"]\n[Name = ]", true);
+        assert!(matches!(r, Err(DbError::Refused { .. })));
+        assert_eq!(db.count("m", None).expect("count"), 0);
+        let (db, r) = load("[Name = \"a\"]\n[Name = \"b\"]", true);
+        assert_eq!(r.expect("load").stored.len(), 2);
+        assert_eq!(db.count("m", None).expect("count"), 2);
+    }
+}

@@ -1,0 +1,421 @@
+//! Functions about evaluation itself: `ifThenElse`, `eval`, `unparse`, `evalInEachContext`,
+//! `countMatches` and `debug` (fnCall.cpp `ifThenElse`, `eval`, `unparse`, `debug`;
+//! compat_classad.cpp `evalInEachContext_func`), and the attribute dereference they share with
+//! `unresolved`.
+//!
+//! Several of these look an attribute reference up without evaluating it, as HTCondor's
+//! `AttributeReference::Deref` does; see [`deref`]. HTCondor's lookup moves the "current ad" of
+//! the evaluation to wherever it stopped, and the functions then evaluate their other arguments
+//! there — a quirk kept here because it shows in results (`evalInEachContext(x, {A})` with `x`
+//! defined nowhere evaluates `A` from the outermost ad).
+
+use super::args::{arity, eval_args};
+use super::convert::to_string_val;
+use super::pretty::pretty;
+use super::Builtin;
+use crate::ast::Expr;
+use crate::eval::{bool_equiv, Evaluator, Found};
+use crate::value::{Scope, Val};
+use bumpalo::collections::Vec as BumpVec;
+
+/// The functions of this module.
+pub(super) const FUNCTIONS: &[(&str, Builtin)] = &[
+    ("ifThenElse", if_then_else),
+    ("eval", eval_fn),
+    ("unparse", unparse),
+    ("evalInEachContext", eval_in_each_context),
+    ("countMatches", count_matches),
+    ("debug", debug),
+];
+
+/// `ifThenElse(c, a, b)`: `a` when `c` is true or a non-zero number, `b` when false or zero;
+/// `undefined` for an undefined `c`, `error` for anything else. Only the branch taken is
+/// evaluated.
+fn if_then_else<'a>(ev: &mut Evaluator<'a>, scope: &'a Scope<'a>, args: &'a [Expr]) -> Val<'a> {
+    if !arity(args, 3, 3) {
+        return Val::Error;
+    }
+    let c = ev.eval(&args[0], scope);
+    match c {
+        Val::Undefined => Val::Undefined,
+        // Booleans and numbers only: HTCondor rejects strings, times and the rest.
+        Val::Bool(_) | Val::Int(_) | Val::Real(_) => {
+            let branch = if bool_equiv(&c) == Some(true) { 1 } else { 2 };
+            ev.eval(&args[branch], scope)
+        }
+        _ => Val::Error,
+    }
+}
+
+/// `eval(s)`: `s` converted to a string as `string()` does, parsed as an expression and
+/// evaluated where the call is written. The evaluation's depth and work budgets bound the
+/// recursion, and a reference back to the attribute being evaluated is `undefined` (so
+/// `[a = eval("a")]` terminates, as in HTCondor).
+fn eval_fn<'a>(ev: &mut Evaluator<'a>, scope: &'a Scope<'a>, args: &'a [Expr]) -> Val<'a> {
+    if !arity(args, 1, 1) {
+        return Val::Error;
+    }
+    let [v] = eval_args(ev, scope, args);
+    let Val::Str(text) = to_string_val(ev, v) else {
+        return Val::Error;
+    };
+    // Parsing costs work in proportion to the text.
+    if !ev.charge(text.len() as u64) {
+        return Val::Error;
+    }
+    match crate::parse::expr(text) {
+        Ok(e) => {
+            let e = ev.alloc_expr(e);
+            ev.eval(e, scope)
+        }
+        Err(_) => Val::Error,
+    }
+}
+
+/// `unparse(attr)`: the text of the expression bound to `attr` in the ad where the call is
+/// written (that ad only; `""` when absent), unevaluated. The argument must be written as an
+/// attribute reference; only a plain name can ever be found (HTCondor looks up the reference's
+/// text, so `.a` and `MY.a` name no attribute).
+fn unparse<'a>(ev: &mut Evaluator<'a>, scope: &'a Scope<'a>, args: &'a [Expr]) -> Val<'a> {
+    if !arity(args, 1, 1) {
+        return Val::Error;
+    }
+    let text = match &args[0] {
+        Expr::Attr(name) => match scope.ad.get_key(name.key()) {
+            Some(e) => pretty(e),
+            None => String::new(),
+        },
+        Expr::Root(_) | Expr::Select(..) => String::new(),
+        _ => return Val::Error,
+    };
+    Val::Str(ev.alloc_str(&text))
+}
+
+/// `debug(e)`: the value of `e` (HTCondor also logs how it was computed).
+fn debug<'a>(ev: &mut Evaluator<'a>, scope: &'a Scope<'a>, args: &'a [Expr]) -> Val<'a> {
+    if !arity(args, 1, 1) {
+        return Val::Error;
+    }
+    ev.eval(&args[0], scope)
+}
+
+/// What HTCondor's `AttributeReference::Deref` finds for an attribute reference.
+#[derive(Copy, Clone)]
+pub(super) enum Target<'a> {
+    /// An attribute's expression and the scope of the ad holding it.
+    Attr(&'a Expr, &'a Scope<'a>),
+    /// A keyword naming an ad (`parent`, `root`, …): the ad itself.
+    Ad(&'a Scope<'a>),
+    /// `CurrentTime`.
+    Time,
+    /// `list.attr`: the selections from each element, already evaluated.
+    Projected(Val<'a>),
+    /// Nothing: the name is bound nowhere, or the reference's base is not an ad.
+    Missing,
+}
+
+/// Dereferences `e` if it is an attribute reference (`a`, `.a`, `base.a`): what it names, and
+/// the scope HTCondor's lookup leaves as the current ad — the ad holding the attribute, or the
+/// last ad searched when it is bound nowhere, or `scope` when the lookup never started.
+/// `None` when `e` is not an attribute reference.
+pub(super) fn deref<'a>(
+    ev: &mut Evaluator<'a>,
+    scope: &'a Scope<'a>,
+    e: &'a Expr,
+) -> Option<(Target<'a>, &'a Scope<'a>)> {
+    let (start, key) = match e {
+        Expr::Attr(name) => {
+            let key = name.key();
+            let found = ev.lookup_in_scope(scope, key);
+            // Under the old semantics a name missing from a top-level ad is sought in the other
+            // ad of the match (HTCondor's alternateScope).
+            if let Found::Undefined = found {
+                let other = scope
+                    .other
+                    .get()
+                    .filter(|_| ev.options().target_fallback && scope.parent.is_none());
+                if let Some(o) = other {
+                    return Some(match o.ad.get_key(key) {
+                        Some(x) => (Target::Attr(x, o), o),
+                        None => (Target::Missing, o),
+                    });
+                }
+            }
+            return Some(resolved(found, scope));
+        }
+        Expr::Root(name) => (scope.root(), name.key()),
+        Expr::Select(base, name) => match ev.eval(base, scope) {
+            Val::Ad(s) => (s, name.key()),
+            // A selection from a list projects each element; the current ad stays.
+            Val::List(_) => return Some((Target::Projected(ev.eval(e, scope)), scope)),
+            _ => return Some((Target::Missing, scope)),
+        },
+        _ => return None,
+    };
+    let found = ev.lookup_in_scope(start, key);
+    Some(resolved(found, start))
+}
+
+/// A lookup's result and the ad it left current (`start` for keywords, the outermost ad of
+/// `start`'s chain when nothing was found).
+fn resolved<'a>(found: Found<'a>, start: &'a Scope<'a>) -> (Target<'a>, &'a Scope<'a>) {
+    match found {
+        Found::Attr(x, holder, _) => (Target::Attr(x, holder), holder),
+        Found::Ad(s) => (Target::Ad(s), start),
+        Found::Time => (Target::Time, start),
+        Found::Undefined => (Target::Missing, start.root()),
+    }
+}
+
+/// `evalInEachContext(expr, ads)`: `expr` evaluated in each ad of the list, as a list.
+fn eval_in_each_context<'a>(
+    ev: &mut Evaluator<'a>,
+    scope: &'a Scope<'a>,
+    args: &'a [Expr],
+) -> Val<'a> {
+    each_context(ev, scope, args, false)
+}
+
+/// `countMatches(expr, ads)`: how many ads of the list `expr` is true (or a non-zero number)
+/// in. Never `undefined`: an undefined list counts 0.
+fn count_matches<'a>(ev: &mut Evaluator<'a>, scope: &'a Scope<'a>, args: &'a [Expr]) -> Val<'a> {
+    each_context(ev, scope, args, true)
+}
+
+/// The shared body of `evalInEachContext` and `countMatches`. When `expr` is written as an
+/// attribute reference that names an attribute, that attribute's expression is what gets
+/// evaluated in each ad (so `countMatches(RequireGPUs, AvailableGPUs)` evaluates the job's
+/// requirement inside each GPU ad); otherwise `expr` itself is. A list element that is not an
+/// ad gives `undefined` (if undefined) or `error`.
+fn each_context<'a>(
+    ev: &mut Evaluator<'a>,
+    scope: &'a Scope<'a>,
+    args: &'a [Expr],
+    count: bool,
+) -> Val<'a> {
+    if !arity(args, 2, 2) {
+        return Val::Error;
+    }
+    let (subject, here) = match deref(ev, scope, &args[0]) {
+        Some((Target::Attr(e, _), here)) => (Subject::Expr(e), here),
+        Some((Target::Ad(s), here)) => (Subject::Value(Val::Ad(s)), here),
+        Some((Target::Time, here)) => (Subject::Value(Val::Int(ev.now())), here),
+        Some((Target::Projected(v), here)) => (Subject::Value(v), here),
+        Some((Target::Missing, here)) => (Subject::Expr(&args[0]), here),
+        None => (Subject::Expr(&args[0]), scope),
+    };
+    // A list written in place is taken element by element; anything else is evaluated first.
+    let elements: &'a [Val<'a>] = match &args[1] {
+        Expr::List(items) => {
+            let mut out = BumpVec::with_capacity_in(items.len(), ev.bump());
+            for item in items {
+                out.push(ev.eval(item, here));
+            }
+            out.into_bump_slice()
+        }
+        other => match ev.eval(other, here) {
+            Val::List(items) => items,
+            Val::Undefined if count => return Val::Int(0),
+            Val::Undefined => return Val::Undefined,
+            _ => return Val::Error,
+        },
+    };
+    let mut results = BumpVec::with_capacity_in(elements.len(), ev.bump());
+    let mut matches = 0i64;
+    for &element in elements {
+        let r = match element {
+            Val::Ad(ad) => match subject {
+                Subject::Expr(e) => ev.eval(e, ad),
+                Subject::Value(v) => v,
+            },
+            Val::Undefined => Val::Undefined,
+            _ => Val::Error,
+        };
+        if count {
+            matches += i64::from(bool_equiv(&r) == Some(true));
+        } else {
+            results.push(r);
+        }
+    }
+    if count {
+        Val::Int(matches)
+    } else {
+        Val::List(results.into_bump_slice())
+    }
+}
+
+/// What `evalInEachContext` evaluates in each ad.
+#[derive(Copy, Clone)]
+enum Subject<'a> {
+    /// An expression, evaluated in each ad.
+    Expr(&'a Expr),
+    /// A value already known, the same in each ad.
+    Value(Val<'a>),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::check;
+
+    // Expected values are HTCondor 25's (classad2).
+
+    #[test]
+    fn if_then_else() {
+        for (expr, want) in [
+            ("ifThenElse(true, 1, 2)", "1"),
+            ("ifThenElse(false, 1, 2)", "2"),
+            ("ifThenElse(1.5, 1, 2)", "1"),
+            ("ifThenElse(0, 1, error)", "error"),
+            ("ifThenElse(0.0, error, 2)", "2"),
+            ("ifThenElse(undefined, 1, 2)", "undefined"),
+            ("ifThenElse(error, 1, 2)", "error"),
+            ("ifThenElse(\"true\", 1, 2)", "error"),
+            ("ifThenElse({1}, 1, 2)", "error"),
+            ("ifThenElse(relTime(1), 1, 2)", "error"),
+            ("ifThenElse(true, 1)", "error"),
+            ("ifThenElse(true, 1, 2, 3)", "error"),
+            ("ifThenElse(true, undefined, 2)", "undefined"),
+            ("ifThenElse(true, 1, 1/0)", "1"),
+        ] {
+            check(expr, want);
+        }
+    }
+
+    #[test]
+    fn eval_strings() {
+        for (expr, want) in [
+            ("eval(\"1+2\")", "3"),
+            ("eval(\"1+\")", "error"),
+            ("eval(5)", "5"),
+            ("eval(undefined)", "error"),
+            ("eval(error)", "error"),
+            ("eval(true)", "true"),
+            ("eval(\"\")", "error"),
+            ("eval(\"  3  \")", "3"),
+            ("eval(\"1 2\")", "error"),
+            ("eval(\"a = 1\")", "error"),
+            ("eval(\"[a = 1]\")", "[ a = 1 ]"),
+            ("eval(\"{1,2}\")", "{ 1,2 }"),
+            ("eval({1})", "{ 1 }"),
+            ("eval(absTime(0))", "error"),
+            ("eval(\"[x=1].x\")", "1"),
+            ("eval(\"1+2\", 3)", "error"),
+            ("eval()", "error"),
+            ("[a = 3; b = eval(\"a * 2\")].b", "6"),
+            ("[a = eval(\"a\")].a", "undefined"),
+            ("[a = eval(\"a + 1\")].a", "undefined"),
+            ("[a = eval(\"b\"); b = eval(\"a\")].a", "undefined"),
+            ("[a = 3; b = [a = 4; c = eval(\"a\")].c].b", "4"),
+            ("[a = 3; b = [c = eval(\"a\")].c].b", "3"),
+            ("[a = 3; b = eval(strcat(\"a\", \"+\", \"1\"))].b", "4"),
+            // Unbounded self-expansion through text ends at the depth budget.
+            ("[f = eval(strcat(\"1+\", unparse(f)))].f", "error"),
+        ] {
+            check(expr, want);
+        }
+    }
+
+    #[test]
+    fn unparse_attributes() {
+        for (expr, want) in [
+            ("[x = 1 + 2; y = unparse(x)].y", r#""1 + 2""#),
+            ("[x = 1 + 2; y = unparse(X)].y", r#""1 + 2""#),
+            ("[x = 1 + 2; y = unparse(x + 1)].y", "error"),
+            ("[x = 1 + 2; y = unparse(z)].y", r#""""#),
+            ("[x = 1 + 2; y = unparse(x, x)].y", "error"),
+            ("[x = 1 + 2; y = unparse(.x)].y", r#""""#),
+            ("[x = 1 + 2; y = unparse(MY.x)].y", r#""""#),
+            ("[x = 1 + 2; y = [z = unparse(x)].z].y", r#""""#),
+            ("[x = 1 + 2; y = unparse(\"x\")].y", "error"),
+            ("[x = y; y = unparse(x)].y", r#""y""#),
+            ("[x = 1; y = unparse(y)].y", r#""unparse(y)""#),
+            ("[x = a ? b : c; y = unparse(x)].y", r#""a ? b : c""#),
+            (
+                "[x = -1.5e10 * (2+3); y = unparse(x)].y",
+                r#""-1.500000000000000E+10 * (2 + 3)""#,
+            ),
+            (
+                "[x = strcat(\"a\", b); y = unparse(x)].y",
+                r#""strcat(\"a\",b)""#,
+            ),
+            ("[x = a =?= b; y = unparse(x)].y", r#""a is b""#),
+            (
+                "[x = TARGET.foo && MY.bar; y = unparse(x)].y",
+                r#""TARGET.foo && MY.bar""#,
+            ),
+            (
+                "[x = relTime(\"1:00\"); y = unparse(x)].y",
+                r#""relTime(\"01:00\")""#,
+            ),
+            (
+                "[x = [a=1;b={1,2}]; y = unparse(x)].y",
+                r#""\n    [\n        a = 1; \n        b = \n           {\n              1,\n              2\n           }\n    ]""#,
+            ),
+            (
+                "[x = {1, [a = 2], \"s\"}; y = unparse(x)].y",
+                r#""\n   {\n      1,\n      \n          [\n              a = 2\n          ],\n      \"s\"\n   }""#,
+            ),
+            ("unparse()", "error"),
+        ] {
+            check(expr, want);
+        }
+    }
+
+    #[test]
+    fn each_context() {
+        for (expr, want) in [
+            ("evalInEachContext(Prio > 2, { [Prio=3;], [Prio=1;] })", "{ true,false }"),
+            ("evalInEachContext(Prio, { [Prio=3;], [Prio=1;] })", "{ 3,1 }"),
+            ("evalInEachContext(Prio > 2, { [Prio=3;], UNDEFINED })", "{ true,undefined }"),
+            ("evalInEachContext(Prio > 2, { [Prio=3;], 5 })", "{ true,error }"),
+            ("evalInEachContext(Prio > 2, UNDEFINED)", "undefined"),
+            ("evalInEachContext(Prio > 2, 5)", "error"),
+            ("evalInEachContext(Prio > 2, error)", "error"),
+            ("evalInEachContext(Prio > 2, {})", "{  }"),
+            ("evalInEachContext(Prio)", "error"),
+            ("evalInEachContext(Prio, {[Prio=4]}, 1)", "error"),
+            ("evalInEachContext(Prio, {[Prio=4], error})", "{ 4,error }"),
+            ("evalInEachContext(Prio, {[Prio=error]})", "{ error }"),
+            ("countMatches(Prio > 2, { [Prio=3;], [Prio=1;] })", "1"),
+            ("countMatches(Prio > 2, { [Prio=3;], UNDEFINED })", "1"),
+            ("countMatches(Prio > 2, UNDEFINED)", "0"),
+            ("countMatches(Prio > 2, 5)", "error"),
+            (
+                "countMatches(Prio, { [Prio=3;], [Prio=1;], [Prio=0.0], [Prio=\"x\"], [Prio=true] })",
+                "3",
+            ),
+            ("[L = { [Prio=3;], [Prio=1;] }; r = countMatches(Prio > 2, L)].r", "1"),
+            ("[L = { [Prio=3;], [Prio=1;] }; E = Prio > 2; r = countMatches(E, L)].r", "1"),
+            (
+                "[L = { [Prio=3;], [Prio=1;] }; E = Prio > 2; r = evalInEachContext(E, L)].r",
+                "{ true,false }",
+            ),
+            // A bound attribute's expression is what is evaluated in each ad.
+            ("[L = { [Prio=3;], [Prio=1;] }; Prio = 7; r = evalInEachContext(Prio, L)].r", "{ 7,7 }"),
+            ("[A = [Prio=3]; x = 10; r = evalInEachContext(Prio + x, {A})].r", "{ 13 }"),
+            ("[x = 10; r = evalInEachContext(x, {[Prio=4]})].r", "{ 10 }"),
+            ("[x = 10; r = evalInEachContext(y, {[Prio=4]})].r", "{ undefined }"),
+            // An unbound name leaves the lookup in the outermost ad, where `A` is not found.
+            ("[A = [Prio=3]; B = [Prio=1]; r = evalInEachContext(Prio, {A, B})].r", "{ undefined,undefined }"),
+            ("[A = [Prio=3]; r = evalInEachContext(Prio, {A, [Prio=4]})].r", "{ undefined,4 }"),
+            ("[A = [Prio=3]; L = {A}; r = evalInEachContext(Prio, L)].r", "undefined"),
+            ("[A = [Prio=3]; r = countMatches(Prio == 3, {A})].r", "1"),
+            ("[A = [Prio=3]; r = countMatches(Prio, {A})].r", "0"),
+            ("[A = [Prio=3]; r = evalInEachContext((Prio), {A})].r", "{ 3 }"),
+            ("[r = evalInEachContext({Prio,1}, {[Prio=4]})].r", "{ { 4,1 } }"),
+        ] {
+            check(expr, want);
+        }
+    }
+
+    #[test]
+    fn debug_is_identity() {
+        for (expr, want) in [
+            ("debug(1+2)", "3"),
+            ("debug()", "error"),
+            ("debug(1, 2)", "error"),
+        ] {
+            check(expr, want);
+        }
+    }
+}

@@ -1,0 +1,369 @@
+//! Reference determination (dissertation 2.6.2): which attributes of the other ad of a match
+//! (external references) and of the ad itself (internal references) an expression reads,
+//! followed transitively through the ad's own attributes.
+//!
+//! The analysis is static and follows the evaluator's scoping: an unscoped name is resolved in
+//! the ad it is written in and then its lexical parents; `TARGET.x` / `other.x` read `x` of the
+//! other ad (unless an enclosing ad binds `target`/`other`); `self`, `my`, `parent`, `root` and
+//! nested ad literals are followed; and, under the old-ClassAd semantics
+//! ([`EvalOptions::target_fallback`]), an unscoped name written at the top level of the ad and
+//! bound nowhere in it is an external reference too. Names are returned case-folded and sorted.
+//! What cannot be known statically (the attribute a computed subscript names, the result of
+//! `eval()`) is not reported.
+
+use crate::ast::Expr;
+use crate::classad::ClassAd;
+use crate::eval::EvalOptions;
+use crate::name::{kw, Key};
+use crate::value::Value;
+use rustc_hash::FxHashSet;
+use std::collections::BTreeSet;
+
+/// Deepest expression nesting followed (deeper parts are not analysed).
+const MAX_DEPTH: u32 = 1_000;
+
+/// The references of an expression or ad.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Refs {
+    /// Attributes of the other ad that are read, case-folded and sorted.
+    pub external: Vec<String>,
+    /// Attributes of the ad itself (top level) that are read, case-folded and sorted.
+    pub internal: Vec<String>,
+}
+
+/// The attribute names of the other ad that `expr`, written in `ad`, reads.
+pub fn external_refs(expr: &Expr, ad: &ClassAd, opts: &EvalOptions) -> Vec<String> {
+    references(expr, ad, opts).external
+}
+
+/// The attribute names of `ad` itself that `expr`, written in `ad`, reads.
+pub fn internal_refs(expr: &Expr, ad: &ClassAd, opts: &EvalOptions) -> Vec<String> {
+    references(expr, ad, opts).internal
+}
+
+/// Both reference sets of `expr` written in `ad`.
+pub fn references(expr: &Expr, ad: &ClassAd, opts: &EvalOptions) -> Refs {
+    let mut w = Walker::new(opts);
+    w.expr(expr, &[ad], 0);
+    w.finish()
+}
+
+/// The references of every attribute of `ad` (its whole-ad external and internal sets).
+pub fn ad_references(ad: &ClassAd, opts: &EvalOptions) -> Refs {
+    let mut w = Walker::new(opts);
+    for (name, e) in ad.iter() {
+        w.internal.insert(name.key());
+        w.visited
+            .insert((ad as *const ClassAd as usize, name.key()));
+        w.expr(e, &[ad], 0);
+    }
+    w.finish()
+}
+
+/// The attribute names of the other ad that any attribute of `ad` reads.
+pub fn ad_external_refs(ad: &ClassAd, opts: &EvalOptions) -> Vec<String> {
+    ad_references(ad, opts).external
+}
+
+/// What a scope expression denotes statically.
+enum Target<'e> {
+    /// The other ad of the match.
+    Other,
+    /// An ad of the lexical chain (or a nested ad literal), given as its chain.
+    Ad(Vec<&'e ClassAd>),
+    /// Something only evaluation could tell.
+    Unknown,
+}
+
+struct Walker {
+    fallback: bool,
+    external: BTreeSet<Key>,
+    internal: BTreeSet<Key>,
+    visited: FxHashSet<(usize, Key)>,
+    /// Aliases being followed by `classify`.
+    following: Vec<(usize, Key)>,
+}
+
+fn names(keys: BTreeSet<Key>) -> Vec<String> {
+    let set: BTreeSet<String> = keys.into_iter().map(|k| k.as_str().to_owned()).collect();
+    set.into_iter().collect()
+}
+
+fn addr(ad: &ClassAd) -> usize {
+    ad as *const ClassAd as usize
+}
+
+impl Walker {
+    fn new(opts: &EvalOptions) -> Walker {
+        Walker {
+            fallback: opts.target_fallback,
+            external: BTreeSet::new(),
+            internal: BTreeSet::new(),
+            visited: FxHashSet::default(),
+            following: Vec::new(),
+        }
+    }
+
+    fn finish(self) -> Refs {
+        Refs {
+            external: names(self.external),
+            internal: names(self.internal),
+        }
+    }
+
+    /// Walks `e`, written in the innermost ad of `chain` (`chain[0]` is the top-level ad).
+    fn expr<'e>(&mut self, e: &'e Expr, chain: &[&'e ClassAd], depth: u32) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let d = depth + 1;
+        match e {
+            Expr::Lit(Value::Ad(ad)) => self.nested(ad, chain, d),
+            Expr::Lit(_) => {}
+            Expr::Attr(name) => self.name(name.key(), chain, true, d),
+            Expr::Root(name) => self.name(name.key(), &chain[..1], false, d),
+            Expr::Select(base, name) => self.select(base, name.key(), chain, d),
+            Expr::Index(b) => {
+                if let Expr::Lit(Value::Str(s)) = b.1.unparen() {
+                    let key = Key::of(s);
+                    match self.classify(&b.0, chain, d) {
+                        Target::Other => {
+                            self.external.insert(key);
+                        }
+                        Target::Ad(c) => self.own(key, &c, d),
+                        Target::Unknown => {}
+                    }
+                    return;
+                }
+                self.expr(&b.0, chain, d);
+                self.expr(&b.1, chain, d);
+            }
+            Expr::Unary(_, x) | Expr::Paren(x) => self.expr(x, chain, d),
+            Expr::Binary(_, b) | Expr::Elvis(b) => {
+                self.expr(&b.0, chain, d);
+                self.expr(&b.1, chain, d);
+            }
+            Expr::Cond(b) => {
+                self.expr(&b.0, chain, d);
+                self.expr(&b.1, chain, d);
+                self.expr(&b.2, chain, d);
+            }
+            Expr::Call(_, args) | Expr::List(args) => {
+                for a in args {
+                    self.expr(a, chain, d);
+                }
+            }
+            Expr::Ad(ad) => self.nested(ad, chain, d),
+        }
+    }
+
+    /// Walks every attribute of a nested ad literal written in `chain`.
+    fn nested<'e>(&mut self, ad: &'e ClassAd, chain: &[&'e ClassAd], depth: u32) {
+        let mut inner = chain.to_vec();
+        inner.push(ad);
+        for (name, e) in ad.iter() {
+            if self.visited.insert((addr(ad), name.key())) {
+                self.expr(e, &inner, depth);
+            }
+        }
+    }
+
+    /// Reads attribute `key` bound in the innermost ad of `chain` itself.
+    fn own(&mut self, key: Key, chain: &[&ClassAd], depth: u32) {
+        let Some(&ad) = chain.last() else { return };
+        if let Some(e) = ad.get_key(key) {
+            self.attr(key, chain, e, depth);
+        }
+    }
+
+    /// Follows attribute `key` found with expression `e` in the innermost ad of `chain`.
+    fn attr<'e>(&mut self, key: Key, chain: &[&'e ClassAd], e: &'e Expr, depth: u32) {
+        if chain.len() == 1 {
+            self.internal.insert(key);
+        }
+        if let Some(&ad) = chain.last() {
+            if self.visited.insert((addr(ad), key)) {
+                self.expr(e, chain, depth);
+            }
+        }
+    }
+
+    /// Resolves the name `key` written in the innermost ad of `chain`.
+    fn name(&mut self, key: Key, chain: &[&ClassAd], unscoped: bool, depth: u32) {
+        for level in (0..chain.len()).rev() {
+            if let Some(e) = chain[level].get_key(key) {
+                self.attr(key, &chain[..=level], e, depth);
+                return;
+            }
+            if level + 1 == chain.len() && self.is_special(key) {
+                return;
+            }
+        }
+        let keyword = matches!(key, kw::TARGET | kw::OTHER | kw::MY);
+        if unscoped && !keyword && self.fallback && chain.len() == 1 {
+            self.external.insert(key);
+        }
+    }
+
+    fn is_special(&self, key: Key) -> bool {
+        match key {
+            kw::SELF | kw::PARENT | kw::ROOT | kw::TOPLEVEL => true,
+            kw::MY | kw::CURRENT_TIME => self.fallback,
+            _ => false,
+        }
+    }
+
+    fn select<'e>(&mut self, base: &'e Expr, key: Key, chain: &[&'e ClassAd], depth: u32) {
+        match self.classify(base, chain, depth) {
+            Target::Other => {
+                self.external.insert(key);
+            }
+            Target::Ad(c) => self.name(key, &c, false, depth),
+            Target::Unknown => {}
+        }
+    }
+
+    /// What `e`, written in `chain`, denotes as the base of a selection; references made on the
+    /// way are recorded.
+    fn classify<'e>(&mut self, e: &'e Expr, chain: &[&'e ClassAd], depth: u32) -> Target<'e> {
+        if depth > MAX_DEPTH {
+            return Target::Unknown;
+        }
+        let d = depth + 1;
+        match e.unparen() {
+            Expr::Attr(name) => self.classify_name(name.key(), chain, d),
+            Expr::Ad(ad) => {
+                let mut inner = chain.to_vec();
+                inner.push(ad);
+                Target::Ad(inner)
+            }
+            Expr::Select(b, name) => match self.classify(b, chain, d) {
+                Target::Other => {
+                    self.external.insert(name.key());
+                    Target::Unknown
+                }
+                Target::Ad(c) => self.classify_name(name.key(), &c, d),
+                Target::Unknown => Target::Unknown,
+            },
+            other => {
+                self.expr(other, chain, d);
+                Target::Unknown
+            }
+        }
+    }
+
+    fn classify_name<'e>(&mut self, key: Key, chain: &[&'e ClassAd], depth: u32) -> Target<'e> {
+        for level in (0..chain.len()).rev() {
+            if let Some(e) = chain[level].get_key(key) {
+                if level == 0 {
+                    self.internal.insert(key);
+                }
+                let holder = &chain[..=level];
+                // Follow aliases (`t = TARGET`, `m = [ … ]`), stopping at a cycle.
+                let id = (addr(chain[level]), key);
+                if self.following.contains(&id) {
+                    return Target::Unknown;
+                }
+                self.following.push(id);
+                let t = self.classify(e, holder, depth);
+                self.following.pop();
+                return t;
+            }
+            if level + 1 == chain.len() && self.is_special(key) {
+                return match key {
+                    kw::PARENT if chain.len() > 1 => Target::Ad(chain[..chain.len() - 1].to_vec()),
+                    kw::PARENT | kw::CURRENT_TIME => Target::Unknown,
+                    kw::ROOT | kw::TOPLEVEL => Target::Ad(chain[..1].to_vec()),
+                    _ => Target::Ad(chain.to_vec()),
+                };
+            }
+        }
+        match key {
+            kw::TARGET | kw::OTHER => Target::Other,
+            kw::MY => Target::Ad(chain[..1].to_vec()),
+            _ => Target::Unknown,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse;
+
+    fn opts(fallback: bool) -> EvalOptions {
+        EvalOptions {
+            target_fallback: fallback,
+            ..EvalOptions::default()
+        }
+    }
+
+    /// `(ad, expression, fallback, external, internal)`, names space-separated.
+    #[test]
+    fn reference_table() {
+        let cases = [
+            ("[]", "TARGET.Memory > 10", false, "memory", ""),
+            (
+                "[]",
+                "other.Memory > 10 && Other.Disk < 5",
+                false,
+                "disk memory",
+                "",
+            ),
+            (
+                "[Memory = 64]",
+                "TARGET.MemoryReqs < Memory - 15",
+                false,
+                "memoryreqs",
+                "memory",
+            ),
+            ("[x = TARGET.a; y = x + TARGET.b]", "y", false, "a b", "x y"),
+            ("[a = b; b = a]", "a", false, "", "a b"),
+            ("[]", "Arch == \"INTEL\"", true, "arch", ""),
+            ("[]", "Arch == \"INTEL\"", false, "", ""),
+            ("[Arch = \"X\"]", "Arch == \"INTEL\"", true, "", "arch"),
+            ("[target = [x = 1]]", "target.x", false, "", "target"),
+            ("[t = TARGET]", "t.Memory", false, "memory", "t"),
+            (
+                "[n = [a = TARGET.z; b = q]; q = 1]",
+                "n.a + n.b",
+                false,
+                "z",
+                "n q",
+            ),
+            ("[x = 1]", "my.x + self.x + root.x + .x", false, "", "x"),
+            ("[]", "TARGET[\"Cpus\"]", false, "cpus", ""),
+            ("[]", "TARGET.Machine.Name", false, "machine", ""),
+            ("[]", "size(TARGET.List) + time()", false, "list", ""),
+            ("[]", "[a = TARGET.q; b = w].a", true, "q", ""),
+            ("[]", "TARGET", false, "", ""),
+        ];
+        for (ad, e, fallback, ext, int) in cases {
+            let ad = parse::classad(ad).expect("ad");
+            let e = parse::expr(e).expect("expr");
+            let r = references(&e, &ad, &opts(fallback));
+            assert_eq!(r.external.join(" "), ext, "external of {e:?}");
+            assert_eq!(r.internal.join(" "), int, "internal of {e:?}");
+        }
+    }
+
+    #[test]
+    fn whole_ad() {
+        let ad = parse::classad(
+            "[Memory = 64; Requirements = TARGET.ImageSize < Memory && TARGET.Owner != \"x\"; Rank = TARGET.Cpus]",
+        )
+        .expect("ad");
+        let r = ad_references(&ad, &opts(false));
+        assert_eq!(r.external, ["cpus", "imagesize", "owner"]);
+        assert_eq!(r.internal, ["memory", "rank", "requirements"]);
+        assert_eq!(ad_external_refs(&ad, &opts(false)), r.external);
+        assert_eq!(
+            external_refs(&parse::expr("Requirements").expect("e"), &ad, &opts(false)),
+            ["imagesize", "owner"]
+        );
+        assert_eq!(
+            internal_refs(&parse::expr("Requirements").expect("e"), &ad, &opts(false)),
+            ["memory", "requirements"]
+        );
+    }
+}

@@ -1,0 +1,181 @@
+//! Specialization tests: a table of expected residuals, and a property test that the residual
+//! evaluates identically to the original for random ads on both sides.
+
+use super::*;
+use crate::eval::{eval_expr, eval_in_match, MatchAds};
+use crate::parse;
+use proptest::prelude::*;
+
+fn opts(fallback: bool, now: Option<i64>) -> EvalOptions {
+    EvalOptions {
+        target_fallback: fallback,
+        now,
+        tz_offset: Some(0),
+        ..EvalOptions::default()
+    }
+}
+
+/// `(ad, expression, residual as printed)`, new semantics, clock fixed.
+#[test]
+fn residual_table() {
+    let cases = [
+        ("[]", "1 + 2", "3"),
+        (
+            "[Memory = 64]",
+            "TARGET.MemoryReqs < Memory - 15",
+            "TARGET.MemoryReqs < 49",
+        ),
+        ("[]", "false && other.x > 10", "false"),
+        ("[]", "true && other.x > 10", "other.x > 10"),
+        ("[]", "true && other.x", "true && other.x"),
+        ("[]", "other.x > 10 || true", "other.x > 10 || true"),
+        ("[]", "other.x > 10 && true", "other.x > 10"),
+        ("[]", "\"s\" && other.x", "error"),
+        ("[]", "error + other.x", "error"),
+        ("[]", "undefined + other.x", "undefined + other.x"),
+        ("[a = 1]", "a > 0 ? other.x : other.y", "other.x"),
+        ("[a = 1]", "undefined ? other.x : 2", "undefined"),
+        ("[]", "undefined ?: other.y", "other.y"),
+        ("[x = TARGET.a; y = x + 1]", "y", "y"),
+        ("[a = b; b = a]", "a", "undefined"),
+        ("[]", "time() > other.t", "1704164645 > other.t"),
+        ("[]", "3 + other.a + 7", "3 + other.a + 7"),
+        ("[n = [q = 1]]", "n.q + other.z", "1 + other.z"),
+        ("[n = [q = 1]]", "n", "n"),
+        ("[l = {1, 2}]", "member(other.x, l)", "member(other.x,l)"),
+    ];
+    for (ad, e, want) in cases {
+        let ad = parse::classad(ad).expect("ad");
+        let e = parse::expr(e).expect("expr");
+        let got = specialize(&e, &ad, &opts(false, Some(1_704_164_645))).to_string();
+        assert_eq!(got, want, "{e}");
+    }
+}
+
+#[test]
+fn clock_folds_only_when_fixed() {
+    let ad = ClassAd::new();
+    let e = parse::expr("time() > other.t").expect("expr");
+    assert_eq!(
+        specialize(&e, &ad, &opts(false, None)).to_string(),
+        "time() > other.t"
+    );
+}
+
+#[test]
+fn fallback_names_stay() {
+    let ad = parse::classad("[Memory = 64]").expect("ad");
+    let e = parse::expr("Disk > Memory").expect("expr");
+    assert_eq!(
+        specialize(&e, &ad, &opts(true, None)).to_string(),
+        "Disk > 64"
+    );
+    assert_eq!(
+        specialize(&e, &ad, &opts(false, None)).to_string(),
+        "undefined"
+    );
+}
+
+#[test]
+fn whole_ad_and_attr() {
+    let ad =
+        parse::classad("[Memory = 64; Requirements = TARGET.ImageSize < Memory * 2]").expect("ad");
+    let o = opts(false, None);
+    let s = specialize_ad(&ad, &o);
+    assert_eq!(
+        s.to_string(),
+        "[ Memory = 64; Requirements = TARGET.ImageSize < 128 ]"
+    );
+    let r = specialize_attr(&ad, "requirements", &o).map(|e| e.to_string());
+    assert_eq!(r.as_deref(), Some("TARGET.ImageSize < 128"));
+    assert!(specialize_attr(&ad, "NoSuchAttributeHere", &o).is_none());
+}
+
+// ---- property: eval(specialize(e)) is eval(e), for any TARGET ----
+
+const NAMES: [&str; 3] = ["a", "b", "c"];
+
+fn leaf() -> impl Strategy<Value = Expr> {
+    prop_oneof![
+        (-3i64..4).prop_map(|i| Expr::Lit(Value::Int(i))),
+        any::<bool>().prop_map(|b| Expr::Lit(Value::Bool(b))),
+        Just(Expr::Lit(Value::Real(0.5))),
+        Just(Expr::Lit(Value::Undefined)),
+        Just(Expr::Lit(Value::Error)),
+        Just(Expr::Lit(Value::str("x"))),
+        (0..3usize).prop_map(|i| Expr::attr(NAMES[i])),
+        (0..3usize, 0..3usize)
+            .prop_map(|(s, i)| Expr::select(Expr::attr(["TARGET", "my", "other"][s]), NAMES[i])),
+    ]
+}
+
+fn expr() -> impl Strategy<Value = Expr> {
+    let ops = [
+        BinOp::Add,
+        BinOp::Sub,
+        BinOp::Mul,
+        BinOp::Div,
+        BinOp::Lt,
+        BinOp::Eq,
+        BinOp::Ne,
+        BinOp::Is,
+        BinOp::Isnt,
+        BinOp::And,
+        BinOp::Or,
+        BinOp::BitAnd,
+    ];
+    leaf().prop_recursive(4, 24, 3, move |inner| {
+        prop_oneof![
+            (0..ops.len(), inner.clone(), inner.clone())
+                .prop_map(move |(o, l, r)| Expr::binary(ops[o], l, r)),
+            inner
+                .clone()
+                .prop_map(|x| Expr::Unary(UnOp::Not, Box::new(x))),
+            inner
+                .clone()
+                .prop_map(|x| Expr::Unary(UnOp::Neg, Box::new(x))),
+            (inner.clone(), inner.clone(), inner.clone())
+                .prop_map(|(c, a, b)| Expr::Cond(Box::new((c, a, b)))),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| Expr::Elvis(Box::new((a, b)))),
+            inner.clone().prop_map(|x| Expr::Paren(Box::new(x))),
+            prop::collection::vec(inner.clone(), 0..3).prop_map(Expr::List),
+            inner.prop_map(|x| Expr::Call(Name::new("isUndefined"), vec![x])),
+        ]
+    })
+}
+
+fn ad_of() -> impl Strategy<Value = ClassAd> {
+    prop::collection::vec(prop::option::of(expr()), 3).prop_map(|es| {
+        let mut ad = ClassAd::new();
+        for (name, e) in NAMES.iter().zip(es) {
+            if let Some(e) = e {
+                ad.set(name, e);
+            }
+        }
+        ad
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+    #[test]
+    fn specialization_preserves_values(e in expr(), my in ad_of(), target in ad_of(), fallback in any::<bool>()) {
+        let o = opts(fallback, Some(1_704_164_645));
+        let s = specialize(&e, &my, &o);
+        let ads = MatchAds { my: &my, target: &target };
+        let before = eval_in_match(&e, ads, &o);
+        let after = eval_in_match(&s, ads, &o);
+        prop_assert!(before == after, "{e} => {s}: {before} vs {after}");
+        let alone_before = eval_expr(&e, &my, &o);
+        let alone_after = eval_expr(&s, &my, &o);
+        prop_assert!(alone_before == alone_after, "{e} => {s} (no target): {alone_before} vs {alone_after}");
+        // Specializing an attribute preserves its value when referenced.
+        let whole = specialize_ad(&my, &o);
+        for name in NAMES {
+            let r = Expr::attr(name);
+            let a = eval_in_match(&r, ads, &o);
+            let b = eval_in_match(&r, MatchAds { my: &whole, target: &target }, &o);
+            prop_assert!(a == b, "attr {name} of {my} => {whole}: {a} vs {b}");
+        }
+    }
+}

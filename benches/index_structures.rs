@@ -105,7 +105,12 @@ fn stabbing(c: &mut Criterion, name: &str, entries: Vec<(Interval<NumKey>, u32)>
         assert_eq!(tree.stab(p), scan_stab(&entries, p));
     }
     let hits: u64 = points.iter().map(|p| tree.stab(p).len()).sum();
-    println!("{name}: {} hits per stab on average", hits / QUERIES as u64);
+    println!(
+        "{name}: {} hits per stab on average; cached subtree bitmaps {} KiB, height {}",
+        hits / QUERIES as u64,
+        tree.cache_bytes() / 1024,
+        tree.height()
+    );
     let mut g = c.benchmark_group(format!("stab/{name}"));
     let mut i = 0;
     g.bench_function("tree", |b| {

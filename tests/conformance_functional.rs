@@ -32,6 +32,18 @@ const SCRIPT_VS_HTCONDOR: &[(&str, &str)] = &[
         "same avg($list0), undefined",
         "HTCondor 25 gives 0 for avg({}) (exprs.golden, section functions-1arg)",
     ),
+    (
+        "same isreltime($x.rtime), true",
+        "HTCondor 25's relTime(\"…\") literal evaluates to a real: isRelTime(relTime(\"2+25:14:16.123\")) is false",
+    ),
+    (
+        "same splitTime($t).days, 1",
+        "HTCondor 25: relTime(\"1d2h3m4.5s\") is a real, so splitTime gives an absolute-time ad without `days`",
+    ),
+    (
+        "same splittime($t).seconds, 4.5",
+        "HTCondor 25: relTime(\"1d2h3m4.5s\") is a real, split as an absolute time: whole seconds, 4",
+    ),
 ];
 
 /// The tally of one run.

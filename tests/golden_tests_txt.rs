@@ -13,6 +13,27 @@ use std::collections::HashMap;
 
 const SCRIPT: &str = "../shared/conformance/htcondor-tests.txt";
 
+/// Failures where HTCondor's answer is not one adjoin should give, with the reason. Each must
+/// still fail (a stale entry fails the test).
+const NOT_FOLLOWED: &[(&str, &str)] = &[
+    (
+        "ad Times",
+        "HTCondor's parseOne() flattens a relTime(\"…\") literal to a real, while ClassAd() and \
+         parseAds() keep relTime(\"3+01:14:16.123\"); adjoin keeps it (the value is the same real)",
+    ),
+    (
+        "print Times repr",
+        "the same parseOne() flattening as `ad Times`",
+    ),
+    ("print Times printOld", "the same parseOne() flattening as `ad Times`"),
+    ("print Times printJson", "the same parseOne() flattening as `ad Times`"),
+    (
+        "evaluate policy access_times[\"globus\"].start",
+        "HTCondor answers undefined through a use-after-free in its subscript code (variants crash \
+         its Python bindings); adjoin gives 1900, as HTCondor does for access_times[\"globus\"][\"start\"]",
+    ),
+];
+
 /// The named ads of the script, as text.
 fn script_ads(script: &str) -> HashMap<String, String> {
     let mut ads = HashMap::new();
@@ -190,6 +211,20 @@ fn named_ads_evaluations_matches_and_printing() {
         }
     }
 
-    println!("tests.golden: {passed} passed, {} failed", failures.len());
+    let mut known = 0;
+    for (prefix, reason) in NOT_FOLLOWED {
+        match failures.iter().position(|f| f.starts_with(&format!("{prefix}:"))) {
+            Some(i) => {
+                failures.remove(i);
+                known += 1;
+                println!("  not followed: {prefix}: {reason}");
+            }
+            None => failures.push(format!("{prefix}: agrees now; remove it from NOT_FOLLOWED")),
+        }
+    }
+    println!(
+        "tests.golden: {passed} passed, {} failed ({known} HTCondor answers deliberately not followed)",
+        failures.len()
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

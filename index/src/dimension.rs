@@ -26,7 +26,8 @@ impl DimensionTrees {
         DimensionTrees::default()
     }
 
-    /// Adds an interval; false if empty or already held (see [`IntervalTree::insert`]).
+    /// Adds an interval; false if empty or its RID is already held in that domain (see
+    /// [`IntervalTree::insert`]).
     pub fn insert(&mut self, iv: MangledInterval, rid: u32) -> bool {
         match iv {
             MangledInterval::Number(i) => self.num.insert(i, rid),

@@ -9,6 +9,7 @@
 #![deny(missing_docs)]
 
 pub mod ast;
+mod calendar;
 pub mod classad;
 pub mod error;
 pub mod eval;

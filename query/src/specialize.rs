@@ -105,8 +105,13 @@ fn boolish(e: &Expr) -> bool {
     }
 }
 
+/// The expression for a known value. A relative time becomes `relTime(secs)`, since a reltime
+/// literal evaluates to a real (HTCondor's rule, see `Evaluator::literal`).
 fn lit(v: Value) -> Expr {
-    Expr::Lit(v)
+    match v {
+        Value::RelTime(secs) => crate::parse::rel_time_call(secs),
+        v => Expr::Lit(v),
+    }
 }
 
 fn as_lit(e: &Expr) -> Option<&Value> {

@@ -55,10 +55,21 @@ fn crc(key: &[u8], payload: &[u8]) -> u32 {
 }
 
 /// Encodes `value` with bincode (no frame): for parts assembled into one payload.
+///
+/// The size limit is checked on the result rather than by bincode, whose limit check makes a
+/// whole sizing pass over the value first.
 pub fn encode<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, CodecError> {
-    options()
+    let bytes = options()
+        .with_no_limit()
         .serialize(value)
-        .map_err(|e| CodecError::Encode(e.to_string()))
+        .map_err(|e| CodecError::Encode(e.to_string()))?;
+    if bytes.len() as u64 > MAX_PAYLOAD {
+        return Err(CodecError::Encode(format!(
+            "{} bytes exceeds the limit of {MAX_PAYLOAD}",
+            bytes.len()
+        )));
+    }
+    Ok(bytes)
 }
 
 /// Frames an already encoded payload stored under `key`.

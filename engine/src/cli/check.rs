@@ -17,7 +17,7 @@ pub fn run(_args: CheckArgs, db: &DbPath) -> Result<ExitCode> {
         Ok(db) => db,
         // Damage that stops the open is what check is for: report it as found damage.
         Err(e) if is_damage(&e) => {
-            eprintln!("damaged: {e:#}");
+            eprintln!("damaged: {}", super::error_line(&e));
             eprintln!("adjoin: the database cannot be opened; damage found");
             return Ok(ExitCode::from(1));
         }

@@ -74,6 +74,7 @@ struct Report {
 }
 
 impl Report {
+    /// Adds a titled table.
     fn section(&mut self, title: &str, table: &Table) {
         let _ = writeln!(self.text, "\n{title}");
         self.text.push_str(&table.render(2));
@@ -224,21 +225,24 @@ pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
     let load_j = bulk_load(&db, "jobs", &jobs)?;
     let stats = db.stats()?;
     let n_ads = args.machines + args.jobs;
-    let mut t = Table::default();
-    t.row([
-        "generate".to_owned(),
-        format!("{} + {}", count(args.machines, "slot ad"), count(args.jobs, "job ad")),
-        format!("{} + {} attributes", attrs(&machines), attrs(&jobs)),
-        duration(generated),
-    ]);
+    let _ = writeln!(
+        report.text,
+        "\nGenerated {} ({} attributes each) and {} ({} attributes) in {}",
+        count(args.machines, "slot ad"),
+        attrs(&machines),
+        count(args.jobs, "job ad"),
+        attrs(&jobs),
+        duration(generated)
+    );
+    let mut t = Table::aligned("lrrr");
     for (coll, n, took) in [("machines", args.machines, load_m), ("jobs", args.jobs, load_j)] {
-        t.row([format!("load {coll}"), count(n, "ad"), rate(n, took), duration(took)]);
+        t.row([coll.to_owned(), count(n, "ad"), duration(took), rate(n, took)]);
     }
     t.row([
         "on disk".to_owned(),
         human_bytes(stats.bytes),
-        format!("{} bytes/ad", thousands(stats.bytes / n_ads.max(1))),
         String::new(),
+        format!("{} bytes/ad", thousands(stats.bytes / n_ads.max(1))),
     ]);
     report.section(
         "Load (one bulk load per collection, flushed once at its end)",
@@ -246,7 +250,7 @@ pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
     );
 
     // Queries.
-    let mut t = Table::default();
+    let mut t = Table::aligned("lrrl");
     let queries = [
         (
             "idle LINUX slots with >= 256 MB",
@@ -270,9 +274,9 @@ pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
         let (ads, took) = timed_query(&db, coll, constraint)?;
         t.row([
             what.to_owned(),
-            format!("{coll}: {constraint}"),
             count(ads.len() as u64, "ad"),
             duration(took),
+            format!("{coll}: {constraint}"),
         ]);
         if constraint.ends_with("Start") {
             willing = ads;
@@ -283,9 +287,9 @@ pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
     let found = db.get("machines", probe)?.is_some();
     t.row([
         "one slot by id".to_owned(),
-        format!("machines: get {probe}"),
         if found { "found" } else { "not found" }.to_owned(),
         duration(start.elapsed()),
+        format!("machines: get {probe}"),
     ]);
     report.section(
         "Queries (full scans; the constraint is evaluated with each stored ad as MY)",
@@ -301,7 +305,7 @@ pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
         *by.entry(key).or_default() += 1;
     }
     let took = start.elapsed();
-    let mut t = Table::default();
+    let mut t = Table::aligned("llrrr");
     t.row(["Arch", "OpSys", "slots", "share", "model"].map(String::from));
     let total_slots: u64 = by.values().sum();
     let mut rows: Vec<_> = by.into_iter().collect();
@@ -315,7 +319,7 @@ pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
         t.row([arch, os, thousands(n), format!("{share:.1}%"), model]);
     }
     report.section(
-        &format!("Machines by Arch/OpSys (one scan, {})", duration(took)),
+        &format!("Machines by Arch/OpSys (one scan, {}; model: dissertation Figure 26)", duration(took)),
         &t,
     );
 
@@ -323,29 +327,23 @@ pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
     let all_jobs = db.scan("jobs")?.collect::<Result<Vec<_>, _>>()?;
     let n_willing = willing.len() as u64;
     let m = match_pass(&db, &all_jobs, willing, args.match_jobs)?;
-    let mut t = Table::default();
-    t.row([
-        "matched".to_owned(),
-        format!(
-            "{} of {} tried, against {}",
-            thousands(m.matched),
-            count(m.tried, "job"),
-            count(n_willing, "willing slot")
-        ),
-        duration(m.took),
-    ]);
+    let _ = writeln!(
+        report.text,
+        "\nMatchmaking pass (each job takes the willing slot its Rank prefers; the slot is consumed)\n  \
+         {} of {} placed on {} in {}; each match recorded with its ranks",
+        thousands(m.matched),
+        count(m.tried, "job"),
+        count(n_willing, "willing slot"),
+        duration(m.took)
+    );
     if let Some(slot) = &m.first_slot {
         let refusal = match db.put("machines", slot) {
-            Err(DbError::Ad(e @ AdError::Consumed { .. })) => e.to_string(),
+            Err(DbError::Ad(e @ AdError::Consumed { .. })) => format!("refused: {e}"),
             Ok(_) => "accepted (unexpected: the slot was consumed)".to_owned(),
             Err(e) => e.to_string(),
         };
-        t.row(["re-advertise".to_owned(), refusal, String::new()]);
+        let _ = writeln!(report.text, "  re-advertising a matched slot: {refusal}");
     }
-    report.section(
-        "Matchmaking pass (each job takes the free slot its Rank prefers; the slot is consumed)",
-        &t,
-    );
 
     // Restart: close, reopen, first answer.
     drop(db);
@@ -356,22 +354,19 @@ pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
     let n_linux = db.count("machines", Some(&e))?;
     let first = start.elapsed();
     let stats = db.stats()?;
-    let mut t = Table::default();
-    t.row(["reopen".to_owned(), String::new(), duration(reopened)]);
-    t.row([
-        "first query".to_owned(),
-        format!("machines: OpSys == \"LINUX\" -> {}", count(n_linux, "ad")),
+    let _ = writeln!(
+        report.text,
+        "\nAfter a restart\n  reopened in {}; first answer after {} (machines: OpSys == \"LINUX\" -> {})",
+        duration(reopened),
         duration(first),
-    ]);
+        count(n_linux, "ad")
+    );
+    let mut t = Table::aligned("lrr");
     for c in &stats.collections {
-        t.row([
-            c.name.clone(),
-            format!("{}, {}", count(c.ads, "ad"), count(c.tombstones, "tombstone")),
-            String::new(),
-        ]);
+        t.row([c.name.clone(), count(c.ads, "ad"), count(c.tombstones, "tombstone")]);
     }
     t.row(["matches".to_owned(), thousands(stats.matches), String::new()]);
-    report.section("After a restart", &t);
+    report.text.push_str(&t.render(2));
 
     let db_arg = shell_word(&path.display().to_string());
     let _ = write!(

@@ -156,8 +156,8 @@ pub fn run(args: LoadArgs, db: &DbPath) -> Result<ExitCode> {
             }
             writeln!(
                 err,
-                "adjoin: load refused (--strict): {} bad ad(s); nothing was stored in {}",
-                bad.len(),
+                "adjoin: load refused (--strict): {}; nothing was stored in {}",
+                count(bad.len() as u64, "bad ad"),
                 args.into
             )?;
             Ok(ExitCode::from(1))

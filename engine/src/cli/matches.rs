@@ -80,7 +80,7 @@ pub fn to_text(m: &MatchRecord) -> String {
         m.cycle,
         utc_time(m.time)
     );
-    let mut t = Table::default();
+    let mut t = Table::aligned("llll");
     for mem in &m.members {
         let rank = mem
             .rank

@@ -61,6 +61,23 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
+/// `e` and its causes as one line, `outer: inner`, leaving out a cause whose text the message
+/// before it already holds (errors that print their source as part of their own message).
+pub(crate) fn error_line(e: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if line.contains(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line
+}
+
 /// Parses the command line, runs the command, and maps errors to an exit code.
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
@@ -80,8 +97,28 @@ pub fn run() -> ExitCode {
         Ok(code) => code,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("adjoin: {e:#}");
+            eprintln!("adjoin: {}", error_line(&e));
             ExitCode::from(2)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_lines_do_not_repeat_causes() {
+        let io = || std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+        #[derive(Debug, thiserror::Error)]
+        #[error("f.ads: {0}")]
+        struct Echoing(#[source] std::io::Error);
+        for (e, want) in [
+            (anyhow::Error::new(io()).context("reading f"), "reading f: no such file"),
+            (anyhow::Error::new(Echoing(io())), "f.ads: no such file"),
+            (anyhow::anyhow!("plain"), "plain"),
+        ] {
+            assert_eq!(error_line(&e), want);
         }
     }
 }

@@ -136,13 +136,29 @@ pub fn duration(d: std::time::Duration) -> String {
     }
 }
 
-/// Rows of cells printed as aligned columns: the first column left-aligned, the rest right.
-#[derive(Default)]
+/// Rows of cells printed as aligned columns, each column left- or right-aligned.
 pub struct Table {
     rows: Vec<Vec<String>>,
+    /// `l` or `r` per column; columns past its end are right-aligned.
+    align: Vec<u8>,
+}
+
+impl Default for Table {
+    /// The first column left-aligned (a label), the rest right-aligned (numbers).
+    fn default() -> Table {
+        Table::aligned("l")
+    }
 }
 
 impl Table {
+    /// A table aligned as `align` says, a letter per column: `l` left, `r` right (e.g. `"llr"`).
+    pub fn aligned(align: &str) -> Table {
+        Table {
+            rows: Vec::new(),
+            align: align.bytes().collect(),
+        }
+    }
+
     /// Adds a row.
     pub fn row<S: ToString>(&mut self, cells: impl IntoIterator<Item = S>) {
         self.rows
@@ -170,7 +186,7 @@ impl Table {
                     line.push_str("  ");
                 }
                 let pad = width[c] - cell.chars().count();
-                if c == 0 {
+                if self.align.get(c) == Some(&b'l') {
                     line.push_str(cell);
                     line.push_str(&" ".repeat(pad));
                 } else {
@@ -255,5 +271,9 @@ mod tests {
         t.row(["collection", "ads"]);
         t.row(["m", "20000"]);
         assert_eq!(t.render(2), "  collection    ads\n  m           20000\n");
+        let mut t = Table::aligned("lrl");
+        t.row(["a", "1", "bbb"]);
+        t.row(["ccc", "22", "d"]);
+        assert_eq!(t.render(0), "a     1  bbb\nccc  22  d\n");
     }
 }

@@ -182,7 +182,9 @@ impl<'a> Evaluator<'a> {
             Value::Real(r) => Val::Real(*r),
             Value::Str(s) => Val::Str(s),
             Value::AbsTime(t) => Val::AbsTime(*t),
-            Value::RelTime(t) => Val::RelTime(*t),
+            // HTCondor's quirk, kept: a relative-time *literal* (`relTime("1:30")`, folded at
+            // parse time) evaluates to a real; `relTime(90)`, a call, yields a reltime.
+            Value::RelTime(t) => Val::Real(*t),
             Value::Ad(ad) => Val::Ad(self.scope(ad, Some(scope))),
             Value::List(items) => {
                 if !self.enter() {

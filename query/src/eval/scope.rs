@@ -167,7 +167,12 @@ impl<'a> Evaluator<'a> {
         if is_special(key, self.opts.target_fallback) {
             return match key {
                 kw::PARENT => start.parent.map_or(Found::Undefined, Found::Ad),
-                kw::ROOT | kw::TOPLEVEL => Found::Ad(start.root()),
+                kw::ROOT | kw::TOPLEVEL => match start.root() {
+                    // In a match HTCondor's root is its synthetic match ad, which binds none of
+                    // the ads' attributes: everything selected from it is undefined.
+                    r if r.other.get().is_some() => Found::Undefined,
+                    r => Found::Ad(r),
+                },
                 kw::CURRENT_TIME => Found::Time,
                 _ => Found::Ad(start),
             };
@@ -263,6 +268,10 @@ impl<'a> Evaluator<'a> {
     /// Evaluates `.key`: the name looked up from the outermost ad (no fallback).
     pub fn eval_absolute(&mut self, scope: &'a Scope<'a>, key: Key) -> Val<'a> {
         let root = scope.root();
+        if root.other.get().is_some() {
+            // `.attr` in a match names an attribute of HTCondor's synthetic match ad: undefined.
+            return Val::Undefined;
+        }
         let found = self.lookup_in_scope(root, key);
         self.eval_found(found)
     }

@@ -7,7 +7,6 @@
 
 // functions-time
 mod argv;
-mod calendar;
 mod compat;
 mod control;
 mod dissertation;
@@ -30,7 +29,6 @@ mod types;
 mod version;
 #[cfg(test)]
 pub(crate) mod testutil;
-pub mod time_parse;
 
 use crate::ast::Expr;
 use crate::eval::Evaluator;

@@ -130,7 +130,7 @@ impl Pretty<'_> {
     }
 
     fn spaces(&mut self, n: usize) {
-        self.out.extend(std::iter::repeat_n(' ', n));
+        self.out.push_str(&" ".repeat(n));
     }
 }
 

@@ -106,7 +106,7 @@ impl Out {
             return None;
         }
         let fill = if spec.pad == b'0' { b'0' } else { b' ' };
-        self.buf.extend(std::iter::repeat_n(fill, total - n));
+        self.buf.resize(self.buf.len() + (total - n), fill);
         self.buf.extend(text.iter().map(|&b| {
             if spec.lower {
                 b.to_ascii_lowercase()
@@ -134,7 +134,7 @@ impl Out {
                     if !self.fits(padding) {
                         return None;
                     }
-                    self.buf.extend(std::iter::repeat_n(b' ', padding));
+                    self.buf.resize(self.buf.len() + padding, b' ');
                     spec.width = (spec.width - padding as i64).max(0);
                 } else {
                     if !self.fits(usize::try_from(digits).unwrap_or(usize::MAX)) {
@@ -143,7 +143,7 @@ impl Out {
                     if negative {
                         self.buf.push(b'-');
                     }
-                    self.buf.extend(std::iter::repeat_n(b'0', padding));
+                    self.buf.resize(self.buf.len() + padding, b'0');
                     spec.width = 0;
                     return self.add(spec, text.as_bytes());
                 }

@@ -8,7 +8,7 @@
 //! formatted as they are. With no argument, the current local time is formatted with `%c`.
 
 use super::args::arity;
-use super::calendar::{day_numbers, gmtime, mktime};
+use crate::calendar::{day_numbers, gmtime, mktime};
 use super::strftime::{strftime, CTm};
 use super::time_fields::split;
 use super::Builtin;

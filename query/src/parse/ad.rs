@@ -6,7 +6,7 @@
 
 use super::expr::{Parsed, Parser};
 use super::lexer::{error_at, TokenKind};
-use super::time_literal;
+use super::time_string;
 use crate::ast::Expr;
 use crate::classad::ClassAd;
 use crate::error::ParseError;
@@ -82,12 +82,12 @@ impl Parser<'_> {
     fn time_call(&self, name: Name, s: &str, start: usize) -> Result<Option<Value>, ParseError> {
         let n = name.as_str();
         if n.eq_ignore_ascii_case("absTime") {
-            let t = time_literal::abs_time_from_string(s).ok_or_else(|| {
+            let t = time_string::abs_time_from_string(s).ok_or_else(|| {
                 error_at(self.src(), start, format!("invalid absolute time \"{s}\""))
             })?;
             Ok(Some(Value::AbsTime(t)))
         } else if n.eq_ignore_ascii_case("relTime") {
-            let t = time_literal::rel_time_from_string(s).ok_or_else(|| {
+            let t = time_string::rel_time_from_string(s).ok_or_else(|| {
                 error_at(self.src(), start, format!("invalid relative time \"{s}\""))
             })?;
             Ok(Some(Value::RelTime(t)))
@@ -123,6 +123,15 @@ impl Parser<'_> {
     /// `[ name = expr; … ]` — empty statements and a trailing `;` allowed, as in HTCondor.
     pub fn classad(&mut self) -> Result<(ClassAd, u32), ParseError> {
         self.expect(TokenKind::OpenBox, "'[' to open a ClassAd")?;
+        // HTCondor accepts leading `;`s only before an attribute: `[;]` is an error.
+        if self.tok.kind == TokenKind::Semicolon {
+            while self.tok.kind == TokenKind::Semicolon {
+                self.advance()?;
+            }
+            if self.tok.kind == TokenKind::CloseBox {
+                return Err(self.expected("an attribute name after ';'"));
+            }
+        }
         let mut ad = ClassAd::new();
         let mut d = 0;
         while let Some(name) = self.attr_head()? {

@@ -358,6 +358,11 @@ impl<'s> Parser<'s> {
             TokVal::Real(r) => Value::Real(r),
             TokVal::Bool(b) => Value::Bool(b),
             TokVal::Text(s) => Value::Str(Arc::from(&*s)),
+            // The dissertation's quoted relative time (`'00:15'`) is a reltime value, so it is
+            // the call `relTime(secs)`; a reltime *literal* would evaluate to a real (HTCondor).
+            TokVal::Time(Value::RelTime(secs)) => {
+                return Ok((rel_time_call(secs), 2));
+            }
             TokVal::Time(v) => v,
             TokVal::None if t.kind == TokenKind::Undefined => Value::Undefined,
             TokVal::None => Value::Error,
@@ -402,4 +407,15 @@ impl<'s> Parser<'s> {
         let (ad, d) = self.classad()?;
         Ok((Expr::Ad(Arc::new(ad)), d))
     }
+}
+
+/// `relTime(secs)`: the expression whose value is the relative time `secs`.
+pub fn rel_time_call(secs: f64) -> Expr {
+    let whole = secs.fract() == 0.0 && secs.abs() < 9.0e15;
+    let arg = if whole {
+        Value::Int(secs as i64)
+    } else {
+        Value::Real(secs)
+    };
+    Expr::Call(crate::name::Name::new("relTime"), vec![Expr::Lit(arg)])
 }

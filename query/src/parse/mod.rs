@@ -13,6 +13,7 @@ mod json;
 pub mod lexer;
 mod old;
 pub mod time_literal;
+pub mod time_string;
 mod token;
 mod xml;
 
@@ -23,7 +24,7 @@ use expr::Parser;
 use lexer::Lexer;
 
 pub use detect::detect;
-pub use expr::{precedence, MAX_DEPTH, MAX_NESTING};
+pub use expr::{precedence, rel_time_call, MAX_DEPTH, MAX_NESTING};
 pub use lexer::{lex_one, TokenKind};
 
 /// The text formats ads come in.

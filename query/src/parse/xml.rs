@@ -7,7 +7,7 @@
 use super::ad::insert_keeping_spelling;
 use super::expr::{Parser, MAX_DEPTH, MAX_NESTING};
 use super::lexer::{convert_escapes, error_at, Lexer, TokenKind};
-use super::time_literal::{abs_time_from_string, rel_time_from_string};
+use super::time_string::{abs_time_from_string, rel_time_from_string};
 use crate::ast::Expr;
 use crate::classad::ClassAd;
 use crate::error::ParseError;

@@ -67,6 +67,13 @@ pub fn value_to_string(v: &Val<'_>) -> String {
 pub fn write_value_str(out: &mut String, v: &Val<'_>) {
     match *v {
         Val::Str(s) => out.push_str(s),
+        // Text made by string()/strcat() is data: HTCondor's `%.15E` exactly, not the
+        // lossless form expressions print with.
+        Val::Real(x) => match real::non_finite(x) {
+            Some(s) => out.push_str(s),
+            None if x == 0.0 => out.push_str(if x.is_sign_negative() { "-0.0" } else { "0.0" }),
+            None => out.push_str(&real::fmt_e(x, 15)),
+        },
         Val::AbsTime(t) => real::write_abs_time(out, t),
         Val::RelTime(t) => match real::rel_time_text(t.trunc()) {
             Some(s) => out.push_str(&s),

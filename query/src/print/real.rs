@@ -5,7 +5,8 @@
 //! significant digits when that reads back to the identical double, and with 17 otherwise, so
 //! every real round-trips.
 
-use crate::parse::time_literal::{civil_from_days, rel_time_from_string};
+use crate::calendar::civil_from_days;
+use crate::parse::time_string::rel_time_from_string;
 use crate::value::AbsTime;
 use std::fmt::Write;
 
@@ -51,7 +52,7 @@ fn reads_back(s: &str, x: f64) -> bool {
 }
 
 /// Non-finite reals as HTCondor spells them, `None` for finite ones.
-fn non_finite(x: f64) -> Option<&'static str> {
+pub fn non_finite(x: f64) -> Option<&'static str> {
     if x.is_nan() {
         Some("real(\"NaN\")")
     } else if x == f64::INFINITY {
@@ -98,7 +99,8 @@ pub fn write_real_old(out: &mut String, x: f64) {
 }
 
 /// Appends HTCondor's text for an absolute time, `2004-01-01T00:00:00-06:00` (the wall-clock
-/// time at its own offset; a zero offset prints as `-00:00`, as HTCondor does).
+/// time at its own offset; a zero offset prints as `-00:00`, and the year is not zero-padded —
+/// `11-12-31T…` — as HTCondor's `strftime("%Y")` prints them).
 pub fn write_abs_time(out: &mut String, t: AbsTime) {
     let local = t.secs.saturating_add(i64::from(t.offset));
     let days = local.div_euclid(86_400);
@@ -106,7 +108,7 @@ pub fn write_abs_time(out: &mut String, t: AbsTime) {
     let (y, m, d) = civil_from_days(days);
     let _ = write!(
         out,
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
+        "{y}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
         sod / 3600,
         sod / 60 % 60,
         sod % 60

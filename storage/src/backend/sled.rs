@@ -27,7 +27,8 @@ const SLED_DEFAULT_TREE: &[u8] = b"__sled__default";
 /// Settings of a sled database.
 #[derive(Clone, Debug)]
 pub struct SledOptions {
-    /// Bytes of page cache sled may hold (sled's default is 1 GiB; ours is 256 MiB).
+    /// Bytes of page cache sled may hold (1 GiB, sled's own default, set explicitly: a smaller
+    /// cache makes sled page nodes out and in again during bulk loads).
     pub cache_capacity: u64,
     /// How often sled's background thread flushes, in milliseconds (`None`: never; commit
     /// points flush anyway).
@@ -37,7 +38,7 @@ pub struct SledOptions {
 impl Default for SledOptions {
     fn default() -> SledOptions {
         SledOptions {
-            cache_capacity: 256 << 20,
+            cache_capacity: 1 << 30,
             flush_every_ms: Some(1000),
         }
     }

@@ -155,6 +155,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn civil_round_trip() {
+        for d in [-800_000i64, -1, 0, 1, 11_016, 2_932_896] {
+            let (y, m, dd) = civil_from_days(d);
+            assert_eq!(days_from_civil(y, m, dd), d);
+        }
+    }
+
+    #[test]
     fn civil_round_trips() {
         for (days, date) in [
             (0, (1970, 1, 1)),

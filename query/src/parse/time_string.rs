@@ -8,7 +8,7 @@
 //! `Z`, `+hhmm` or `+hh:mm`; a relative time is `[-][days(d|+)][hh(h|:)][mm(m|:)]ss[.fff][s]`,
 //! read right to left, with spaces allowed between the parts.
 
-use super::calendar::timegm;
+use crate::calendar::timegm;
 use crate::value::AbsTime;
 
 /// C's `isspace` in the C locale.
@@ -40,7 +40,7 @@ fn atoi(s: &[u8]) -> i64 {
 
 /// Reads an absolute time, taking the local zone's offset from `local_offset(secs)` when the
 /// text names no zone. `None` where HTCondor reports a parse error.
-pub fn parse_abs_time_with(text: &str, local_offset: impl Fn(i64) -> i32) -> Option<AbsTime> {
+pub fn abs_time_from_string_with(text: &str, local_offset: impl Fn(i64) -> i32) -> Option<AbsTime> {
     let mut s: Vec<u8> = text.as_bytes().to_vec();
     let offset = take_zone(&mut s);
 
@@ -82,8 +82,8 @@ pub fn parse_abs_time_with(text: &str, local_offset: impl Fn(i64) -> i32) -> Opt
 }
 
 /// Reads an absolute time in the system's local zone (see [`parse_abs_time_with`]).
-pub fn parse_abs_time(text: &str) -> Option<AbsTime> {
-    parse_abs_time_with(text, system_offset)
+pub fn abs_time_from_string(text: &str) -> Option<AbsTime> {
+    abs_time_from_string_with(text, system_offset)
 }
 
 /// The system's local offset from UTC (seconds east) at `secs`.
@@ -141,7 +141,7 @@ fn take_numeric_zone(s: &mut Vec<u8>) -> Option<i32> {
 }
 
 /// Reads a relative time in seconds. `None` where HTCondor reports a parse error.
-pub fn parse_rel_time(text: &str) -> Option<f64> {
+pub fn rel_time_from_string(text: &str) -> Option<f64> {
     let s = text.as_bytes();
     // `i` is one past the character under examination, so 0 means "before the start".
     let mut i = s.len();
@@ -226,7 +226,7 @@ mod tests {
     use super::*;
 
     fn abs(text: &str) -> Option<(i64, i32)> {
-        parse_abs_time_with(text, |_| 0).map(|t| (t.secs, t.offset))
+        abs_time_from_string_with(text, |_| 0).map(|t| (t.secs, t.offset))
     }
 
     #[test]
@@ -267,7 +267,7 @@ mod tests {
     #[test]
     fn absolute_time_local_offset() {
         // With no zone in the text, the local offset at that instant is used.
-        let t = parse_abs_time_with("2024-01-02T03:04:05", |_| 3600);
+        let t = abs_time_from_string_with("2024-01-02T03:04:05", |_| 3600);
         assert_eq!(
             t,
             Some(AbsTime {
@@ -306,7 +306,7 @@ mod tests {
             ("5x", None),
             ("--5", None),
         ] {
-            assert_eq!(parse_rel_time(text), want, "{text:?}");
+            assert_eq!(rel_time_from_string(text), want, "{text:?}");
         }
     }
 }

@@ -1,0 +1,125 @@
+//! `adjoin demo` through the binary: it builds a database of a generated pool, prints its
+//! summary, leaves a database the other commands read, and never overwrites a database it was
+//! not asked to create.
+
+use std::path::Path;
+use std::process::Command;
+
+/// Runs `adjoin ARGS` with `TMPDIR` set to `tmp`; returns (stdout, stderr, exit status).
+fn adjoin(args: &[&str], tmp: &Path) -> (String, String, i32) {
+    let out = Command::new(env!("CARGO_BIN_EXE_adjoin"))
+        .args(args)
+        .current_dir(tmp)
+        .env("TMPDIR", tmp)
+        .env_remove("ADJOIN_DB")
+        .output()
+        .expect("run adjoin");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// A small pool, so that the test stays quick in a debug build.
+const SMALL: [&str; 6] = ["--machines", "2000", "--jobs", "500", "--match-jobs", "20"];
+
+/// The number in a line of the summary that starts with `label`, e.g. `matched  20 of …`.
+fn number_after(summary: &str, label: &str) -> u64 {
+    let line = summary
+        .lines()
+        .find(|l| l.trim_start().starts_with(label))
+        .unwrap_or_else(|| panic!("no line {label:?} in\n{summary}"));
+    let rest = line.trim_start()[label.len()..].trim_start();
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit() || *c == ',').collect();
+    digits.replace(',', "").parse().unwrap_or_else(|_| panic!("no number in {line:?}"))
+}
+
+#[test]
+fn demo_builds_queries_and_summarises_a_pool() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let db = tmp.path().join("demo.db");
+    let db_s = db.to_str().expect("utf8");
+    let mut args = vec!["--db", db_s, "demo"];
+    args.extend(SMALL);
+    let (out, err, code) = adjoin(&args, tmp.path());
+    assert_eq!(code, 0, "{err}");
+    for want in [
+        "adjoin demo: a generated pool of 2,000 machines and 500 jobs in ",
+        "\nLoad (one bulk load per collection, flushed once at its end)\n",
+        "  generate         2,000 slot ads + 500 job ads",
+        "  load machines    2,000 ads",
+        "  load jobs          500 ads",
+        " ads/s ",
+        " bytes/ad",
+        "\nQueries (full scans; the constraint is evaluated with each stored ad as MY)\n",
+        "  idle LINUX slots with >= 256 MB  machines: State == \"Unclaimed\" && OpSys == \"LINUX\" && Memory >= 256",
+        "  jobs of raman ",
+        "  one slot by id ",
+        "machines: get slot1@host0.pool.example  found",
+        "\nMachines by Arch/OpSys (one scan, ",
+        "  INTEL  LINUX ",
+        "(31.9%)",
+        "\nMatchmaking pass (",
+        "\nAfter a restart\n",
+        "\nDone in ",
+        "adjoin --db ",
+    ] {
+        assert!(out.contains(want), "missing {want:?} in\n{out}");
+    }
+    // The summary agrees with the database it left.
+    let matched = number_after(&out, "matched");
+    assert!(matched > 0 && matched <= 20, "{out}");
+    assert!(
+        out.contains("ad slot") && out.contains("was consumed by a match (match 1)"),
+        "a re-advertised consumed slot is refused:\n{out}"
+    );
+    let (count, _, code) = adjoin(&["--db", db_s, "query", "--count", "--from", "machines"], tmp.path());
+    assert_eq!(code, 0);
+    assert_eq!(count.trim().parse::<u64>().expect("count"), 2000 - matched);
+    let (jobs, _, _) = adjoin(&["--db", db_s, "query", "--count", "--from", "jobs"], tmp.path());
+    assert_eq!(jobs, "500\n");
+    let (matches, _, _) = adjoin(&["--db", db_s, "matches", "--json"], tmp.path());
+    assert_eq!(matches.lines().count() as u64, matched);
+    let (check, err, code) = adjoin(&["--db", db_s, "check"], tmp.path());
+    assert_eq!(code, 0, "{check}{err}");
+    // The Arch/OpSys table adds up to the slots generated.
+    let table: u64 = out
+        .split("\nMachines by Arch/OpSys")
+        .nth(1)
+        .and_then(|s| s.split("\n\n").next())
+        .expect("table")
+        .lines()
+        .skip(2)
+        .map(|l| {
+            let cells: Vec<&str> = l.split_whitespace().collect();
+            cells[2].replace(',', "").parse::<u64>().expect("slots")
+        })
+        .sum();
+    assert_eq!(table, 2000, "{out}");
+
+    // A second run on the same --db refuses rather than overwrite it.
+    let (_, err, code) = adjoin(&args, tmp.path());
+    assert_eq!(code, 2);
+    assert!(err.contains("already exists"), "{err}");
+}
+
+#[test]
+fn demo_without_db_uses_a_fresh_database_under_the_temp_dir() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let small = ["demo", "--machines", "200", "--jobs", "50", "--match-jobs", "5"];
+    for _ in 0..2 {
+        // The second run replaces the first one's database.
+        let (out, err, code) = adjoin(&small, tmp.path());
+        assert_eq!(code, 0, "{err}");
+        let db = tmp.path().join("adjoin-demo.db");
+        assert!(out.contains(&format!(" in {}\n", db.display())), "{out}");
+        assert!(db.is_dir());
+        let (jobs, _, _) = adjoin(
+            &["--db", db.to_str().expect("utf8"), "query", "--count", "--from", "jobs"],
+            tmp.path(),
+        );
+        assert_eq!(jobs, "50\n");
+    }
+    assert!(!tmp.path().join("adjoin.db").exists(), "the default database is untouched");
+}

@@ -3,9 +3,9 @@
 //! present and intact, every acknowledged consumption holds, and nothing partial is visible.
 //! The child is this test binary run again with `ADJOIN_CRASH_CHILD` set.
 
-use adjoin::query::{Expr, Value};
+use adjoin::query::{ClassAd, Expr, Value};
 use adjoin::storage::{Durability, NewMatch, NewMember, PutOptions};
-use adjoin::workload::{Rng, Workload};
+use adjoin::workload::Rng;
 use adjoin::{Db, DbOptions};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader};
@@ -16,12 +16,20 @@ use std::time::{Duration, Instant};
 const CHILD_ENV: &str = "ADJOIN_CRASH_CHILD";
 const ROUNDS: u64 = 24;
 
-/// The ad stored under number `k`: a generated slot ad whose content follows from `k`.
-fn ad_for(k: u64) -> adjoin::query::ClassAd {
-    let mut w = Workload::new(k).expect("workload");
-    let mut ad = w.slot_ad(k);
+/// The ad stored under number `k`: its content follows from `k`.
+fn ad_for(k: u64) -> ClassAd {
+    let mut ad = ClassAd::new();
     ad.set("Name", Expr::lit(Value::str(&format!("c{k}"))));
     ad.set("Serial", Expr::lit(Value::Int(k as i64)));
+    ad.set("Memory", Expr::lit(Value::Int((k * 37 % 4096) as i64)));
+    ad.set(
+        "Payload",
+        Expr::lit(Value::str(&format!("{k:x}").repeat(1 + (k % 50) as usize))),
+    );
+    ad.set("LoadAvg", Expr::lit(Value::Real(k as f64 / 7.0)));
+    for i in 0..20 {
+        ad.set(&format!("Attr{i}"), Expr::lit(Value::Int((k ^ i) as i64)));
+    }
     ad
 }
 
@@ -162,7 +170,16 @@ fn acknowledged_writes_survive_sigkill() {
             let got = db
                 .get("slots", id)
                 .unwrap_or_else(|e| panic!("round {round}: {id}: {e}"))
-                .unwrap_or_else(|| panic!("round {round}: acknowledged ad {id} lost"));
+                .unwrap_or_else(|| {
+                    let report = db.check().expect("check");
+                    let last: Vec<&String> = lines.iter().rev().take(5).collect();
+                    panic!(
+                        "round {round}: acknowledged ad {id} lost; count {}; damage {:?}; child's last lines {last:?}; tombstone {:?}",
+                        db.count("slots", None).unwrap_or(0),
+                        report.damage,
+                        db.tombstone("slots", id)
+                    )
+                });
             let k: u64 = id[1..].parse().expect("number");
             assert_eq!(
                 got.ad.to_string(),

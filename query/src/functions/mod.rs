@@ -42,7 +42,7 @@ pub type Builtin = for<'a> fn(&mut Evaluator<'a>, &'a Scope<'a>, &'a [Expr]) -> 
 
 /// Every function table, in the order their names are registered.
 const TABLES: &[&[(&str, Builtin)]] = &[
-    // functions-core
+
     types::FUNCTIONS,
     convert::FUNCTIONS,
     math::FUNCTIONS,
@@ -51,7 +51,7 @@ const TABLES: &[&[(&str, Builtin)]] = &[
     version::FUNCTIONS,
     regex::FUNCTIONS,
     stringlist::FUNCTIONS,
-    // functions-time
+
     time::FUNCTIONS,
     time_fields::FUNCTIONS,
     time_format::FUNCTIONS,
@@ -80,4 +80,31 @@ pub fn lookup(key: Key) -> Option<Builtin> {
 /// True when `name` names a built-in function.
 pub fn exists(name: &str) -> bool {
     lookup(Key::of(name)).is_some()
+}
+
+/// The names of every built-in function, as registered.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    TABLES.iter().flat_map(|t| t.iter()).map(|&(name, _)| name)
+}
+
+#[cfg(test)]
+mod tests {
+    /// docs/language.md lists every function (a new function without documentation fails here).
+    #[test]
+    fn every_function_is_documented() {
+        let doc = include_str!("../../../docs/language.md");
+        let missing: Vec<&str> = super::names()
+            .filter(|n| !doc.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|w| w == *n))
+            .collect();
+        assert!(missing.is_empty(), "not in docs/language.md: {missing:?}");
+    }
+
+    /// No name is registered twice (a later table would silently win).
+    #[test]
+    fn names_are_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for n in super::names() {
+            assert!(seen.insert(n.to_ascii_lowercase()), "{n} registered twice");
+        }
+    }
 }

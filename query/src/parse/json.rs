@@ -168,6 +168,9 @@ impl<'s> Json<'s> {
                 _ => return Err(self.expected("an attribute name (a string) or '}'")),
             }
             let (name, _) = self.string_raw()?;
+            if name.contains('\0') {
+                return Err(self.expected("an attribute name without a NUL character"));
+            }
             self.ws();
             if self.peek() != b':' {
                 return Err(self.expected("':' after attribute name"));

@@ -55,6 +55,9 @@ fn attribute(text: &str, start: usize, end: usize) -> Result<(Name, crate::ast::
             "expected an attribute name before '='",
         ));
     }
+    if name.contains('\0') {
+        return Err(error_at(text, start, "NUL character in attribute name"));
+    }
     let mut lex = Lexer::new(&text[..end], start + eq + 1);
     lex.set_old_strings(true);
     let mut p = Parser::new(lex)?;

@@ -351,3 +351,20 @@ fn same_value(x: &crate::value::Value, y: &crate::value::Value, tol: bool) -> bo
         _ => false,
     }
 }
+
+/// Regression (found by the `parse` fuzz target): an old-syntax, JSON or XML attribute name
+/// holding a NUL character was accepted, and the ad then printed as new syntax that no longer
+/// parsed. Such names are refused where they are read.
+#[test]
+fn r_fuzz_nul_in_attribute_name() {
+    for (text, format) in [
+        ("\0=F5", Format::Old),
+        ("{\"a\\u0000\": 1}", Format::Json),
+        (
+            "<classads><c><a n=\"a\0\"><i>1</i></a></c></classads>",
+            Format::Xml,
+        ),
+    ] {
+        assert!(ads(text, format).is_err(), "{text:?} as {format:?}");
+    }
+}

@@ -163,6 +163,7 @@ impl<'s> Xml<'s> {
                         .filter(|n| !n.is_empty())
                         .ok_or_else(|| self.err(tag.at, "<a> without a name n=\"…\""))?;
                     let name = decode_name(&name)
+                        .filter(|n| !n.contains('\0'))
                         .ok_or_else(|| self.err(tag.at, "invalid escape in attribute name"))?;
                     let (e, de) = self.thing()?;
                     self.end_tag("a")?;

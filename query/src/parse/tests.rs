@@ -19,7 +19,7 @@ fn precedence_and_printing() {
     check("a+b*2", "a + b * 2");
     check("a + (b*2)", "a + (b * 2)");
     check("-1", "-1");
-    check("- 1", " -1");
+    check("- 1", " - 1");
     check("-a", " -a");
     check("!a", " !a");
     check("~a", " ~a");
@@ -56,12 +56,12 @@ fn precedence_and_printing() {
     check("a && b || c", "a && b || c");
     check("(a||b)&&c", "(a || b) && c");
     check("a - -1", "a - -1");
-    check("a - - 1", "a -  -1");
+    check("a - - 1", "a -  - 1");
     check("a--1", "a - -1");
     check("1--1", "1 - -1");
     check("-(1)", " -(1)");
-    check("- -1", " --1");
-    check("- - 1", " - -1");
+    check("- -1", " - -1");
+    check("- - 1", " - - 1");
     check("+1", " +1");
     check("a*-b", "a *  -b");
     check("a -1", "a - 1");
@@ -366,5 +366,17 @@ fn r_fuzz_nul_in_attribute_name() {
         ),
     ] {
         assert!(ads(text, format).is_err(), "{text:?} as {format:?}");
+    }
+}
+
+/// Regression (found by the `parse` fuzz target): `--0m` is `-(0.0)`, which printed as ` -0.0`
+/// and read back as the literal `-0.0`, a different tree. Unary minus before a number literal
+/// now prints as ` - `.
+#[test]
+fn r_fuzz_negated_number_literal_round_trip() {
+    for src in ["--0m", "- 1", "a - - 1", "- 2.5", "-(1)", "- -1"] {
+        let e = expr(src).expect("parses");
+        let printed = e.to_string();
+        assert_eq!(expr(&printed).as_ref(), Ok(&e), "{src:?} printed {printed:?}");
     }
 }

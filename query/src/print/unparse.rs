@@ -111,6 +111,13 @@ impl<'o> Unparser<'o> {
                 self.expr(&b.1);
                 self.out.push(']');
             }
+            // `-` before a number literal prints with a space: ` -1` would read back as the
+            // literal -1 (HTCondor lexes `-1` at the start or after an operator as one token),
+            // so `- 1` prints as ` - 1` to keep parse(print(x)) == x (found by fuzzing).
+            Expr::Unary(UnOp::Neg, x) if matches!(**x, Expr::Lit(Value::Int(_) | Value::Real(_))) => {
+                self.out.push_str(" - ");
+                self.operand(x, 11);
+            }
             Expr::Unary(op, x) => {
                 self.out.push_str(match op {
                     UnOp::Neg => " -",

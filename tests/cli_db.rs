@@ -77,7 +77,8 @@ const NEW: &str = r#"[Name = "n1"; Memory = 1024; OpSys = "LINUX"]
 [Name = "n3"; Memory = 2048; OpSys = "WINNT40"]
 "#;
 
-const OLD: &str = "Name = \"o1\"\nMemory = 512\n\nName = \"o2\"\nMemory = 8192\nOpSys = \"LINUX\"\n";
+const OLD: &str =
+    "Name = \"o1\"\nMemory = 512\n\nName = \"o2\"\nMemory = 8192\nOpSys = \"LINUX\"\n";
 
 const JSON: &str = "[\n{\"Name\": \"j1\", \"Memory\": 64},\n{\"Name\": \"j2\", \"Memory\": 128, \"Big\": false}\n]\n";
 
@@ -88,14 +89,62 @@ const XML: &str = "<?xml version=\"1.0\"?>\n<classads>\n\
 fn loads_every_format() {
     // (file, text, --format, summary, Name = ... lines of the stored ads)
     let cases: &[(&str, &str, &str, &str, &str)] = &[
-        ("a.ads", NEW, "auto", "loaded 3 ads into c from a.ads: 0 replaced, 0 skipped, 0 generated ids\n", "Name = \"n1\"\n\nName = \"n2\"\n\nName = \"n3\"\n\n"),
-        ("a.ads", NEW, "new", "loaded 3 ads into c from a.ads: 0 replaced, 0 skipped, 0 generated ids\n", "Name = \"n1\"\n\nName = \"n2\"\n\nName = \"n3\"\n\n"),
-        ("b.old", OLD, "auto", "loaded 2 ads into c from b.old: 0 replaced, 0 skipped, 0 generated ids\n", "Name = \"o1\"\n\nName = \"o2\"\n\n"),
-        ("b.old", OLD, "old", "loaded 2 ads into c from b.old: 0 replaced, 0 skipped, 0 generated ids\n", "Name = \"o1\"\n\nName = \"o2\"\n\n"),
-        ("c.json", JSON, "auto", "loaded 2 ads into c from c.json: 0 replaced, 0 skipped, 0 generated ids\n", "Name = \"j1\"\n\nName = \"j2\"\n\n"),
-        ("c.json", JSON, "json", "loaded 2 ads into c from c.json: 0 replaced, 0 skipped, 0 generated ids\n", "Name = \"j1\"\n\nName = \"j2\"\n\n"),
-        ("d.xml", XML, "auto", "loaded 1 ad into c from d.xml: 0 replaced, 0 skipped, 0 generated ids\n", "Name = \"x1\"\n\n"),
-        ("d.xml", XML, "xml", "loaded 1 ad into c from d.xml: 0 replaced, 0 skipped, 0 generated ids\n", "Name = \"x1\"\n\n"),
+        (
+            "a.ads",
+            NEW,
+            "auto",
+            "loaded 3 ads into c from a.ads: 0 replaced, 0 skipped, 0 generated ids\n",
+            "Name = \"n1\"\n\nName = \"n2\"\n\nName = \"n3\"\n\n",
+        ),
+        (
+            "a.ads",
+            NEW,
+            "new",
+            "loaded 3 ads into c from a.ads: 0 replaced, 0 skipped, 0 generated ids\n",
+            "Name = \"n1\"\n\nName = \"n2\"\n\nName = \"n3\"\n\n",
+        ),
+        (
+            "b.old",
+            OLD,
+            "auto",
+            "loaded 2 ads into c from b.old: 0 replaced, 0 skipped, 0 generated ids\n",
+            "Name = \"o1\"\n\nName = \"o2\"\n\n",
+        ),
+        (
+            "b.old",
+            OLD,
+            "old",
+            "loaded 2 ads into c from b.old: 0 replaced, 0 skipped, 0 generated ids\n",
+            "Name = \"o1\"\n\nName = \"o2\"\n\n",
+        ),
+        (
+            "c.json",
+            JSON,
+            "auto",
+            "loaded 2 ads into c from c.json: 0 replaced, 0 skipped, 0 generated ids\n",
+            "Name = \"j1\"\n\nName = \"j2\"\n\n",
+        ),
+        (
+            "c.json",
+            JSON,
+            "json",
+            "loaded 2 ads into c from c.json: 0 replaced, 0 skipped, 0 generated ids\n",
+            "Name = \"j1\"\n\nName = \"j2\"\n\n",
+        ),
+        (
+            "d.xml",
+            XML,
+            "auto",
+            "loaded 1 ad into c from d.xml: 0 replaced, 0 skipped, 0 generated ids\n",
+            "Name = \"x1\"\n\n",
+        ),
+        (
+            "d.xml",
+            XML,
+            "xml",
+            "loaded 1 ad into c from d.xml: 0 replaced, 0 skipped, 0 generated ids\n",
+            "Name = \"x1\"\n\n",
+        ),
     ];
     for (file, text, format, summary, names) in cases {
         let s = Sandbox::new();
@@ -129,12 +178,21 @@ fn several_files_stdin_replacement_and_generated_ids() {
          -:2: generated id auto-1\n\
          -:4: generated id auto-2\n"
     );
-    assert_eq!(s.ok(&["get", "--from", "m", "n1", "auto-2"]), "Name = \"n1\"\nMemory = 1\n\nMemory = 3\n\n");
+    assert_eq!(
+        s.ok(&["get", "--from", "m", "n1", "auto-2"]),
+        "Name = \"n1\"\nMemory = 1\n\nMemory = 3\n\n"
+    );
     // --id-attr picks the id attribute.
     s.write("k.ads", "[Key = \"k1\"; Name = \"x\"]\n[Key = 7]\n");
     let out = s.ok(&["load", "--into", "keyed", "--id-attr", "Key", "k.ads"]);
-    assert_eq!(out, "loaded 2 ads into keyed from k.ads: 0 replaced, 0 skipped, 0 generated ids\n");
-    assert_eq!(s.ok(&["get", "--from", "keyed", "k1", "7"]), "Key = \"k1\"\nName = \"x\"\n\nKey = 7\n\n");
+    assert_eq!(
+        out,
+        "loaded 2 ads into keyed from k.ads: 0 replaced, 0 skipped, 0 generated ids\n"
+    );
+    assert_eq!(
+        s.ok(&["get", "--from", "keyed", "k1", "7"]),
+        "Key = \"k1\"\nName = \"x\"\n\nKey = 7\n\n"
+    );
 }
 
 #[test]
@@ -164,7 +222,10 @@ fn bad_ads_are_placed_and_skipped() {
         let s = Sandbox::new();
         s.write(file, text);
         let out = s.run(&["load", "--into", "m", file]);
-        assert_eq!(out.code, 1, "{file}: skipped ads make the status 1: {out:?}");
+        assert_eq!(
+            out.code, 1,
+            "{file}: skipped ads make the status 1: {out:?}"
+        );
         assert_eq!(out.stderr, *errors, "{file}");
         let n_bad = errors.lines().count();
         assert_eq!(
@@ -174,8 +235,15 @@ fn bad_ads_are_placed_and_skipped() {
                 ids.len()
             )
         );
-        let names: String = ids.iter().map(|id| format!("Name = \"{id}\"\n\n")).collect();
-        assert_eq!(s.ok(&["query", "--from", "m", "--attrs", "Name"]), names, "{file}");
+        let names: String = ids
+            .iter()
+            .map(|id| format!("Name = \"{id}\"\n\n"))
+            .collect();
+        assert_eq!(
+            s.ok(&["query", "--from", "m", "--attrs", "Name"]),
+            names,
+            "{file}"
+        );
     }
 }
 
@@ -183,7 +251,10 @@ fn bad_ads_are_placed_and_skipped() {
 fn strict_refuses_the_whole_load() {
     let s = Sandbox::new();
     s.write("good.ads", NEW);
-    s.write("bad.ads", "[Name = \"z1\"]\n[Name = \"z2\"; x = ]\n[Name = \"z3\"]\n");
+    s.write(
+        "bad.ads",
+        "[Name = \"z1\"]\n[Name = \"z2\"; x = ]\n[Name = \"z3\"]\n",
+    );
     let out = s.run(&["load", "--strict", "--into", "m", "good.ads", "bad.ads"]);
     assert_eq!(out.code, 1, "{out:?}");
     assert_eq!(out.stdout, "");
@@ -195,7 +266,10 @@ fn strict_refuses_the_whole_load() {
     let stats = s.ok(&["stats"]);
     assert!(stats.contains("\nno collections\n"), "{stats}");
     let out = s.ok(&["load", "--strict", "--into", "m", "good.ads"]);
-    assert_eq!(out, "loaded 3 ads into m from good.ads: 0 replaced, 0 skipped, 0 generated ids\n");
+    assert_eq!(
+        out,
+        "loaded 3 ads into m from good.ads: 0 replaced, 0 skipped, 0 generated ids\n"
+    );
 }
 
 /// A sandbox whose database holds NEW in collection `m`.
@@ -218,7 +292,10 @@ fn queries_print_long_json_projected_or_counted() {
         (&["--count", "Owner == \"RAMAN\""], "1\n"),
         (&["--count", "Owner"], "0\n"),
         (&["--count", "Memory"], "3\n"),
-        (&["OpSys == \"WINNT40\""], "Name = \"n3\"\nMemory = 2048\nOpSys = \"WINNT40\"\n\n"),
+        (
+            &["OpSys == \"WINNT40\""],
+            "Name = \"n3\"\nMemory = 2048\nOpSys = \"WINNT40\"\n\n",
+        ),
         (
             &["Memory >= 2048"],
             "Name = \"n2\"\nMemory = 4096\nOpSys = \"LINUX\"\nOwner = \"raman\"\n\n\
@@ -273,9 +350,16 @@ fn query_errors() {
     ];
     for (args, code, stderr) in cases {
         let out = s.run(args);
-        assert_eq!((out.code, out.stderr.as_str(), out.stdout.as_str()), (*code, *stderr, ""), "{args:?}");
+        assert_eq!(
+            (out.code, out.stderr.as_str(), out.stdout.as_str()),
+            (*code, *stderr, ""),
+            "{args:?}"
+        );
     }
-    assert!(!s.path("missing.db").exists(), "a reader must not create a database");
+    assert!(
+        !s.path("missing.db").exists(),
+        "a reader must not create a database"
+    );
 }
 
 #[test]
@@ -292,12 +376,21 @@ fn get_and_rm() {
         s.ok(&["get", "--json", "--from", "m", "n1"]),
         "{\"Name\": \"n1\",\"Memory\": 1024,\"OpSys\": \"LINUX\"}\n"
     );
-    assert_eq!(s.ok(&["rm", "--from", "m", "n1", "n2"]), "removed 2 ads from m\n");
+    assert_eq!(
+        s.ok(&["rm", "--from", "m", "n1", "n2"]),
+        "removed 2 ads from m\n"
+    );
     let out = s.run(&["rm", "--from", "m", "n1", "n3"]);
-    assert_eq!((out.code, out.stdout.as_str(), out.stderr.as_str()), (1, "removed 1 ad from m\n", "adjoin: no ad n1 in m\n"));
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (1, "removed 1 ad from m\n", "adjoin: no ad n1 in m\n")
+    );
     assert_eq!(s.ok(&["query", "--from", "m", "--count"]), "0\n");
     let out = s.run(&["get", "--from", "m", "n2"]);
-    assert_eq!((out.code, out.stderr.as_str()), (1, "adjoin: no ad n2 in m\n"));
+    assert_eq!(
+        (out.code, out.stderr.as_str()),
+        (1, "adjoin: no ad n2 in m\n")
+    );
 }
 
 #[test]
@@ -319,7 +412,10 @@ fn stats_and_check() {
         ],
         "{stats}"
     );
-    assert!(lines[6].starts_with("bytes on disk: ") && lines.len() == 7, "{stats}");
+    assert!(
+        lines[6].starts_with("bytes on disk: ") && lines.len() == 7,
+        "{stats}"
+    );
     let bytes: u64 = lines[6]
         .rsplit_once('(')
         .and_then(|(_, b)| b.strip_suffix(" bytes)"))
@@ -327,7 +423,10 @@ fn stats_and_check() {
         .expect("byte count");
     assert!(bytes > 0);
     let check = s.ok(&["check"]);
-    assert!(check.starts_with("ok: ") && check.ends_with(" entries read (5 ads), no damage found\n"), "{check}");
+    assert!(
+        check.starts_with("ok: ") && check.ends_with(" entries read (5 ads), no damage found\n"),
+        "{check}"
+    );
 }
 
 #[test]
@@ -353,7 +452,12 @@ fn matches_are_listed() {
         db.record_match(&adjoin::storage::NewMatch {
             cycle: 3,
             members: vec![
-                member("jobs", "s#1.0#5", Some(adjoin::query::Value::Real(2.5)), false),
+                member(
+                    "jobs",
+                    "s#1.0#5",
+                    Some(adjoin::query::Value::Real(2.5)),
+                    false,
+                ),
                 member("machines", "slot1", None, true),
             ],
         })
@@ -382,7 +486,8 @@ fn matches_are_listed() {
     let out = s.run(&["load", "--into", "machines", "again.ads"]);
     assert_eq!(out.code, 1, "{out:?}");
     assert!(
-        out.stderr.starts_with("again.ads:2:1: ad slot2 in machines was consumed by a match (match 2)"),
+        out.stderr
+            .starts_with("again.ads:2:1: ad slot2 in machines was consumed by a match (match 2)"),
         "{out:?}"
     );
     assert_eq!(
@@ -390,7 +495,10 @@ fn matches_are_listed() {
         "loaded 1 ad into machines from again.ads: 0 replaced, 1 skipped, 0 generated ids\n"
     );
     let stats = s.ok(&["stats"]);
-    assert!(stats.contains("\nmachines      1        0           1\n"), "{stats}");
+    assert!(
+        stats.contains("\nmachines      1        0           1\n"),
+        "{stats}"
+    );
     assert!(stats.contains("\nmatches: 2\n"), "{stats}");
 }
 
@@ -406,11 +514,19 @@ fn adjoin_db_environment_variable_names_the_database() {
     let s = Sandbox::new();
     s.write("a.ads", NEW);
     let env_db = s.path("from-env.db");
-    let out = s.run_with(&["load", "--into", "m", "a.ads"], "", &[("ADJOIN_DB", &env_db)]);
+    let out = s.run_with(
+        &["load", "--into", "m", "a.ads"],
+        "",
+        &[("ADJOIN_DB", &env_db)],
+    );
     assert_eq!(out.code, 0, "{out:?}");
     assert!(env_db.is_dir(), "$ADJOIN_DB names the database");
     assert!(!s.path("adjoin.db").exists(), "the default is not used");
-    let out = s.run_with(&["query", "--count", "--from", "m"], "", &[("ADJOIN_DB", &env_db)]);
+    let out = s.run_with(
+        &["query", "--count", "--from", "m"],
+        "",
+        &[("ADJOIN_DB", &env_db)],
+    );
     assert_eq!(out.stdout, "3\n");
     // --db wins over $ADJOIN_DB.
     let out = s.run_with(
@@ -428,11 +544,24 @@ fn adjoin_db_environment_variable_names_the_database() {
 fn a_database_held_by_another_process_is_in_use() {
     let s = loaded();
     let held = adjoin::Db::open(s.path("adjoin.db")).expect("hold the database");
-    for args in [&["stats"][..], &["query", "--from", "m"], &["load", "--into", "m", "a.ads"], &["check"]] {
+    for args in [
+        &["stats"][..],
+        &["query", "--from", "m"],
+        &["load", "--into", "m", "a.ads"],
+        &["check"],
+    ] {
         let out = s.run(args);
         assert_eq!(out.code, 2, "{args:?}: {out:?}");
-        assert!(out.stderr.starts_with("adjoin: database in use: "), "{args:?}: {}", out.stderr);
-        assert!(out.stderr.contains("adjoin.db is held by another process"), "{}", out.stderr);
+        assert!(
+            out.stderr.starts_with("adjoin: database in use: "),
+            "{args:?}: {}",
+            out.stderr
+        );
+        assert!(
+            out.stderr.contains("adjoin.db is held by another process"),
+            "{}",
+            out.stderr
+        );
     }
     drop(held);
     assert_eq!(s.ok(&["query", "--count", "--from", "m"]), "3\n");
@@ -442,13 +571,22 @@ fn a_database_held_by_another_process_is_in_use() {
 fn large_inputs_load_without_a_bar_when_stderr_is_not_a_terminal() {
     let s = Sandbox::new();
     let big = "x".repeat(100_000);
-    let text: String = (0..50).map(|i| format!("[Name = \"a{i}\"; Blob = \"{big}\"]\n")).collect();
+    let text: String = (0..50)
+        .map(|i| format!("[Name = \"a{i}\"; Blob = \"{big}\"]\n"))
+        .collect();
     s.write("big.ads", &text);
     let out = s.run(&["load", "--into", "m", "big.ads"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(out.stderr, "", "no progress bar on a pipe");
-    assert!(out.stdout.starts_with("loaded 50 ads into m from big.ads"), "{}", out.stdout);
-    assert_eq!(s.ok(&["query", "--count", "--from", "m", "size(Blob) == 100000"]), "50\n");
+    assert!(
+        out.stdout.starts_with("loaded 50 ads into m from big.ads"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(
+        s.ok(&["query", "--count", "--from", "m", "size(Blob) == 100000"]),
+        "50\n"
+    );
 }
 
 #[test]
@@ -465,5 +603,8 @@ fn usage_errors_exit_2() {
         assert_eq!(out.code, 2, "{args:?}: {out:?}");
     }
     let out = s.run(&["load", "--into", "m", "nope.ads"]);
-    assert_eq!((out.code, out.stderr.as_str()), (2, "adjoin: nope.ads: no such file\n"));
+    assert_eq!(
+        (out.code, out.stderr.as_str()),
+        (2, "adjoin: nope.ads: no such file\n")
+    );
 }

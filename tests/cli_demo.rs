@@ -31,7 +31,9 @@ fn placed(summary: &str) -> u64 {
         .find(|l| l.contains(" jobs placed on "))
         .unwrap_or_else(|| panic!("no placement line in\n{summary}"));
     let n = line.split_whitespace().next().unwrap_or("");
-    n.replace(',', "").parse().unwrap_or_else(|_| panic!("no number in {line:?}"))
+    n.replace(',', "")
+        .parse()
+        .unwrap_or_else(|_| panic!("no number in {line:?}"))
 }
 
 #[test]
@@ -74,10 +76,16 @@ fn demo_builds_queries_and_summarises_a_pool() {
         out.contains("ad slot") && out.contains("was consumed by a match (match 1)"),
         "a re-advertised consumed slot is refused:\n{out}"
     );
-    let (count, _, code) = adjoin(&["--db", db_s, "query", "--count", "--from", "machines"], tmp.path());
+    let (count, _, code) = adjoin(
+        &["--db", db_s, "query", "--count", "--from", "machines"],
+        tmp.path(),
+    );
     assert_eq!(code, 0);
     assert_eq!(count.trim().parse::<u64>().expect("count"), 2000 - matched);
-    let (jobs, _, _) = adjoin(&["--db", db_s, "query", "--count", "--from", "jobs"], tmp.path());
+    let (jobs, _, _) = adjoin(
+        &["--db", db_s, "query", "--count", "--from", "jobs"],
+        tmp.path(),
+    );
     assert_eq!(jobs, "500\n");
     let (matches, _, _) = adjoin(&["--db", db_s, "matches", "--json"], tmp.path());
     assert_eq!(matches.lines().count() as u64, matched);
@@ -107,7 +115,15 @@ fn demo_builds_queries_and_summarises_a_pool() {
 #[test]
 fn demo_without_db_uses_a_fresh_database_under_the_temp_dir() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let small = ["demo", "--machines", "200", "--jobs", "50", "--match-jobs", "5"];
+    let small = [
+        "demo",
+        "--machines",
+        "200",
+        "--jobs",
+        "50",
+        "--match-jobs",
+        "5",
+    ];
     for _ in 0..2 {
         // The second run replaces the first one's database.
         let (out, err, code) = adjoin(&small, tmp.path());
@@ -116,10 +132,20 @@ fn demo_without_db_uses_a_fresh_database_under_the_temp_dir() {
         assert!(out.contains(&format!(" in {}\n", db.display())), "{out}");
         assert!(db.is_dir());
         let (jobs, _, _) = adjoin(
-            &["--db", db.to_str().expect("utf8"), "query", "--count", "--from", "jobs"],
+            &[
+                "--db",
+                db.to_str().expect("utf8"),
+                "query",
+                "--count",
+                "--from",
+                "jobs",
+            ],
             tmp.path(),
         );
         assert_eq!(jobs, "50\n");
     }
-    assert!(!tmp.path().join("adjoin.db").exists(), "the default database is untouched");
+    assert!(
+        !tmp.path().join("adjoin.db").exists(),
+        "the default database is untouched"
+    );
 }

@@ -24,7 +24,11 @@ pub fn run(_args: CheckArgs, db: &DbPath) -> Result<ExitCode> {
         Err(e) => return Err(e),
     };
     let report = db.check()?;
-    let entries = if report.entries == 1 { "entry" } else { "entries" };
+    let entries = if report.entries == 1 {
+        "entry"
+    } else {
+        "entries"
+    };
     let checked = format!(
         "{} {entries} read ({})",
         thousands(report.entries),

@@ -169,7 +169,9 @@ fn match_pass(db: &Db, jobs: &[StoredAd], slots: Vec<StoredAd>, limit: u64) -> R
                 best = Some((i, rank, slot_rank));
             }
         }
-        let Some((i, rank, slot_rank)) = best else { continue };
+        let Some((i, rank, slot_rank)) = best else {
+            continue;
+        };
         let Some(slot) = free[i].take() else { continue };
         db.record_match(&NewMatch {
             cycle: 1,
@@ -235,8 +237,16 @@ pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
         duration(generated)
     );
     let mut t = Table::aligned("lrrr");
-    for (coll, n, took) in [("machines", args.machines, load_m), ("jobs", args.jobs, load_j)] {
-        t.row([coll.to_owned(), count(n, "ad"), duration(took), rate(n, took)]);
+    for (coll, n, took) in [
+        ("machines", args.machines, load_m),
+        ("jobs", args.jobs, load_j),
+    ] {
+        t.row([
+            coll.to_owned(),
+            count(n, "ad"),
+            duration(took),
+            rate(n, took),
+        ]);
     }
     t.row([
         "on disk".to_owned(),
@@ -301,7 +311,10 @@ pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
     let mut by: BTreeMap<(String, String), u64> = BTreeMap::new();
     for ad in db.scan("machines")? {
         let ad = ad?;
-        let key = (text_attr(&ad.ad, "Arch", &opts), text_attr(&ad.ad, "OpSys", &opts));
+        let key = (
+            text_attr(&ad.ad, "Arch", &opts),
+            text_attr(&ad.ad, "OpSys", &opts),
+        );
         *by.entry(key).or_default() += 1;
     }
     let took = start.elapsed();
@@ -319,7 +332,10 @@ pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
         t.row([arch, os, thousands(n), format!("{share:.1}%"), model]);
     }
     report.section(
-        &format!("Machines by Arch/OpSys (one scan, {}; model: dissertation Figure 26)", duration(took)),
+        &format!(
+            "Machines by Arch/OpSys (one scan, {}; model: dissertation Figure 26)",
+            duration(took)
+        ),
         &t,
     );
 
@@ -363,9 +379,17 @@ pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
     );
     let mut t = Table::aligned("lrr");
     for c in &stats.collections {
-        t.row([c.name.clone(), count(c.ads, "ad"), count(c.tombstones, "tombstone")]);
+        t.row([
+            c.name.clone(),
+            count(c.ads, "ad"),
+            count(c.tombstones, "tombstone"),
+        ]);
     }
-    t.row(["matches".to_owned(), thousands(stats.matches), String::new()]);
+    t.row([
+        "matches".to_owned(),
+        thousands(stats.matches),
+        String::new(),
+    ]);
     report.text.push_str(&t.render(2));
 
     let db_arg = shell_word(&path.display().to_string());
@@ -385,8 +409,7 @@ pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
 /// `s` quoted for a POSIX shell when it needs it.
 fn shell_word(s: &str) -> String {
     let plain = !s.is_empty()
-        && s
-            .chars()
+        && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || "/._-+:@%,=".contains(c));
     if plain {
         s.to_owned()

@@ -29,8 +29,8 @@ pub struct EvalArgs {
 pub fn read_first_ad(path: &Path) -> Result<ClassAd> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    let mut ads = parse::ads(&text, Format::Auto)
-        .map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))?;
+    let mut ads =
+        parse::ads(&text, Format::Auto).map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))?;
     if ads.is_empty() {
         bail!("{}: no ad found", path.display());
     }

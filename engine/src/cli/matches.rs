@@ -74,12 +74,7 @@ pub fn to_json(m: &MatchRecord) -> String {
 
 /// One match as a heading line and a line per member.
 pub fn to_text(m: &MatchRecord) -> String {
-    let mut out = format!(
-        "match {} (cycle {}, {})\n",
-        m.id,
-        m.cycle,
-        utc_time(m.time)
-    );
+    let mut out = format!("match {} (cycle {}, {})\n", m.id, m.cycle, utc_time(m.time));
     let mut t = Table::aligned("llll");
     for mem in &m.members {
         let rank = mem

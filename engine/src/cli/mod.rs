@@ -114,7 +114,10 @@ mod tests {
         #[error("f.ads: {0}")]
         struct Echoing(#[source] std::io::Error);
         for (e, want) in [
-            (anyhow::Error::new(io()).context("reading f"), "reading f: no such file"),
+            (
+                anyhow::Error::new(io()).context("reading f"),
+                "reading f: no such file",
+            ),
             (anyhow::Error::new(Echoing(io())), "f.ads: no such file"),
             (anyhow::anyhow!("plain"), "plain"),
         ] {

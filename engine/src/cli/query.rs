@@ -34,7 +34,9 @@ pub struct QueryArgs {
 pub fn parse_constraint(text: Option<&str>) -> Result<Expr> {
     match text {
         None => Ok(Expr::lit(Value::Bool(true))),
-        Some(t) => parse::expr(t).map_err(|e| anyhow::anyhow!(render::parse_error("constraint", t, &e))),
+        Some(t) => {
+            parse::expr(t).map_err(|e| anyhow::anyhow!(render::parse_error("constraint", t, &e)))
+        }
     }
 }
 

@@ -214,7 +214,11 @@ mod tests {
     fn ads_in_each_style() {
         for (text, style, want) in [
             ("[a = 1; B = \"x\"]", AdStyle::Old, "a = 1\nB = \"x\"\n\n"),
-            ("[a = 1; B = \"x\"]", AdStyle::JsonLine, "{\"a\": 1,\"B\": \"x\"}\n"),
+            (
+                "[a = 1; B = \"x\"]",
+                AdStyle::JsonLine,
+                "{\"a\": 1,\"B\": \"x\"}\n",
+            ),
             ("[]", AdStyle::Old, "\n"),
         ] {
             let mut out = String::new();
@@ -254,13 +258,29 @@ mod tests {
     fn numbers_and_times() {
         assert_eq!(utc_time(0), "1970-01-01T00:00:00Z");
         assert_eq!(utc_time(1_417_808_219), "2014-12-05T19:36:59Z");
-        for (n, want) in [(0, "0 B"), (1023, "1023 B"), (1536, "1.5 KiB"), (3 << 20, "3.0 MiB")] {
+        for (n, want) in [
+            (0, "0 B"),
+            (1023, "1023 B"),
+            (1536, "1.5 KiB"),
+            (3 << 20, "3.0 MiB"),
+        ] {
             assert_eq!(human_bytes(n), want);
         }
-        for (n, want) in [(0, "0"), (999, "999"), (1000, "1,000"), (20_000, "20,000"), (1_234_567, "1,234,567")] {
+        for (n, want) in [
+            (0, "0"),
+            (999, "999"),
+            (1000, "1,000"),
+            (20_000, "20,000"),
+            (1_234_567, "1,234,567"),
+        ] {
             assert_eq!(thousands(n), want);
         }
-        for (n, want) in [(0, "0 ads"), (1, "1 ad"), (2, "2 ads"), (12_345, "12,345 ads")] {
+        for (n, want) in [
+            (0, "0 ads"),
+            (1, "1 ad"),
+            (2, "2 ads"),
+            (12_345, "12,345 ads"),
+        ] {
             assert_eq!(count(n, "ad"), want);
         }
     }

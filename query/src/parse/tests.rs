@@ -272,7 +272,7 @@ fn big_inputs_are_linear() {
         if i > 0 {
             list.push(',');
         }
-        list.push_str("1");
+        list.push('1');
     }
     list.push('}');
     let e = expr(&list).unwrap();

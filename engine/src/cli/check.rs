@@ -42,8 +42,8 @@ pub fn run(_args: CheckArgs, db: &DbPath) -> Result<ExitCode> {
         println!("damaged: {d}");
     }
     println!(
-        "{checked}: {} damaged",
-        count(report.damage.len() as u64, "record")
+        "{checked}: {}",
+        count(report.damage.len() as u64, "damaged record")
     );
     Ok(ExitCode::from(1))
 }

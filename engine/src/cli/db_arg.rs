@@ -36,7 +36,7 @@ impl DbPath {
 
     /// Opens the database, creating it if it does not exist (for commands that write).
     pub fn open_or_create(&self) -> Result<Db> {
-        Ok(Db::open(&self.path).map_err(|e| open_error(&self.path, e))?)
+        Db::open(&self.path).map_err(|e| open_error(&self.path, e))
     }
 
     /// Opens an existing database; a missing one is an error rather than a new empty database

@@ -157,7 +157,7 @@ fn match_pass(db: &Db, jobs: &[StoredAd], slots: Vec<StoredAd>, limit: u64) -> R
                 Value::Real(r) if r.is_finite() => r,
                 _ => 0.0,
             };
-            if best.as_ref().map_or(true, |b| rank > b.1) {
+            if best.as_ref().is_none_or(|b| rank > b.1) {
                 let slot_rank = eval_attr_in_match(
                     "Rank",
                     MatchAds {

@@ -66,7 +66,7 @@ pub struct LoadArgs {
     #[arg(long, value_name = "A", conflicts_with = "lifetime")]
     expiry_attr: Option<String>,
     /// Every ad expires this many seconds after it is stored.
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(i64).range(0..))]
     lifetime: Option<i64>,
     /// The files to load; `-` reads standard input.
     #[arg(required = true, value_name = "FILE")]
@@ -114,7 +114,7 @@ fn input_bytes(files: &[PathBuf]) -> Option<u64> {
 /// A progress bar on stderr for large inputs; hidden when stderr is not a terminal.
 fn progress_bar(files: &[PathBuf]) -> ProgressBar {
     let total = input_bytes(files);
-    let large = total.map_or(true, |t| t >= PROGRESS_MIN_BYTES);
+    let large = total.is_none_or(|t| t >= PROGRESS_MIN_BYTES);
     if !large {
         return ProgressBar::hidden();
     }

@@ -370,11 +370,12 @@ fn r_fuzz_nul_in_attribute_name() {
 }
 
 /// Regression (found by the `parse` fuzz target): `--0m` is `-(0.0)`, which printed as ` -0.0`
-/// and read back as the literal `-0.0`, a different tree. Unary minus before a number literal
-/// now prints as ` - `.
+/// and read back as the literal `-0.0`, a different tree; unary minus before a number literal
+/// now prints as ` - `. Likewise `0 .E` printed as `(0).E`, which reads back with parentheses;
+/// it now prints as `0 .E`.
 #[test]
 fn r_fuzz_negated_number_literal_round_trip() {
-    for src in ["--0m", "- 1", "a - - 1", "- 2.5", "-(1)", "- -1"] {
+    for src in ["--0m", "- 1", "a - - 1", "- 2.5", "-(1)", "- -1", "0\n.E.E", "(0).a", "-1 .a"] {
         let e = expr(src).expect("parses");
         let printed = e.to_string();
         assert_eq!(expr(&printed).as_ref(), Ok(&e), "{src:?} printed {printed:?}");

@@ -91,7 +91,7 @@ fn constructed_trees_get_needed_parentheses() {
             Expr::Unary(UnOp::Neg, Box::new(Expr::binary(BinOp::Add, a(), a()))),
             " -(a + a)",
         ),
-        (Expr::select(Expr::Lit(Value::Int(1)), "x"), "(1).x"),
+        (Expr::select(Expr::Lit(Value::Int(1)), "x"), "1 .x"),
         (
             Expr::Elvis(Box::new((Expr::Elvis(Box::new((a(), a()))), a()))),
             "(a ?: a) ?: a",

@@ -94,13 +94,11 @@ impl<'o> Unparser<'o> {
                 self.name(*n);
             }
             Expr::Select(base, n) => {
-                // `1.a` would lex as a malformed real.
+                // `1.a` would lex as a malformed real, and `(1).a` reads back with a Paren node:
+                // a space keeps the tree (found by the `parse` fuzz target).
+                self.operand(base, 12);
                 if matches!(**base, Expr::Lit(Value::Int(_))) {
-                    self.out.push('(');
-                    self.expr(base);
-                    self.out.push(')');
-                } else {
-                    self.operand(base, 12);
+                    self.out.push(' ');
                 }
                 self.out.push('.');
                 self.name(*n);

@@ -77,10 +77,21 @@ impl Parser<'_> {
         Ok((Expr::Call(name, args), d))
     }
 
-    /// The literal `absTime(s)` / `relTime(s)` stands for, `None` for other functions.
+    /// The literal `absTime(s)` / `relTime(s)` stands for (as HTCondor reads them), and the
+    /// non-finite reals as the printer spells them (`real("INF")`, `real("-INF")`,
+    /// `real("NaN")`: a literal like `1e999` prints so, and must read back as itself); `None`
+    /// for other calls.
     #[inline(never)]
     fn time_call(&self, name: Name, s: &str, start: usize) -> Result<Option<Value>, ParseError> {
         let n = name.as_str();
+        if n.eq_ignore_ascii_case("real") {
+            return Ok(match s {
+                "INF" => Some(Value::Real(f64::INFINITY)),
+                "-INF" => Some(Value::Real(f64::NEG_INFINITY)),
+                "NaN" => Some(Value::Real(f64::NAN)),
+                _ => None,
+            });
+        }
         if n.eq_ignore_ascii_case("absTime") {
             let t = time_string::abs_time_from_string(s).ok_or_else(|| {
                 error_at(self.src(), start, format!("invalid absolute time \"{s}\""))

@@ -374,8 +374,8 @@ fn r_fuzz_nul_in_attribute_name() {
 /// now prints as ` - `. Likewise `0 .E` printed as `(0).E`, which reads back with parentheses;
 /// it now prints as `0 .E`.
 #[test]
-fn r_fuzz_negated_number_literal_round_trip() {
-    for src in ["--0m", "- 1", "a - - 1", "- 2.5", "-(1)", "- -1", "0\n.E.E", "(0).a", "-1 .a"] {
+fn r_fuzz_printed_trees_read_back() {
+    for src in ["--0m", "- 1", "a - - 1", "- 2.5", "-(1)", "- -1", "0\n.E.E", "(0).a", "-1 .a", "1e999", "[a = -1e999]", "real(\"NaN\")"] {
         let e = expr(src).expect("parses");
         let printed = e.to_string();
         assert_eq!(expr(&printed).as_ref(), Ok(&e), "{src:?} printed {printed:?}");

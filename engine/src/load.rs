@@ -191,9 +191,13 @@ fn split_bracketed_range<'t>(
     let mut start: Option<(usize, u32, u32)> = None;
     let mut in_str: Option<u8> = None;
     let mut i = from;
+    // Just past the last byte that is neither white space nor comment: an ad cut short ends
+    // there, not after the comments that follow it.
+    let mut content_end = from;
+    // Trailing white space is left out, so that an ad cut short ends on its own last line.
     let emit = |out: &mut Vec<Chunk<'t>>, s: (usize, u32, u32), end: usize| {
-        let t = &text[s.0..end];
-        if !t.trim().is_empty() {
+        let t = text[s.0..end].trim_end();
+        if !t.is_empty() {
             out.push(Chunk {
                 text: t,
                 line: s.1,
@@ -207,7 +211,7 @@ fn split_bracketed_range<'t>(
         if line_start && c == open && start.is_some() && (depth > 0 || in_str.is_some()) {
             // Resynchronise: an ad opening in column 1 ends the unterminated one before it.
             if let Some(s) = start.take() {
-                emit(&mut out, s, i);
+                emit(&mut out, s, content_end.max(s.0 + 1));
             }
             depth = 0;
             in_str = None;
@@ -224,6 +228,7 @@ fn split_bracketed_range<'t>(
                 pos.newline(i);
             }
             i += 1;
+            content_end = i;
             continue;
         }
         match c {
@@ -249,7 +254,7 @@ fn split_bracketed_range<'t>(
             _ if c == open => {
                 if depth == 0 {
                     if let Some(s) = start.take() {
-                        emit(&mut out, s, i);
+                        emit(&mut out, s, content_end.max(s.0 + 1));
                     }
                     start = Some((i, pos.line, pos.col(text, i)));
                 }
@@ -270,10 +275,13 @@ fn split_bracketed_range<'t>(
                 }
             }
         }
+        if !c.is_ascii_whitespace() {
+            content_end = i + 1;
+        }
         i += 1;
     }
     if let Some(s) = start {
-        emit(&mut out, s, to);
+        emit(&mut out, s, content_end.max(s.0 + 1));
     }
     out
 }
@@ -414,7 +422,7 @@ mod tests {
         chunks_are(
             "[a=1\n[b=2]",
             Format::New,
-            &[(1, 1, "[a=1\n"), (2, 1, "[b=2]")],
+            &[(1, 1, "[a=1"), (2, 1, "[b=2]")],
         );
         chunks_are(
             "[a=\"open\n[b=2]",

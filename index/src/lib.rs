@@ -23,6 +23,7 @@ pub mod interval_tree;
 pub mod mangle;
 pub mod maps;
 pub mod points;
+pub mod profile;
 pub mod property;
 pub mod rid;
 

@@ -90,6 +90,9 @@ impl AdStore {
     /// Reads and verifies every entry; reports damage by tree, collection and id.
     pub fn check(&self) -> Result<CheckReport, AdError> {
         let _span = tracing::info_span!("check").entered();
+        // No writer may run between the scans of different trees, or their agreement could not
+        // be judged; readers go on.
+        let _w = self.write.lock();
         let mut r = CheckReport::default();
         let mut counters: HashMap<Vec<u8>, u64> = HashMap::new();
         each(self, tree::META, &mut r, |r, k, v| {

@@ -1,5 +1,29 @@
-//! adjoin-storage: the durable ad store (being written).
+//! adjoin-storage: the durable ad store — named collections of ClassAds with ids, lifetimes,
+//! consumption and a match registrar, on sled (or in memory), crash-safe and checksummed.
+//!
+//! ```
+//! use adjoin_storage::backend::MemStore;
+//! use adjoin_storage::{AdStore, NewMatch, NewMember, PutOptions, StoreOptions};
+//! use std::sync::Arc;
+//!
+//! let store = AdStore::open(Arc::new(MemStore::new()), StoreOptions::default()).unwrap();
+//! let slot = adjoin_query::parse::classad(r#"[Name = "slot1@host"; Memory = 2048]"#).unwrap();
+//! let put = store.put("machines", &slot, &PutOptions::default()).unwrap();
+//! assert_eq!(put.id, "slot1@host");
+//! let ids: Vec<String> = store.scan("machines").unwrap().map(|a| a.unwrap().header.id).collect();
+//! assert_eq!(ids, ["slot1@host"]);
+//!
+//! // A match consumes the slot: it is removed and its id refused for a while.
+//! let member = NewMember { collection: "machines".into(), id: put.id.clone(), rank: None, consume: true };
+//! store.record_match(&NewMatch { cycle: 1, members: vec![member] }).unwrap();
+//! assert!(store.get("machines", "slot1@host").unwrap().is_none());
+//! assert!(store.put("machines", &slot, &PutOptions::default()).is_err());
+//! ```
+//!
+//! The on-disk layout, the invariants between trees and what is assumed of sled are in
+//! `docs/storage-format.md`.
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod backend;
 mod check;

@@ -66,10 +66,54 @@ pub struct LoadProgress {
     pub bad: u64,
 }
 
-/// One input: its name for messages and its text.
+/// One input: its name for messages, its text, and where its text had bytes that are not
+/// UTF-8 (offsets into `text`, where each such run became U+FFFD).
 struct Source {
     name: String,
     text: String,
+    invalid: Vec<usize>,
+}
+
+impl Source {
+    fn valid(name: String, text: String) -> Source {
+        Source {
+            name,
+            text,
+            invalid: Vec::new(),
+        }
+    }
+
+    /// Decodes `bytes`, replacing each run of invalid bytes by U+FFFD and noting where.
+    fn decode(name: String, bytes: &[u8]) -> Source {
+        let mut text = String::with_capacity(bytes.len());
+        let mut invalid = Vec::new();
+        for chunk in bytes.utf8_chunks() {
+            text.push_str(chunk.valid());
+            if !chunk.invalid().is_empty() {
+                invalid.push(text.len());
+                text.push(char::REPLACEMENT_CHARACTER);
+            }
+        }
+        Source {
+            name,
+            text,
+            invalid,
+        }
+    }
+
+    /// The first invalid offset within `text[start..end]`.
+    fn invalid_in(&self, start: usize, end: usize) -> Option<usize> {
+        let i = self.invalid.partition_point(|&o| o < start);
+        self.invalid.get(i).copied().filter(|&o| o < end)
+    }
+
+    /// Line and column of byte offset `at`.
+    fn position(&self, at: usize) -> (u32, u32) {
+        let before = &self.text[..at];
+        let line = before.matches('\n').count() as u32 + 1;
+        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32 + 1;
+        (line, col)
+    }
 }
 
 fn read_source(path: &Path) -> Result<Source, DbError> {
@@ -89,18 +133,23 @@ fn read_source(path: &Path) -> Result<Source, DbError> {
             source,
         })?
     };
-    let text = String::from_utf8(bytes).map_err(|e| {
-        let at = e.utf8_error().valid_up_to();
-        let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-        DbError::Io {
-            path: path.to_owned(),
-            source: std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                format!("not UTF-8 (line {line}, byte {at})"),
-            ),
-        }
-    })?;
-    Ok(Source { name, text })
+    Ok(match String::from_utf8(bytes) {
+        Ok(text) => Source::valid(name, text),
+        Err(e) => Source::decode(name, e.as_bytes()),
+    })
+}
+
+/// The bad ad for a chunk holding bytes that are not UTF-8, if it does.
+fn not_utf8(source: &Source, chunk: &crate::load::Chunk<'_>) -> Option<BadAd> {
+    let start = chunk.text.as_ptr() as usize - source.text.as_ptr() as usize;
+    let at = source.invalid_in(start, start + chunk.text.len())?;
+    let (line, col) = source.position(at);
+    Some(BadAd {
+        file: source.name.clone(),
+        line,
+        col,
+        message: "bytes that are not UTF-8 (the ad is skipped; ads must be UTF-8)".into(),
+    })
 }
 
 /// A store refusal as a bad ad at the ad's position.
@@ -122,10 +171,7 @@ impl Db {
         text: &str,
         opts: &LoadOptions,
     ) -> Result<LoadReport, DbError> {
-        let sources = vec![Source {
-            name: file.to_owned(),
-            text: text.to_owned(),
-        }];
+        let sources = vec![Source::valid(file.to_owned(), text.to_owned())];
         self.load_sources(collection, sources.into_iter().map(Ok), opts, &mut |_| {})
     }
 
@@ -197,6 +243,10 @@ impl Db {
             let (format, chunks) = split(&source.text, opts.format);
             for chunk in chunks {
                 let offset = chunk.text.as_ptr() as u64 - source.text.as_ptr() as u64;
+                if let Some(bad) = not_utf8(&source, &chunk) {
+                    report.bad.push(bad);
+                    continue;
+                }
                 match parse_chunk(chunk, format) {
                     Ok(ads) => {
                         for ad in ads {
@@ -251,6 +301,10 @@ impl Db {
             let source = source?;
             let (format, chunks) = split(&source.text, opts.format);
             for chunk in chunks {
+                if let Some(b) = not_utf8(&source, &chunk) {
+                    bad.push(b);
+                    continue;
+                }
                 match parse_chunk(chunk, format) {
                     Ok(parsed) => {
                         for ad in parsed {
@@ -362,6 +416,23 @@ mod tests {
             db.get("m", "z").expect("get").is_none(),
             "strict stores nothing"
         );
+    }
+
+    #[test]
+    fn only_the_ad_with_bytes_that_are_not_utf8_is_skipped() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let f = dir.path().join("latin1.ads");
+        let mut bytes = b"[Name = \"a\"]\n[Name = \"caf".to_vec();
+        bytes.extend([0xe9, b'"', b']', b'\n']);
+        bytes.extend(b"[Name = \"c\"]\n");
+        std::fs::write(&f, bytes).expect("write");
+        let db = Db::open_in_memory().expect("db");
+        let r = db
+            .load_files("m", &[&f], &LoadOptions::default(), &mut |_| {})
+            .expect("load");
+        let ids: Vec<&str> = r.stored.iter().map(|a| a.put.id.as_str()).collect();
+        assert_eq!(ids, ["a", "c"]);
+        assert_eq!((r.bad[0].line, r.bad[0].col), (2, 13), "{}", r.bad[0]);
     }
 
     #[test]

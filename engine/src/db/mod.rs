@@ -141,6 +141,19 @@ impl Db {
         Ok(Db { store, path: None })
     }
 
+    /// Flushes and closes the database, returning once its directory is free for another
+    /// process to open (sled's threads can hold the lock a moment after the last handle goes).
+    pub fn close(self) -> Result<(), DbError> {
+        self.store.flush()?;
+        let path = self.path.clone();
+        drop(self);
+        if let Some(p) = path {
+            adjoin_storage::backend::wait_released(&p, std::time::Duration::from_secs(10))
+                .map_err(AdError::from)?;
+        }
+        Ok(())
+    }
+
     /// The directory, for an on-disk database.
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()

@@ -109,10 +109,11 @@ impl<'o> Unparser<'o> {
                 self.expr(&b.1);
                 self.out.push(']');
             }
-            // `-` before a number literal prints with a space: ` -1` would read back as the
-            // literal -1 (HTCondor lexes `-1` at the start or after an operator as one token),
-            // so `- 1` prints as ` - 1` to keep parse(print(x)) == x (found by fuzzing).
-            Expr::Unary(UnOp::Neg, x) if matches!(**x, Expr::Lit(Value::Int(_) | Value::Real(_))) => {
+            // `-` before a number literal (or a selection/subscript of one) prints with a
+            // space: ` -1` would read back as the literal -1 (HTCondor lexes `-1` at the start or
+            // after an operator as one token), so `- 1` prints as ` - 1` to keep
+            // parse(print(x)) == x (found by fuzzing).
+            Expr::Unary(UnOp::Neg, x) if starts_with_number(x) => {
                 self.out.push_str(" - ");
                 self.operand(x, 11);
             }
@@ -408,4 +409,14 @@ pub fn write_name(out: &mut String, s: &str) {
         escape_into(out, s, b'\'');
     }
     out.push('\'');
+}
+
+/// True when `e` prints starting with a number literal (`1`, `1 .a`, `2.5[0]`).
+fn starts_with_number(e: &Expr) -> bool {
+    match e {
+        Expr::Lit(Value::Int(_) | Value::Real(_)) => true,
+        Expr::Select(base, _) => starts_with_number(base),
+        Expr::Index(b) => starts_with_number(&b.0),
+        _ => false,
+    }
 }

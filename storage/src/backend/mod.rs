@@ -12,7 +12,7 @@ mod sled;
 mod conformance;
 
 pub use self::memory::MemStore;
-pub use self::sled::{SledOptions, SledStore};
+pub use self::sled::{wait_released, SledOptions, SledStore};
 
 use crate::error::StoreError;
 use std::ops::Bound;

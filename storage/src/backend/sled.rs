@@ -20,6 +20,7 @@ use sled::Transactional;
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// The name sled gives its default tree; it is not one of ours.
 const SLED_DEFAULT_TREE: &[u8] = b"__sled__default";
@@ -33,6 +34,11 @@ pub struct SledOptions {
     /// How often sled's background thread flushes, in milliseconds (`None`: never; commit
     /// points flush anyway).
     pub flush_every_ms: Option<u64>,
+    /// How long an open keeps retrying while the directory is locked. A process that just
+    /// closed the database may hold its lock for a moment while sled's threads wind down; a
+    /// process that really has it open keeps it, and the open then fails with
+    /// [`StoreError::InUse`].
+    pub lock_grace: Duration,
 }
 
 impl Default for SledOptions {
@@ -40,6 +46,7 @@ impl Default for SledOptions {
         SledOptions {
             cache_capacity: 1 << 30,
             flush_every_ms: Some(1000),
+            lock_grace: Duration::from_millis(500),
         }
     }
 }
@@ -107,6 +114,13 @@ fn map_err(e: sled::Error, context: &str, path: &Path) -> StoreError {
             context: format!("{context} on {}", path.display()),
             detail: format!("sled reached an impossible state: {msg}"),
         },
+        sled::Error::Unsupported(msg) if context == "opening" => StoreError::Backend {
+            context: format!("{context} on {}", path.display()),
+            detail: format!(
+                "sled refused the directory (its conf file may be damaged, or was written by \
+                 another sled version or with other settings): {msg}"
+            ),
+        },
         other => StoreError::Backend {
             context: format!("{context} on {}", path.display()),
             detail: other.to_string(),
@@ -132,14 +146,32 @@ impl SledStore {
             .cache_capacity(opts.cache_capacity)
             .flush_every_ms(opts.flush_every_ms)
             .mode(sled::Mode::HighThroughput);
-        let db = guard("opening", || {
-            config.open().map_err(|e| map_err(e, "opening", path))
-        })?;
+        let started = Instant::now();
+        let db = loop {
+            match guard("opening", || {
+                config.open().map_err(|e| map_err(e, "opening", path))
+            }) {
+                Err(StoreError::InUse { .. }) if started.elapsed() < opts.lock_grace => {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                other => break other?,
+            }
+        };
         Ok(SledStore {
             db,
             path: path.to_owned(),
             trees: Default::default(),
         })
+    }
+
+    /// Flushes, closes, and returns once the directory's lock is released (sled's threads can
+    /// hold it a moment after the last handle is dropped), so another process can open it at
+    /// once. Other clones of this store keep the database open; close them first.
+    pub fn close(self) -> Result<(), StoreError> {
+        self.flush()?;
+        let path = self.path.clone();
+        drop(self);
+        wait_released(&path, Duration::from_secs(10))
     }
 
     /// The database directory.
@@ -168,6 +200,35 @@ impl SledStore {
         })?;
         self.trees.write().insert(name.to_owned(), t.clone());
         Ok(t)
+    }
+}
+
+/// Waits until no open file holds the lock of the database in `path` (sled's `flock` on
+/// `path/db`), for at most `timeout`.
+pub fn wait_released(path: &Path, timeout: Duration) -> Result<(), StoreError> {
+    use fs2::FileExt;
+    let file = match std::fs::File::open(path.join("db")) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(source) => {
+            return Err(StoreError::Io {
+                context: format!("probing the lock of {}", path.display()),
+                source,
+            })
+        }
+    };
+    let started = Instant::now();
+    loop {
+        if file.try_lock_exclusive().is_ok() {
+            let _ = file.unlock();
+            return Ok(());
+        }
+        if started.elapsed() >= timeout {
+            return Err(StoreError::InUse {
+                path: path.to_owned(),
+            });
+        }
+        std::thread::sleep(Duration::from_millis(2));
     }
 }
 
@@ -372,6 +433,24 @@ mod tests {
             other => panic!("want InUse, got {other:?}"),
         }
         assert!(t.elapsed() < std::time::Duration::from_secs(5));
+    }
+
+    #[test]
+    fn close_releases_the_lock_at_once() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("db");
+        for _ in 0..5 {
+            let s = SledStore::open(
+                &path,
+                &SledOptions {
+                    lock_grace: Duration::ZERO,
+                    ..SledOptions::default()
+                },
+            )
+            .expect("open right after close");
+            s.put("t", b"k", b"v").expect("put");
+            s.close().expect("close");
+        }
     }
 
     #[test]

@@ -1,0 +1,170 @@
+//! Frozen fixtures: databases written by earlier builds (tests/fixtures/storage/, see its
+//! README for provenance and checksums) must open, read back exactly, and check clean, so a
+//! format change cannot silently break old databases.
+
+use adjoin::query::{ClassAd, Expr, Value};
+use adjoin::storage::{Expiry, NewMatch, NewMember, PutOptions};
+use adjoin::{Db, DbOptions};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Time 2026-01-01T00:00:00Z: the fixture's clock, so expiries and tombstones are fixed.
+const T0: i64 = 1_767_225_600;
+
+fn fixture_dir(version: u32) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/storage")
+        .join(format!("v{version}"))
+}
+
+fn at(t: i64) -> DbOptions {
+    DbOptions {
+        tombstone_ttl: 900,
+        clock: Some(adjoin::db::ClockFn(Arc::new(move || t))),
+        ..DbOptions::default()
+    }
+}
+
+/// The content of format 1's fixture.
+fn v1_content() -> Vec<(&'static str, String)> {
+    let mut ads = Vec::new();
+    for k in 0..40 {
+        ads.push((
+            "machines",
+            format!(
+                r#"[Name = "slot{k}@fixture"; Memory = {}; Arch = "X86_64"; LoadAvg = {}.5; Start = KeyboardIdle > 15 * 60; Tags = {{"a", {k}}}; Sub = [x = {k}]]"#,
+                k * 512,
+                k % 3
+            ),
+        ));
+    }
+    for k in 0..10 {
+        ads.push((
+            "jobs",
+            format!(
+                r#"[GlobalJobId = "submit#{k}.0#1"; Owner = "user{}"; RequestMemory = {}]"#,
+                k % 3,
+                256 * (k + 1)
+            ),
+        ));
+    }
+    ads.push(("jobs", "[Owner = \"nobody\"; Anonymous = true]".to_owned()));
+    ads
+}
+
+fn parse(text: &str) -> ClassAd {
+    adjoin::query::parse::classad(text).expect("fixture ad parses")
+}
+
+/// Writes format 1's fixture (run once, by hand, when the fixture is made; see the README).
+#[test]
+#[ignore = "writes tests/fixtures/storage/v1; run by hand to make the fixture"]
+fn write_v1_fixture() {
+    let dir = fixture_dir(1);
+    let _ = std::fs::remove_dir_all(&dir);
+    let db = Db::open_with(dir.join("db"), &at(T0)).expect("open");
+    for (coll, text) in v1_content() {
+        let opts = PutOptions {
+            expiry: if text.contains("slot39") {
+                Expiry::At(T0 + 3600)
+            } else {
+                Expiry::Never
+            },
+            ..PutOptions::default()
+        };
+        db.put_with(coll, &parse(&text), &opts).expect("put");
+    }
+    db.record_match(&NewMatch {
+        cycle: 1,
+        members: vec![
+            NewMember {
+                collection: "jobs".into(),
+                id: "submit#0.0#1".into(),
+                rank: Some(Value::Real(2.5)),
+                consume: true,
+            },
+            NewMember {
+                collection: "machines".into(),
+                id: "slot0@fixture".into(),
+                rank: Some(Value::Int(0)),
+                consume: true,
+            },
+        ],
+    })
+    .expect("match");
+    db.close().expect("close");
+}
+
+/// Copies a fixture to a temporary directory (opening writes) and opens it at time `t`.
+fn open_copy(version: u32, t: i64) -> (tempfile::TempDir, Db) {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let from = fixture_dir(version).join("db");
+    let to = tmp.path().join("db");
+    std::fs::create_dir_all(&to).expect("mkdir");
+    for entry in std::fs::read_dir(&from).expect("fixture present") {
+        let entry = entry.expect("entry");
+        if entry.file_type().expect("type").is_file() {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).expect("copy");
+        }
+    }
+    let db = Db::open_with(&to, &at(t)).expect("the fixture opens");
+    (tmp, db)
+}
+
+#[test]
+fn format_1_fixture_reads_back() {
+    let (_tmp, db) = open_copy(1, T0 + 60);
+    assert_eq!(db.collections(), ["jobs", "machines"]);
+    let machines: Vec<String> = db
+        .scan("machines")
+        .expect("scan")
+        .map(|a| a.expect("ad").header.id)
+        .collect();
+    let want: Vec<String> = (1..40).map(|k| format!("slot{k}@fixture")).collect();
+    assert_eq!(machines, want, "load order, slot0 consumed");
+    for (coll, text) in v1_content() {
+        let ad = parse(&text);
+        let id = ["Name", "GlobalJobId"]
+            .iter()
+            .find_map(|a| match ad.get(a) {
+                Some(Expr::Lit(Value::Str(s))) => Some(s.to_string()),
+                _ => None,
+            });
+        let Some(id) = id else { continue };
+        let got = db.get(coll, &id).expect("get");
+        if id == "slot0@fixture" || id == "submit#0.0#1" {
+            assert!(got.is_none(), "{id} was consumed");
+            assert!(
+                db.tombstone(coll, &id).expect("tombstone").is_some(),
+                "{id} tombstoned"
+            );
+        } else {
+            assert_eq!(got.expect("present").ad.to_string(), ad.to_string(), "{id}");
+        }
+    }
+    let generated = db
+        .get("jobs", "auto-1")
+        .expect("get")
+        .expect("generated id");
+    assert!(generated.header.generated_id);
+    let m = db.matches().expect("matches");
+    assert_eq!(m.len(), 1);
+    assert_eq!(
+        (m[0].id, m[0].cycle, m[0].time, m[0].members.len()),
+        (1, 1, T0, 2)
+    );
+    let report = db.check().expect("check");
+    assert!(report.is_clean(), "{:?}", report.damage);
+    let stats = db.stats().expect("stats");
+    assert_eq!(stats.format, 1);
+    // Time passes: slot39 expires, the tombstones lapse.
+    let (_tmp2, later) = open_copy(1, T0 + 7200);
+    assert!(later
+        .get("machines", "slot39@fixture")
+        .expect("get")
+        .is_none());
+    assert!(later
+        .tombstone("machines", "slot0@fixture")
+        .expect("ts")
+        .is_none());
+}

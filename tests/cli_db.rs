@@ -688,7 +688,7 @@ fn check_and_reads_name_a_damaged_record() {
         "{out:?}"
     );
     assert_eq!(
-        lines[1], "9 entries read (3 ads): 1 damaged record",
+        lines[1], "13 entries read (3 ads): 1 damaged record",
         "{out:?}"
     );
     // A query reports the damaged record (by key: its id is in the damaged bytes) and prints

@@ -245,6 +245,7 @@ fn acknowledged_writes_survive_sigkill() {
         );
         // Ads written but not acknowledged may be there; the next child starts past them.
         start = max.max(start) + 1000;
+        db.close().expect("close before the next child opens");
     }
     assert!(
         present.len() > 100,

@@ -3,7 +3,8 @@
 //! puts (p50/p99).
 //!
 //! `cargo run --release -p adjoin --example storage_timing -- [N] [DIR]`
-//! (N defaults to 1,000,000; DIR to a fresh temporary directory, removed afterwards).
+//! (N defaults to 1,000,000; DIR to a fresh temporary directory, removed afterwards;
+//! `ADJOIN_CACHE_MB` sets sled's cache, 1024 by default).
 
 use adjoin::storage::{Durability, PutOptions};
 use adjoin::workload::Workload;
@@ -22,7 +23,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .next()
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| tmp.path().join("db"));
-    let opts = DbOptions::default();
+    let mut opts = DbOptions::default();
+    if let Ok(mb) = std::env::var("ADJOIN_CACHE_MB") {
+        opts.cache_capacity = mb.parse::<u64>()? << 20;
+    }
 
     let mut w = Workload::new(42)?;
     let ads: Vec<_> = (0..n.min(10_000)).map(|i| w.slot_ad(i)).collect();

@@ -175,8 +175,9 @@ impl Operands for AdOperands<'_> {
 }
 
 /// Operands of an ad-hoc constraint evaluated with a stored ad as MY (`adjoin query`): the
-/// stored ad's attributes are unscoped names, `MY.x`, `self.x` and `.x`. Anything that could
-/// mean something else (TARGET, nested ads, keywords) is not a reference, so it is deviant.
+/// stored ad's attributes are unscoped names and `.x`. Scoped forms (`MY.x`, `self.x`) are
+/// not read as references: a stored ad may bind `my` or `self` itself, and `MY` is undefined
+/// without a TARGET in strict semantics; such properties are deviant.
 #[derive(Copy, Clone, Debug)]
 pub struct QueryOperands<'a> {
     /// The evaluation options.
@@ -202,10 +203,6 @@ impl Operands for QueryOperands<'_> {
     fn reference(&self, e: &Expr) -> Option<Key> {
         match e.unparen() {
             Expr::Attr(n) | Expr::Root(n) if !special(n.key()) => Some(n.key()),
-            Expr::Select(base, n) if !special(n.key()) => match base.unparen() {
-                Expr::Attr(b) if b.is(kw::MY) || b.is(kw::SELF) => Some(n.key()),
-                _ => None,
-            },
             _ => None,
         }
     }
@@ -613,7 +610,8 @@ mod tests {
     fn query_table() {
         let cases = [
             ("Memory >= 2048", "memory>=2048"),
-            ("MY.Memory > 1024 * 2 && .Cpus == 4", "memory>2048&cpus==4"),
+            ("Memory > 1024 * 2 && .Cpus == 4", "memory>2048&cpus==4"),
+            ("MY.Memory > 1", "? ~"),
             ("Arch == \"x86_64\" || Memory > 10", "arch==\"x86_64\" | memory>10 ~"),
             ("TARGET.Memory > 1", "? ~"),
             ("CurrentTime > 5", "? ~"),

@@ -1,13 +1,14 @@
-//! Verification and statistics: [`AdStore::check`] reads every entry of every tree, verifies
-//! its checksum and encoding, and checks the invariants between trees (docs/storage-format.md);
-//! [`AdStore::stats`] counts cheaply.
+//! Verification: [`AdStore::check`] reads every entry of every tree, verifies its checksum and
+//! encoding, and checks the invariants between trees (docs/storage-format.md).
 
 use crate::backend::KeyRange;
 use crate::codec;
+use crate::error::OpenError;
 use crate::error::{AdError, Damage};
 use crate::format;
 use crate::key::{self, meta, tree, CollId};
-use crate::record::{decode_ad, open_header, CollectionEntry, IdEntry, MatchRecord, Tombstone};
+use crate::names::Names;
+use crate::record::{open_header, CollectionEntry, IdEntry, MatchRecord, Tombstone};
 use crate::store::{damage, AdStore};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -27,34 +28,6 @@ impl CheckReport {
     pub fn is_clean(&self) -> bool {
         self.damage.is_empty()
     }
-}
-
-/// Counts of one collection.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CollectionStats {
-    /// Its name.
-    pub name: String,
-    /// Live ads.
-    pub ads: u64,
-    /// Expired ads not yet purged (invisible to reads).
-    pub expired: u64,
-    /// Ids tombstoned now.
-    pub tombstones: u64,
-}
-
-/// Counts of a whole store.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Stats {
-    /// Per collection, by name.
-    pub collections: Vec<CollectionStats>,
-    /// Matches recorded.
-    pub matches: u64,
-    /// Bytes the store occupies (on disk for sled).
-    pub bytes: u64,
-    /// The backend, e.g. `sled at ./adjoin.db`.
-    pub backend: String,
-    /// The format version.
-    pub format: u32,
 }
 
 /// Reads every entry of `t`, handing each to `f`; a failure of the backend mid-tree is
@@ -198,6 +171,23 @@ impl AdStore {
             }
         });
 
+        // The dictionary as on disk now (the one in memory could hide a lost entry).
+        let loaded;
+        let names: &Names = match Names::load(&*self.store) {
+            Ok(n) => {
+                r.entries += n.len() as u64;
+                loaded = n;
+                &loaded
+            }
+            Err(OpenError::Damaged(d)) => {
+                r.damage.push(d);
+                &self.names
+            }
+            Err(e) => {
+                r.damage.push(damage(tree::NAMES, None, None, &[], e));
+                &self.names
+            }
+        };
         let mut found: HashMap<CollId, u64> = HashMap::new();
         let mut seen: HashSet<(CollId, u64)> = HashSet::new();
         let mut want_expiry: HashSet<Vec<u8>> = HashSet::new();
@@ -228,7 +218,7 @@ impl AdStore {
                 Ok(x) => x,
                 Err(e) => return bad(r, None, e.to_string()),
             };
-            if let Err(e) = decode_ad(rest) {
+            if let Err(e) = names.decode(rest) {
                 return bad(r, Some(&h.id), e.to_string());
             }
             if h.seq != seq {
@@ -362,67 +352,5 @@ impl AdStore {
             }
         }
         Ok(r)
-    }
-
-    /// Counts per collection, matches, and size; reads the catalog, the due part of `expiry`
-    /// and `tombstones`, not the ads.
-    pub fn stats(&self) -> Result<Stats, AdError> {
-        let _span = tracing::debug_span!("stats").entered();
-        let now = self.now();
-        let mut expired: HashMap<CollId, u64> = HashMap::new();
-        let due = KeyRange {
-            start: std::ops::Bound::Unbounded,
-            end: std::ops::Bound::Excluded(key::expiry_due_end(now)),
-        };
-        for entry in self.store.scan(tree::EXPIRY, due)? {
-            if let Some((_, c, _)) = key::decode_expiry(&entry?.0) {
-                *expired.entry(c).or_default() += 1;
-            }
-        }
-        let mut tombs: HashMap<CollId, u64> = HashMap::new();
-        for entry in self.store.scan(tree::TOMBSTONES, KeyRange::all())? {
-            let (k, v) = entry?;
-            if let (Some((c, _)), Ok(ts)) = (key::decode_id(&k), codec::open::<Tombstone>(&k, &v)) {
-                if ts.until > now {
-                    *tombs.entry(c).or_default() += 1;
-                }
-            }
-        }
-        let mut collections = Vec::new();
-        for name in self.collections() {
-            let Some(c) = self.coll_id(&name) else {
-                continue;
-            };
-            let stored = self.stored_count(&name)?;
-            let exp = expired.get(&c).copied().unwrap_or(0);
-            collections.push(CollectionStats {
-                name,
-                ads: stored.saturating_sub(exp),
-                expired: exp,
-                tombstones: tombs.get(&c).copied().unwrap_or(0),
-            });
-        }
-        let next_match = match self.store.get(tree::META, meta::NEXT_MATCH)? {
-            Some(raw) => codec::open::<u64>(meta::NEXT_MATCH, &raw).map_err(|e| {
-                AdError::Damaged(damage(
-                    tree::META,
-                    None,
-                    Some("next_match"),
-                    meta::NEXT_MATCH,
-                    e,
-                ))
-            })?,
-            None => 1,
-        };
-        Ok(Stats {
-            collections,
-            matches: next_match.saturating_sub(1),
-            bytes: self.store.size_bytes()?,
-            backend: self.store.describe(),
-            format: format::read_version(&*self.store)
-                .ok()
-                .flatten()
-                .unwrap_or(format::CURRENT),
-        })
     }
 }

@@ -20,8 +20,10 @@ pub mod tree {
     pub const TOMBSTONES: &str = "tombstones";
     /// Match id → match record.
     pub const MATCHES: &str = "matches";
+    /// Attribute-name number → name.
+    pub const NAMES: &str = "names";
     /// Every tree, in the order docs/storage-format.md lists them.
-    pub const ALL: [&str; 7] = [META, CATALOG, ADS, IDS, EXPIRY, TOMBSTONES, MATCHES];
+    pub const ALL: [&str; 8] = [META, CATALOG, ADS, IDS, EXPIRY, TOMBSTONES, MATCHES, NAMES];
 }
 
 /// Keys of the `meta` tree.
@@ -139,6 +141,19 @@ pub fn decode_match_id(k: &[u8]) -> Option<u64> {
     u64_at(k, 0)
 }
 
+/// `names` key: the name's number.
+pub fn name_code(code: u32) -> [u8; 4] {
+    code.to_be_bytes()
+}
+
+/// Decodes a `names` key.
+pub fn decode_name_code(k: &[u8]) -> Option<u32> {
+    if k.len() != 4 {
+        return None;
+    }
+    u32_at(k, 0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,6 +176,7 @@ mod tests {
             assert_eq!(decode_expiry(&expiry(t, c, s)), Some((t, c, s)));
         }
         assert_eq!(decode_match_id(&match_id(42)), Some(42));
+        assert_eq!(decode_name_code(&name_code(9)), Some(9));
         assert_eq!(decode_catalog(&catalog("jobs")).as_deref(), Some("jobs"));
     }
 

@@ -29,24 +29,31 @@ pub mod backend;
 mod check;
 pub mod codec;
 pub mod error;
+#[cfg(test)]
+mod faults;
 pub mod format;
 pub mod ident;
 pub mod key;
 mod lifetime;
+mod loader;
+mod names;
 mod read;
 pub mod record;
 mod registrar;
+mod stats;
 mod store;
 #[cfg(test)]
 mod suite;
 mod write;
 
-pub use check::{CheckReport, CollectionStats, Stats};
+pub use check::CheckReport;
 pub use error::{AdError, Damage, Error, OpenError, StoreError};
 pub use ident::{Expiry, IdRule};
 pub use lifetime::Purged;
+pub use loader::{LoadReport, Loader};
 pub use read::AdScan;
 pub use record::{AdHeader, MatchMember, MatchRecord, StoredAd, Tombstone};
 pub use registrar::{NewMatch, NewMember};
+pub use stats::{CollectionStats, Stats};
 pub use store::{system_clock, AdStore, Clock, Durability, StoreOptions};
-pub use write::{LoadReport, Loader, Put, PutOptions, GENERATED_PREFIX};
+pub use write::{Put, PutOptions, GENERATED_PREFIX};

@@ -8,7 +8,7 @@ use crate::backend::{EntryIter, KeyRange};
 use crate::codec;
 use crate::error::AdError;
 use crate::key::{self, tree};
-use crate::record::{decode_ad, open_header, IdEntry, StoredAd};
+use crate::record::{open_header, IdEntry, StoredAd};
 use crate::store::{damage, AdStore};
 
 impl AdStore {
@@ -75,7 +75,7 @@ impl AdStore {
                 "record does not belong under its key",
             )));
         }
-        let ad = decode_ad(rest).map_err(|e| {
+        let ad = self.names.decode(rest).map_err(|e| {
             AdError::Damaged(damage(tree::ADS, Some(name), Some(&header.id), ak, e))
         })?;
         Ok(Some(StoredAd {

@@ -122,10 +122,8 @@ impl AdStore {
             })?;
         }
         self.commit_point(Durability::Immediate)?;
-        out.into_inner().ok_or_else(|| AdError::NotFound {
-            collection: String::new(),
-            id: "match".into(),
-        })
+        out.into_inner()
+            .ok_or_else(|| crate::write::unreachable_outcome("record_match"))
     }
 
     /// The match with id `id`.

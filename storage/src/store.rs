@@ -89,6 +89,7 @@ pub struct AdStore {
     pub(crate) opts: StoreOptions,
     pub(crate) write: Mutex<()>,
     pub(crate) catalog: RwLock<Catalog>,
+    pub(crate) names: crate::names::Names,
     opened: format::Opened,
 }
 
@@ -108,6 +109,8 @@ pub(crate) mod t {
     pub const TOMBSTONES: usize = 5;
     pub const MATCHES: usize = 6;
 }
+
+const _: () = assert!(tree::ALL.len() == 8, "t:: numbers follow tree::ALL");
 
 /// Longest collection name, in bytes.
 pub const MAX_COLLECTION_LEN: usize = 255;
@@ -280,11 +283,13 @@ impl AdStore {
     pub fn open(store: Arc<dyn Store>, opts: StoreOptions) -> Result<AdStore, OpenError> {
         let _span = tracing::info_span!("adstore_open", store = %store.describe()).entered();
         let opened = format::open(&*store)?;
+        let names = crate::names::Names::load(&*store)?;
         let s = AdStore {
             store,
             opts,
             write: Mutex::new(()),
             catalog: RwLock::new(Catalog::default()),
+            names,
             opened,
         };
         s.load_catalog()?;

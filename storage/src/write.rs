@@ -1,5 +1,5 @@
-//! Storing and removing ads: [`AdStore::put`], bulk loads through a [`Loader`], and
-//! [`AdStore::remove`].
+//! Storing and removing ads: [`AdStore::put`], [`AdStore::put_all`], the chunk commit behind
+//! bulk loads ([`Loader`](crate::Loader)), and [`AdStore::remove`].
 //!
 //! One routine, [`put_in_tx`], stores an ad inside a transaction; a single put runs it for one
 //! ad, a bulk load for a chunk of ads, so both keep the same invariants: a record, its `ids`
@@ -48,7 +48,12 @@ pub(crate) struct Prepared {
 }
 
 /// Resolves what can be known of an ad before its transaction.
-pub(crate) fn prepare(ad: &ClassAd, opts: &PutOptions, now: i64) -> Result<Prepared, AdError> {
+pub(crate) fn prepare(
+    store: &AdStore,
+    ad: &ClassAd,
+    opts: &PutOptions,
+    now: i64,
+) -> Result<Prepared, AdError> {
     let id = opts.id.id_of(ad, now);
     let shown = || id.clone().unwrap_or_else(|| "(no id)".into());
     if let Some(id) = &id {
@@ -65,9 +70,12 @@ pub(crate) fn prepare(ad: &ClassAd, opts: &PutOptions, now: i64) -> Result<Prepa
             },
             value: v.0,
         })?;
-    let ad_bytes = codec::encode(ad).map_err(|e| AdError::TooLarge {
-        id: shown(),
-        detail: e.to_string(),
+    let ad_bytes = store.names.encode(&*store.store, ad).map_err(|e| match e {
+        AdError::TooLarge { detail, .. } => AdError::TooLarge {
+            id: shown(),
+            detail,
+        },
+        other => other,
     })?;
     Ok(Prepared {
         id,
@@ -269,7 +277,10 @@ impl AdStore {
             })?;
             let c = done.borrow().1;
             self.learn_collection(name, c);
-            self.purge_some(now, self.opts.lazy_purge)?;
+            // The ads are committed; a failed lazy purge must not report them as not stored.
+            if let Err(e) = self.purge_some(now, self.opts.lazy_purge) {
+                tracing::warn!(error = %e, "lazy purge failed; expired ads stay until the next purge");
+            }
         }
         for ((i, _), r) in ready.iter().zip(done.into_inner().0) {
             outcomes[*i] = Some(r);
@@ -281,13 +292,10 @@ impl AdStore {
     /// Refused when the id is tombstoned ([`AdError::Consumed`]).
     pub fn put(&self, name: &str, ad: &ClassAd, opts: &PutOptions) -> Result<Put, AdError> {
         let _span = tracing::debug_span!("put", collection = name).entered();
-        let p = prepare(ad, opts, self.now())?;
+        let p = prepare(self, ad, opts, self.now())?;
         let put = self.put_chunk(name, vec![Ok(p)])?.into_iter().next();
         // put_chunk returns one outcome per item.
-        let put = put.ok_or_else(|| AdError::InvalidId {
-            id: String::new(),
-            reason: "no outcome",
-        })??;
+        let put = put.ok_or_else(|| unreachable_outcome("put"))??;
         self.commit_point(opts.durability)?;
         Ok(put)
     }
@@ -303,21 +311,10 @@ impl AdStore {
     ) -> Result<Vec<Put>, AdError> {
         let _span = tracing::debug_span!("put_all", collection = name, ads = ads.len()).entered();
         let now = self.now();
-        let items = ads.iter().map(|a| prepare(a, opts, now)).collect();
+        let items = ads.iter().map(|a| prepare(self, a, opts, now)).collect();
         let results = self.put_chunk_as(name, items, true)?;
         self.commit_point(opts.durability)?;
         results.into_iter().collect()
-    }
-
-    /// Starts a bulk load into collection `name`.
-    pub fn loader(&self, name: &str, opts: PutOptions) -> Loader<'_> {
-        Loader {
-            store: self,
-            name: name.to_owned(),
-            opts,
-            pending: Vec::new(),
-            results: Vec::new(),
-        }
     }
 
     /// Removes the ad `id` from `name`, returning whether a live ad was there. The id is not
@@ -340,6 +337,15 @@ impl AdStore {
         self.commit_point(durability)?;
         Ok(removed.into_inner())
     }
+}
+
+/// The error for a committed write that produced no outcome, which the code above rules out;
+/// reported rather than panicked on.
+pub(crate) fn unreachable_outcome(what: &str) -> AdError {
+    AdError::Store(crate::error::StoreError::Backend {
+        context: what.to_owned(),
+        detail: "the transaction committed without an outcome".into(),
+    })
 }
 
 /// Removes ad `id` of `name` inside a transaction (record, id entry, expiry entry, count).
@@ -376,76 +382,4 @@ pub(crate) fn remove_in_tx(
     coll.count = coll.count.saturating_sub(1);
     w.put(t::CATALOG, &key::catalog(name), &coll)?;
     Ok(Some((live, c)))
-}
-
-/// A bulk load: ads are prepared as they are pushed and committed a chunk per transaction
-/// ([`StoreOptions::chunk_size`](crate::StoreOptions)). With [`Durability::Immediate`] each
-/// chunk is flushed as it commits; with [`Durability::Buffered`] once, by [`Loader::finish`].
-/// An ad refused on its own (tombstoned id, bad expiry) is reported and the rest are stored.
-pub struct Loader<'s> {
-    store: &'s AdStore,
-    name: String,
-    opts: PutOptions,
-    pending: Vec<Result<Prepared, AdError>>,
-    results: Vec<Result<Put, AdError>>,
-}
-
-/// What a bulk load did, ad by ad in the order pushed.
-#[derive(Debug, Default)]
-pub struct LoadReport {
-    /// Each ad's outcome.
-    pub results: Vec<Result<Put, AdError>>,
-}
-
-impl LoadReport {
-    /// Ads stored.
-    pub fn stored(&self) -> usize {
-        self.results.iter().filter(|r| r.is_ok()).count()
-    }
-
-    /// Ads refused.
-    pub fn rejected(&self) -> usize {
-        self.results.len() - self.stored()
-    }
-}
-
-impl Loader<'_> {
-    /// Adds an ad; commits a chunk when enough are pending. Returns how many ads this call
-    /// committed (their outcomes are the last ones in [`Loader::results`]); with immediate
-    /// durability they are durable when it returns.
-    pub fn push(&mut self, ad: &ClassAd) -> Result<usize, AdError> {
-        let p = prepare(ad, &self.opts, self.store.now());
-        self.pending.push(p);
-        if self.pending.len() >= self.store.opts.chunk_size.max(1) {
-            return self.commit();
-        }
-        Ok(0)
-    }
-
-    /// Commits the pending ads now.
-    pub fn commit(&mut self) -> Result<usize, AdError> {
-        if self.pending.is_empty() {
-            return Ok(0);
-        }
-        let chunk = std::mem::take(&mut self.pending);
-        let n = chunk.len();
-        let results = self.store.put_chunk(&self.name, chunk)?;
-        self.store.commit_point(self.opts.durability)?;
-        self.results.extend(results);
-        Ok(n)
-    }
-
-    /// The outcomes of the ads committed so far, in order.
-    pub fn results(&self) -> &[Result<Put, AdError>] {
-        &self.results
-    }
-
-    /// Commits what is pending, flushes, and reports every ad's outcome.
-    pub fn finish(mut self) -> Result<LoadReport, AdError> {
-        self.commit()?;
-        self.store.flush()?;
-        Ok(LoadReport {
-            results: std::mem::take(&mut self.results),
-        })
-    }
 }

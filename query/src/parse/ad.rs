@@ -93,9 +93,11 @@ impl Parser<'_> {
             });
         }
         if n.eq_ignore_ascii_case("absTime") {
-            let t = time_string::abs_time_from_string(s).ok_or_else(|| {
-                error_at(self.src(), start, format!("invalid absolute time \"{s}\""))
-            })?;
+            let t = time_string::abs_time_from_string(s)
+                .filter(|t| writable_year(*t))
+                .ok_or_else(|| {
+                    error_at(self.src(), start, format!("invalid absolute time \"{s}\""))
+                })?;
             Ok(Some(Value::AbsTime(t)))
         } else if n.eq_ignore_ascii_case("relTime") {
             let t = time_string::rel_time_from_string(s).ok_or_else(|| {
@@ -190,4 +192,13 @@ impl Parser<'_> {
         let d = self.check(d + 1)?;
         Ok((ad, d))
     }
+}
+
+/// True when the absolute time's wall-clock year is 0–9999: only those print as an
+/// `absTime("…")` text that reads back (HTCondor accepts `absTime("0x10")`, year −1, and prints
+/// text its own reader refuses).
+fn writable_year(t: crate::value::AbsTime) -> bool {
+    let local = t.secs.saturating_add(i64::from(t.offset));
+    let (year, _, _) = crate::calendar::civil_from_days(local.div_euclid(86_400));
+    (0..=9999).contains(&year)
 }

@@ -69,16 +69,21 @@ fn quoted_abs(t: &str) -> Option<AbsTime> {
     let mon = MONTHS
         .iter()
         .position(|m| words[0].eq_ignore_ascii_case(m))? as i64;
-    let mday: i64 = words[1].parse().ok().filter(|d| (1..=31).contains(d))?;
+    let digits = |w: &str, n: std::ops::RangeInclusive<usize>| -> Option<i64> {
+        (n.contains(&w.len()) && w.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| w.parse().ok())
+            .flatten()
+    };
+    let mday = digits(words[1], 1..=2).filter(|d| (1..=31).contains(d))?;
     let hms: Vec<i64> = words[2]
         .split(':')
-        .map(|p| p.parse().ok().filter(|_| p.len() == 2))
+        .map(|p| digits(p, 2..=2))
         .collect::<Option<_>>()?;
     let [h, mi, s] = hms[..] else { return None };
     if h > 23 || mi > 59 || s > 60 {
         return None;
     }
-    let year: i64 = words[3].parse().ok().filter(|_| words[3].len() == 4)?;
+    let year = digits(words[3], 4..=4)?;
     let mut rest = &words[4..];
     if let Some(z) = rest.first() {
         if z.starts_with('(') && z.ends_with(')') {

@@ -99,8 +99,8 @@ pub fn write_real_old(out: &mut String, x: f64) {
 }
 
 /// Appends HTCondor's text for an absolute time, `2004-01-01T00:00:00-06:00` (the wall-clock
-/// time at its own offset; a zero offset prints as `-00:00`, and the year is not zero-padded —
-/// `11-12-31T…` — as HTCondor's `strftime("%Y")` prints them).
+/// time at its own offset; a zero offset prints as `-00:00`). Years below 1000 are zero-padded
+/// (`0011-12-31T…`) so the text reads back; HTCondor prints `11-12-31T…`, which it cannot read.
 pub fn write_abs_time(out: &mut String, t: AbsTime) {
     let local = t.secs.saturating_add(i64::from(t.offset));
     let days = local.div_euclid(86_400);
@@ -108,7 +108,7 @@ pub fn write_abs_time(out: &mut String, t: AbsTime) {
     let (y, m, d) = civil_from_days(days);
     let _ = write!(
         out,
-        "{y}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
         sod / 3600,
         sod / 60 % 60,
         sod % 60

@@ -1,0 +1,242 @@
+//! A plain bitset over RIDs: the index's working sets and checkpoints.
+//!
+//! RIDs are dense (freed ones are reused lowest first, `rid.rs`), so a set of them is a short
+//! run of words, and intersecting or subtracting two sets costs one word operation per 64
+//! RIDs whatever they hold. Roaring bitmaps keep a set below 4,096 members of a 65,536-wide
+//! chunk as a sorted array, whose operations cost per member: for the provisional sets of a
+//! query over a few thousand to a few hundred thousand rectangles, words are an order of
+//! magnitude faster. Answers leave the index as roaring bitmaps.
+
+use roaring::RoaringBitmap;
+
+/// A set of RIDs as words (bit `i` of word `i / 64` is RID `i`). Missing words are zero.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Bits {
+    words: Vec<u64>,
+}
+
+impl std::fmt::Debug for Bits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+impl Bits {
+    /// The empty set.
+    pub fn new() -> Bits {
+        Bits::default()
+    }
+
+    /// The set of `rids` (any order, repeats allowed).
+    pub fn from_rids(rids: impl IntoIterator<Item = u32>) -> Bits {
+        let mut b = Bits::new();
+        for r in rids {
+            b.insert(r);
+        }
+        b
+    }
+
+    /// The set of a roaring bitmap's members.
+    pub fn from_roaring(r: &RoaringBitmap) -> Bits {
+        let mut b = Bits::new();
+        if let Some(max) = r.max() {
+            b.words = vec![0; max as usize / 64 + 1];
+            for x in r {
+                b.words[x as usize / 64] |= 1 << (x % 64);
+            }
+        }
+        b
+    }
+
+    /// The members as a roaring bitmap.
+    pub fn to_roaring(&self) -> RoaringBitmap {
+        let n = self.len();
+        if n * 32 < self.words.len() as u64 * 64 {
+            RoaringBitmap::from_sorted_iter(self.iter()).unwrap_or_default()
+        } else {
+            let bytes: Vec<u8> = self.words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            RoaringBitmap::from_lsb0_bytes(0, &bytes)
+        }
+    }
+
+    /// Adds `rid`; returns whether it was new.
+    #[inline]
+    pub fn insert(&mut self, rid: u32) -> bool {
+        let w = rid as usize / 64;
+        if w >= self.words.len() {
+            self.words.resize(w + 1, 0);
+        }
+        let bit = 1 << (rid % 64);
+        let new = self.words[w] & bit == 0;
+        self.words[w] |= bit;
+        new
+    }
+
+    /// Removes `rid`; returns whether it was held.
+    #[inline]
+    pub fn remove(&mut self, rid: u32) -> bool {
+        let w = rid as usize / 64;
+        let Some(word) = self.words.get_mut(w) else {
+            return false;
+        };
+        let bit = 1 << (rid % 64);
+        let was = *word & bit != 0;
+        *word &= !bit;
+        if was && w + 1 == self.words.len() {
+            self.trim();
+        }
+        was
+    }
+
+    /// Whether `rid` is held.
+    #[inline]
+    pub fn contains(&self, rid: u32) -> bool {
+        self.words
+            .get(rid as usize / 64)
+            .is_some_and(|w| w & (1 << (rid % 64)) != 0)
+    }
+
+    /// The number of members.
+    pub fn len(&self) -> u64 {
+        self.words.iter().map(|w| u64::from(w.count_ones())).sum()
+    }
+
+    /// Whether there is no member.
+    pub fn is_empty(&self) -> bool {
+        self.words.iter().all(|&w| w == 0)
+    }
+
+    /// The number of words (the RID range covered, / 64).
+    pub fn word_len(&self) -> usize {
+        self.words.len()
+    }
+
+    /// Drops trailing zero words.
+    fn trim(&mut self) {
+        while self.words.last() == Some(&0) {
+            self.words.pop();
+        }
+    }
+
+    /// `self ∩= other`.
+    pub fn and_assign(&mut self, other: &Bits) {
+        self.words.truncate(other.words.len());
+        for (a, b) in self.words.iter_mut().zip(&other.words) {
+            *a &= b;
+        }
+        self.trim();
+    }
+
+    /// `self −= other`.
+    pub fn andnot_assign(&mut self, other: &Bits) {
+        for (a, b) in self.words.iter_mut().zip(&other.words) {
+            *a &= !b;
+        }
+        self.trim();
+    }
+
+    /// `self ∪= other`.
+    pub fn or_assign(&mut self, other: &Bits) {
+        if self.words.len() < other.words.len() {
+            self.words.resize(other.words.len(), 0);
+        }
+        for (a, b) in self.words.iter_mut().zip(&other.words) {
+            *a |= b;
+        }
+    }
+
+    /// `self ∪= a ∩ b`.
+    pub fn or_and(&mut self, a: &Bits, b: &Bits) {
+        let n = a.words.len().min(b.words.len());
+        if self.words.len() < n {
+            self.words.resize(n, 0);
+        }
+        for ((s, x), y) in self.words.iter_mut().zip(&a.words).zip(&b.words) {
+            *s |= x & y;
+        }
+        self.trim();
+    }
+
+    /// `self ∩ other`.
+    pub fn and(&self, other: &Bits) -> Bits {
+        let mut out = self.clone();
+        out.and_assign(other);
+        out
+    }
+
+    /// The members, in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.words.iter().enumerate().flat_map(|(i, &w)| {
+            let base = (i * 64) as u32;
+            let mut w = w;
+            std::iter::from_fn(move || {
+                if w == 0 {
+                    return None;
+                }
+                let t = w.trailing_zeros();
+                w &= w - 1;
+                Some(base + t)
+            })
+        })
+    }
+
+    /// Bytes held.
+    pub fn bytes(&self) -> usize {
+        self.words.len() * 8
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::BTreeSet;
+
+    fn set(b: &Bits) -> BTreeSet<u32> {
+        b.iter().collect()
+    }
+
+    #[test]
+    fn ops_table() {
+        let a = Bits::from_rids([1, 5, 64, 130, 7000]);
+        let b = Bits::from_rids([5, 64, 131]);
+        let cases: Vec<(&str, Bits, &[u32])> = vec![
+            ("and", a.and(&b), &[5, 64]),
+            ("andnot", {
+                let mut x = a.clone();
+                x.andnot_assign(&b);
+                x
+            }, &[1, 130, 7000]),
+            ("or", {
+                let mut x = a.clone();
+                x.or_assign(&b);
+                x
+            }, &[1, 5, 64, 130, 131, 7000]),
+            ("or_and", {
+                let mut x = Bits::from_rids([2]);
+                x.or_and(&a, &b);
+                x
+            }, &[2, 5, 64]),
+        ];
+        for (what, got, want) in cases {
+            assert_eq!(set(&got), want.iter().copied().collect(), "{what}");
+            assert_eq!(got.len(), want.len() as u64, "{what}");
+        }
+        let mut c = a.clone();
+        assert!(c.remove(7000) && !c.remove(7000));
+        assert_eq!(c.word_len(), 3, "trailing zero words trimmed");
+        assert!(Bits::new().is_empty() && !a.is_empty());
+    }
+
+    proptest! {
+        #[test]
+        fn roaring_round_trip(rids in prop::collection::vec(0_u32..200_000, 0..3000)) {
+            let r: RoaringBitmap = rids.iter().copied().collect();
+            let b = Bits::from_roaring(&r);
+            prop_assert_eq!(b.to_roaring(), r.clone());
+            prop_assert_eq!(Bits::from_rids(rids.iter().copied()), b.clone());
+            prop_assert!(r.iter().all(|x| b.contains(x)));
+            prop_assert_eq!(b.len(), r.len());
+        }
+    }
+}

@@ -1,0 +1,574 @@
+//! The index of one collection of ads (dissertation 4.5.3): every unit (an ad, or one of its
+//! ports) as rectangles with RIDs, the exported and imported axes per attribute, the deviant
+//! sets, and the maps from a RID to its rectangle and to its (ad, port).
+//!
+//! It stays exact as ads come and go: [`Index::insert`] (which replaces an ad of the same id),
+//! [`Index::remove`], and [`Index::extend`] for bulk loads (checkpoints built once at the end).
+//!
+//! **Adaptive dimensions** (4.4.3): every attribute some stored constraint bounds has an
+//! exported axis from the moment that constraint arrives (and loses it when the last such
+//! constraint leaves). An attribute gets an *imported* axis — the stored ads' values — only
+//! when a query first reads it ([`Index::prepare`]), by one scan of the stored units; from then
+//! on every insert records its value too. Probing ads' own values are never indexed: they are
+//! read per query, for the attributes stored constraints bound.
+
+use crate::axis::{ExportedAxis, ImportedAxis};
+use crate::bits::Bits;
+use crate::ports::{units, Unit};
+use crate::profile::{constraint_dpf, PROFILE_CAP};
+use crate::property::MangledInterval;
+use crate::rectangle::{imp_value, rectangles, ConsistencyError, ImpValue, RECTANGLE_CAP};
+use crate::rid::{Rids, RidsExhausted};
+use adjoin_query::eval::EvalOptions;
+use adjoin_query::{ClassAd, Key};
+use rustc_hash::FxHashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// An ad's id within its collection (the caller's).
+pub type AdId = u32;
+
+/// How ads are read and converted.
+#[derive(Clone, Debug)]
+pub struct IndexOptions {
+    /// Evaluation options: the TARGET fallback, a fixed clock, budgets. Conversion and
+    /// confirmation use the same ones, so the index agrees with evaluation.
+    pub eval: EvalOptions,
+    /// The cap on profiles per constraint (see `profile.rs`).
+    pub profile_cap: usize,
+    /// The cap on rectangles per profile (see `rectangle.rs`).
+    pub rectangle_cap: usize,
+    /// A query checks the remaining candidates one by one against their rectangles, instead
+    /// of probing the next axis, once at most this many are left.
+    pub filter_max: u64,
+}
+
+impl Default for IndexOptions {
+    fn default() -> IndexOptions {
+        IndexOptions {
+            eval: EvalOptions::default(),
+            profile_cap: PROFILE_CAP,
+            rectangle_cap: RECTANGLE_CAP,
+            filter_max: 48,
+        }
+    }
+}
+
+/// Why an ad could not be indexed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum IndexError {
+    /// Every RID is in use.
+    RidsExhausted,
+}
+
+impl std::fmt::Display for IndexError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            IndexError::RidsExhausted => RidsExhausted.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for IndexError {}
+
+impl From<RidsExhausted> for IndexError {
+    fn from(_: RidsExhausted) -> IndexError {
+        IndexError::RidsExhausted
+    }
+}
+
+/// What converting one ad found.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Inserted {
+    /// Rectangles stored (over all units).
+    pub rectangles: usize,
+    /// Contradictory profiles, with the port they were found in.
+    pub errors: Vec<(Option<u16>, ConsistencyError)>,
+    /// Every unit's constraint converted exactly.
+    pub exact: bool,
+}
+
+/// A stored unit: an ad, or one port of it.
+#[derive(Clone, Debug)]
+pub(crate) struct UnitData {
+    pub(crate) ad: AdId,
+    pub(crate) port: Option<u16>,
+    /// What is evaluated: the ad itself or the port's view.
+    pub(crate) view: Arc<ClassAd>,
+    pub(crate) rids: Vec<u32>,
+    /// The unit's value of every attribute with an imported axis.
+    pub(crate) imp: FxHashMap<Key, ImpValue>,
+}
+
+/// A stored rectangle.
+#[derive(Clone, Debug)]
+pub(crate) struct RectRecord {
+    pub(crate) unit: u32,
+    /// Exp, sorted by attribute.
+    pub(crate) exp: Box<[(Key, MangledInterval)]>,
+}
+
+impl RectRecord {
+    /// The interval bounding `attr`, if any.
+    pub(crate) fn get(&self, attr: Key) -> Option<&MangledInterval> {
+        self.exp
+            .binary_search_by(|(k, _)| k.cmp(&attr))
+            .ok()
+            .map(|i| &self.exp[i].1)
+    }
+}
+
+/// Cumulative counters (the dissertation's metrics and a few more).
+#[derive(Debug, Default)]
+pub(crate) struct Counters {
+    pub(crate) queries: AtomicU64,
+    pub(crate) probes: AtomicU64,
+    pub(crate) filtered: AtomicU64,
+    pub(crate) candidates: AtomicU64,
+    pub(crate) exact: AtomicU64,
+    pub(crate) evaluations: AtomicU64,
+    pub(crate) confirmed: AtomicU64,
+}
+
+impl Counters {
+    pub(crate) fn add(c: &AtomicU64, n: u64) {
+        c.fetch_add(n, Ordering::Relaxed);
+    }
+}
+
+/// A snapshot of an index's cumulative counters and size.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Ads stored.
+    pub ads: u64,
+    /// Units stored (ads, or their ports).
+    pub units: u64,
+    /// Rectangles stored.
+    pub rectangles: u64,
+    /// Attributes with an exported axis.
+    pub exported_axes: u64,
+    /// Attributes with an imported axis.
+    pub imported_axes: u64,
+    /// Queries answered.
+    pub queries: u64,
+    /// Index probes (one per axis consulted as a structure).
+    pub probes: u64,
+    /// RIDs checked one by one against a rectangle instead of probing.
+    pub filtered: u64,
+    /// Candidate units returned by queries.
+    pub candidates: u64,
+    /// Candidates accepted without evaluation (both sides exact).
+    pub exact: u64,
+    /// Candidates evaluated.
+    pub evaluations: u64,
+    /// Candidates confirmed (exact or evaluated true).
+    pub confirmed: u64,
+}
+
+/// The index of one collection.
+#[derive(Debug)]
+pub struct Index {
+    pub(crate) opts: IndexOptions,
+    ads: FxHashMap<AdId, Vec<u32>>,
+    pub(crate) units: Vec<Option<UnitData>>,
+    free_units: Vec<u32>,
+    pub(crate) rids: Rids<u32>,
+    pub(crate) rects: Vec<Option<RectRecord>>,
+    pub(crate) exported: FxHashMap<Key, ExportedAxis>,
+    pub(crate) imported: FxHashMap<Key, ImportedAxis>,
+    pub(crate) deviant_exported: Bits,
+    /// RIDs whose unit's constraint did not convert exactly.
+    pub(crate) inexact: Bits,
+    /// RIDs standing for units whose constraint is never true (no rectangle): they carry the
+    /// unit's values for one-sided queries and match nothing else.
+    pub(crate) never: Bits,
+    /// Every live RID (the universal set `U`).
+    pub(crate) live: Bits,
+    /// Live units with more than one rectangle (when none, RIDs stand for units one to one).
+    multi: usize,
+    deferring: bool,
+    pub(crate) counters: Counters,
+}
+
+impl Default for Index {
+    fn default() -> Index {
+        Index::new(IndexOptions::default())
+    }
+}
+
+impl Index {
+    /// An empty index.
+    pub fn new(opts: IndexOptions) -> Index {
+        Index {
+            opts,
+            ads: FxHashMap::default(),
+            units: Vec::new(),
+            free_units: Vec::new(),
+            rids: Rids::new(),
+            rects: Vec::new(),
+            exported: FxHashMap::default(),
+            imported: FxHashMap::default(),
+            deviant_exported: Bits::new(),
+            inexact: Bits::new(),
+            never: Bits::new(),
+            live: Bits::new(),
+            multi: 0,
+            deferring: false,
+            counters: Counters::default(),
+        }
+    }
+
+    /// The options.
+    pub fn options(&self) -> &IndexOptions {
+        &self.opts
+    }
+
+    /// The number of ads stored.
+    pub fn len(&self) -> usize {
+        self.ads.len()
+    }
+
+    /// Whether no ad is stored.
+    pub fn is_empty(&self) -> bool {
+        self.ads.is_empty()
+    }
+
+    /// Whether ad `id` is stored.
+    pub fn contains(&self, id: AdId) -> bool {
+        self.ads.contains_key(&id)
+    }
+
+    /// The number of rectangles stored.
+    pub fn rectangles(&self) -> usize {
+        self.rids.len()
+    }
+
+    /// The ad and port a RID's rectangle belongs to.
+    pub fn owner(&self, rid: u32) -> Option<(AdId, Option<u16>)> {
+        let u = self.unit(*self.rids.owner(rid)?)?;
+        Some((u.ad, u.port))
+    }
+
+    /// What a RID's rectangle is matched as: its ad, or its port's view.
+    pub fn unit_ad(&self, rid: u32) -> Option<&Arc<ClassAd>> {
+        Some(&self.unit(*self.rids.owner(rid)?)?.view)
+    }
+
+    /// The RIDs of ad `id`'s rectangles.
+    pub fn rids_of(&self, id: AdId) -> Vec<u32> {
+        self.ads
+            .get(&id)
+            .into_iter()
+            .flatten()
+            .filter_map(|&u| self.unit(u))
+            .flat_map(|u| u.rids.iter().copied())
+            .collect()
+    }
+
+    /// The attributes with an exported axis (some stored constraint bounds them), sorted.
+    pub fn exported_attrs(&self) -> Vec<Key> {
+        let mut v: Vec<Key> = self.exported.keys().copied().collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// The attributes with an imported axis, sorted.
+    pub fn imported_attrs(&self) -> Vec<Key> {
+        let mut v: Vec<Key> = self.imported.keys().copied().collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// Whether every unit has at most one rectangle, so that RIDs stand for units.
+    pub(crate) fn one_rect_per_unit(&self) -> bool {
+        self.multi == 0
+    }
+
+    pub(crate) fn unit(&self, u: u32) -> Option<&UnitData> {
+        self.units.get(u as usize)?.as_ref()
+    }
+
+    /// A snapshot of the counters and sizes.
+    pub fn stats(&self) -> Stats {
+        let c = &self.counters;
+        let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        Stats {
+            ads: self.ads.len() as u64,
+            units: (self.units.len() - self.free_units.len()) as u64,
+            rectangles: self.rids.len() as u64,
+            exported_axes: self.exported.len() as u64,
+            imported_axes: self.imported.len() as u64,
+            queries: get(&c.queries),
+            probes: get(&c.probes),
+            filtered: get(&c.filtered),
+            candidates: get(&c.candidates),
+            exact: get(&c.exact),
+            evaluations: get(&c.evaluations),
+            confirmed: get(&c.confirmed),
+        }
+    }
+
+    /// Bytes held by the axes' checkpoints and sets (an estimate, for memory per ad).
+    pub fn axis_bytes(&self) -> usize {
+        self.exported.values().map(ExportedAxis::bytes).sum::<usize>()
+            + self.imported.values().map(ImportedAxis::bytes).sum::<usize>()
+    }
+
+    /// Stores ad `id` (replacing any ad stored under it): one unit per port, one rectangle
+    /// per profile (and `!=` split) of each unit's constraint.
+    pub fn insert(&mut self, id: AdId, ad: Arc<ClassAd>) -> Result<Inserted, IndexError> {
+        self.remove(id);
+        let mut report = Inserted {
+            exact: true,
+            ..Inserted::default()
+        };
+        let mut stored = Vec::new();
+        for unit in units(&ad) {
+            match self.add_unit(id, unit, &mut report) {
+                Ok(u) => stored.push(u),
+                Err(e) => {
+                    for u in stored {
+                        self.drop_unit(u);
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        self.ads.insert(id, stored);
+        Ok(report)
+    }
+
+    /// Stores many ads, building the axes' checkpoints once at the end.
+    pub fn extend<I>(&mut self, ads: I) -> Result<Inserted, IndexError>
+    where
+        I: IntoIterator<Item = (AdId, Arc<ClassAd>)>,
+    {
+        self.deferring = true;
+        let mut total = Inserted {
+            exact: true,
+            ..Inserted::default()
+        };
+        let mut result = Ok(());
+        for (id, ad) in ads {
+            match self.insert(id, ad) {
+                Ok(r) => {
+                    total.rectangles += r.rectangles;
+                    total.errors.extend(r.errors);
+                    total.exact &= r.exact;
+                }
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        self.deferring = false;
+        self.rebuild_axes();
+        result.map(|()| total)
+    }
+
+    fn rebuild_axes(&mut self) {
+        for a in self.exported.values_mut() {
+            a.rebuild();
+        }
+        for a in self.imported.values_mut() {
+            a.rebuild();
+        }
+    }
+
+    fn add_unit(
+        &mut self,
+        id: AdId,
+        unit: Unit,
+        report: &mut Inserted,
+    ) -> Result<u32, IndexError> {
+        let opts = &self.opts;
+        let conv = rectangles(
+            &constraint_dpf(&unit.ad, &opts.eval, opts.profile_cap),
+            opts.rectangle_cap,
+        );
+        let imp: FxHashMap<Key, ImpValue> = self
+            .imported
+            .keys()
+            .map(|&k| (k, imp_value(&unit.ad, k, &opts.eval)))
+            .collect();
+        report.exact &= conv.exact;
+        report.rectangles += conv.rects.len();
+        self.multi += usize::from(conv.rects.len() > 1);
+        report
+            .errors
+            .extend(conv.errors.iter().map(|e| (unit.port, *e)));
+        let data = UnitData {
+            ad: id,
+            port: unit.port,
+            view: unit.ad,
+            rids: Vec::with_capacity(conv.rects.len()),
+            imp,
+        };
+        let u = match self.free_units.pop() {
+            Some(u) => {
+                self.units[u as usize] = Some(data);
+                u
+            }
+            None => {
+                self.units.push(Some(data));
+                (self.units.len() - 1) as u32
+            }
+        };
+        // A unit whose constraint is never true still has values a one-sided query may want:
+        // it gets one RID with no bounds, in `never`.
+        let never = conv.rects.is_empty();
+        let rects = if never {
+            vec![crate::rectangle::Rectangle {
+                exp: Vec::new(),
+                deviant: false,
+            }]
+        } else {
+            conv.rects
+        };
+        for rect in rects {
+            let rid = match self.rids.allocate(u) {
+                Ok(r) => r,
+                Err(e) => {
+                    self.drop_unit(u);
+                    return Err(e.into());
+                }
+            };
+            let defer = self.deferring;
+            for (k, iv) in &rect.exp {
+                self.exported.entry(*k).or_default().insert(iv, rid, defer);
+            }
+            if rect.deviant {
+                self.deviant_exported.insert(rid);
+            }
+            if !conv.exact {
+                self.inexact.insert(rid);
+            }
+            if never {
+                self.never.insert(rid);
+            }
+            self.live.insert(rid);
+            if let Some(Some(data)) = self.units.get_mut(u as usize) {
+                for (k, v) in &data.imp {
+                    if let Some(axis) = self.imported.get_mut(k) {
+                        axis.insert(v, rid, defer);
+                    }
+                }
+                data.rids.push(rid);
+            }
+            let slot = rid as usize;
+            if self.rects.len() <= slot {
+                self.rects.resize(slot + 1, None);
+            }
+            self.rects[slot] = Some(RectRecord {
+                unit: u,
+                exp: rect.exp.into_boxed_slice(),
+            });
+        }
+        Ok(u)
+    }
+
+    /// Removes ad `id`; returns whether it was stored.
+    pub fn remove(&mut self, id: AdId) -> bool {
+        let Some(us) = self.ads.remove(&id) else {
+            return false;
+        };
+        for u in us {
+            self.drop_unit(u);
+        }
+        true
+    }
+
+    /// Purges a unit's rectangles from every structure, then releases its RIDs.
+    fn drop_unit(&mut self, u: u32) {
+        let Some(data) = self.units.get_mut(u as usize).and_then(Option::take) else {
+            return;
+        };
+        self.multi -= usize::from(data.rids.len() > 1);
+        let defer = self.deferring;
+        for &rid in &data.rids {
+            if let Some(rec) = self.rects.get_mut(rid as usize).and_then(Option::take) {
+                for (k, iv) in rec.exp.iter() {
+                    if let Some(axis) = self.exported.get_mut(k) {
+                        axis.remove(iv, rid, defer);
+                        if axis.is_empty() {
+                            self.exported.remove(k);
+                        }
+                    }
+                }
+            }
+            for (k, v) in &data.imp {
+                if let Some(axis) = self.imported.get_mut(k) {
+                    axis.remove(v, rid, defer);
+                }
+            }
+            self.deviant_exported.remove(rid);
+            self.inexact.remove(rid);
+            self.never.remove(rid);
+            self.live.remove(rid);
+            self.rids.release(rid);
+        }
+        while self.rects.last().is_some_and(Option::is_none) {
+            self.rects.pop();
+        }
+        self.free_units.push(u);
+    }
+
+    /// Gives every attribute of `attrs` an imported axis, scanning the stored units once per
+    /// new attribute (adaptive dimensions).
+    pub fn ensure_imported(&mut self, attrs: &[Key]) {
+        let missing: Vec<Key> = attrs
+            .iter()
+            .copied()
+            .filter(|k| !self.imported.contains_key(k))
+            .collect();
+        if missing.is_empty() {
+            return;
+        }
+        let opts = self.opts.eval.clone();
+        for k in missing {
+            let mut axis = ImportedAxis::new();
+            for data in self.units.iter_mut().flatten() {
+                let v = imp_value(&data.view, k, &opts);
+                for &rid in &data.rids {
+                    axis.insert(&v, rid, true);
+                }
+                data.imp.insert(k, v);
+            }
+            axis.rebuild();
+            self.imported.insert(k, axis);
+        }
+    }
+
+    /// Checks every structure against the stored units (tests).
+    #[cfg(test)]
+    pub(crate) fn check(&self) {
+        let mut live = roaring::RoaringBitmap::new();
+        for (u, data) in self.units.iter().enumerate() {
+            let Some(data) = data else { continue };
+            assert!(self.ads[&data.ad].contains(&(u as u32)));
+            for &rid in &data.rids {
+                assert_eq!(self.rids.owner(rid), Some(&(u as u32)));
+                let rec = self.rects[rid as usize].as_ref().expect("record");
+                assert_eq!(rec.unit, u as u32);
+                for (k, _) in rec.exp.iter() {
+                    assert!(self.exported[k].rids().contains(rid));
+                }
+                for (k, v) in &data.imp {
+                    let dev = self.imported[k].deviant().contains(rid);
+                    assert_eq!(dev, *v == ImpValue::Deviant);
+                }
+                live.insert(rid);
+            }
+            assert_eq!(data.imp.len(), self.imported.len());
+        }
+        assert_eq!(&live, self.rids.live());
+        assert_eq!(Bits::from_roaring(&live), self.live);
+        for (k, axis) in &self.exported {
+            for rid in axis.rids().iter() {
+                let rec = self.rects[rid as usize].as_ref().expect("record");
+                assert!(rec.get(*k).is_some());
+            }
+        }
+    }
+}

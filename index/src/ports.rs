@@ -1,0 +1,214 @@
+//! Ports (dissertation 3.2): an ad whose `Ports` attribute is a list of ads docks each port
+//! separately, so the index holds one *unit* per port — rectangles per port, RIDs mapping back
+//! to (ad, port). An ad without ports is one unit, itself.
+//!
+//! A port is matched pairwise through its *view*: one ad holding the enclosing ad's attributes
+//! (except `Ports`) overlaid with the port's own, in which the port's own label (`Label =
+//! Host1`) is rewritten to `TARGET`, so that `Host1.Arch` reads the candidate's `Arch` and the
+//! candidate's `other.x` finds the port's attributes first and the enclosing ad's next, as the
+//! port's lexical scope does. References to *other* ports' labels (`Host1.Subnet ==
+//! Host2.Subnet`) name gang members a pairwise match does not know: they stay unbound
+//! (`undefined` when evaluated alone) and the index treats them as deviant, so it never
+//! excludes a port on their account. Deciding whole gangs is the gangmatcher's business.
+
+use adjoin_query::name::kw;
+use adjoin_query::{ClassAd, Expr, Key, Name, Value};
+use std::sync::Arc;
+
+/// One matchable part of an ad.
+#[derive(Clone, Debug)]
+pub struct Unit {
+    /// The port's position in `Ports`; `None` for an ad without ports.
+    pub port: Option<u16>,
+    /// What is matched: the ad itself, or the port's view.
+    pub ad: Arc<ClassAd>,
+}
+
+/// The key of `Ports`.
+fn ports_key() -> Key {
+    Key::of("ports")
+}
+
+/// The port ads of `ad`, if its `Ports` is a list of ad literals (at most 65,535).
+fn port_ads(ad: &ClassAd) -> Option<Vec<&ClassAd>> {
+    let Expr::List(items) = ad.get_key(ports_key())?.unparen() else {
+        return None;
+    };
+    if items.is_empty() || items.len() > usize::from(u16::MAX) {
+        return None;
+    }
+    items
+        .iter()
+        .map(|i| match i.unparen() {
+            Expr::Ad(p) => Some(&**p),
+            Expr::Lit(Value::Ad(p)) => Some(&**p),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The name a port's `Label` gives it (`Label = Host1`, or a string).
+fn label(port: &ClassAd) -> Option<Key> {
+    match port.get_key(Key::of("label"))?.unparen() {
+        Expr::Attr(n) => Some(n.key()),
+        Expr::Lit(Value::Str(s)) => Some(Key::of(s)),
+        _ => None,
+    }
+}
+
+/// `e` with every unscoped reference to `label` made `TARGET` (not inside nested ads, which
+/// could bind the name themselves).
+fn retarget(e: &Expr, label: Key, target: Name) -> Expr {
+    let r = |x: &Expr| retarget(x, label, target);
+    match e {
+        Expr::Attr(n) if n.key() == label => Expr::Attr(target),
+        Expr::Lit(_) | Expr::Attr(_) | Expr::Root(_) | Expr::Ad(_) => e.clone(),
+        Expr::Select(b, n) => Expr::Select(Box::new(r(b)), *n),
+        Expr::Index(b) => Expr::Index(Box::new((r(&b.0), r(&b.1)))),
+        Expr::Unary(op, x) => Expr::Unary(*op, Box::new(r(x))),
+        Expr::Binary(op, b) => Expr::Binary(*op, Box::new((r(&b.0), r(&b.1)))),
+        Expr::Cond(b) => Expr::Cond(Box::new((r(&b.0), r(&b.1), r(&b.2)))),
+        Expr::Elvis(b) => Expr::Elvis(Box::new((r(&b.0), r(&b.1)))),
+        Expr::Call(n, args) => Expr::Call(*n, args.iter().map(r).collect()),
+        Expr::List(items) => Expr::List(items.iter().map(r).collect()),
+        Expr::Paren(x) => Expr::Paren(Box::new(r(x))),
+    }
+}
+
+/// The view of `port` within `outer` (see the module note).
+pub fn port_view(outer: &ClassAd, port: &ClassAd) -> ClassAd {
+    let ports = ports_key();
+    let mut view: ClassAd = outer
+        .iter()
+        .filter(|(n, _)| n.key() != ports)
+        .map(|(n, e)| (n, e.clone()))
+        .collect();
+    let own = label(port).filter(|&k| k != kw::TARGET && k != kw::OTHER);
+    let target = Name::new("TARGET");
+    for (n, e) in port.iter() {
+        let e = match own {
+            Some(l) => retarget(e, l, target),
+            None => e.clone(),
+        };
+        view.insert(n, e);
+    }
+    view
+}
+
+/// The units of `ad`: one per port, or the ad itself.
+pub fn units(ad: &Arc<ClassAd>) -> Vec<Unit> {
+    match port_ads(ad) {
+        Some(ports) => ports
+            .into_iter()
+            .enumerate()
+            .map(|(i, p)| Unit {
+                port: Some(i as u16),
+                ad: Arc::new(port_view(ad, p)),
+            })
+            .collect(),
+        None => vec![Unit {
+            port: None,
+            ad: Arc::clone(ad),
+        }],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile::{constraint_dpf, PROFILE_CAP};
+    use crate::rectangle::{rectangles, RECTANGLE_CAP};
+    use adjoin_query::eval::{symmetric_match, EvalOptions};
+    use adjoin_query::parse;
+
+    fn figure(name: &str) -> Arc<ClassAd> {
+        let path = format!(
+            "{}/../tests/dissertation/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(path).expect("figure");
+        Arc::new(parse::classad(&text).expect("ad"))
+    }
+
+    /// Per port: the attributes its constraint bounds, whether a profile is deviant (another
+    /// port's label), and whether the conversion is exact.
+    fn shape(ad: &Arc<ClassAd>) -> Vec<String> {
+        let opts = EvalOptions::default();
+        units(ad)
+            .iter()
+            .map(|u| {
+                let r = rectangles(&constraint_dpf(&u.ad, &opts, PROFILE_CAP), RECTANGLE_CAP);
+                let mut names: Vec<&str> = r.attrs().iter().map(|k| k.as_str()).collect();
+                names.sort();
+                let deviant = r.rects.iter().any(|x| x.deviant);
+                format!(
+                    "{:?}:{}{}{}",
+                    u.port,
+                    names.join(","),
+                    if deviant { " ?" } else { "" },
+                    if r.exact { "" } else { " ~" }
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn figure_ports() {
+        let cases: [(&str, &[&str]); 3] = [
+            (
+                "fig08_port_labels.ad",
+                &[
+                    "Some(0):arch,opsys,virtualmemory",
+                    "Some(1):arch,opsys,virtualmemory ? ~",
+                ],
+            ),
+            (
+                "fig10_render_service.ad",
+                &[
+                    "Some(0):owner,type",
+                    "Some(1):arch,opsys,virtualmemory",
+                    "Some(2):app",
+                ],
+            ),
+            (
+                "fig11_multiprocessor.ad",
+                &[
+                    "Some(0):isdedicated,type",
+                    "Some(1):isdedicated,type ? ~",
+                    "Some(2): ? ~", // Memory = cpu1.Memory + cpu2.Memory: not constant
+                ],
+            ),
+        ];
+        for (file, want) in cases {
+            assert_eq!(shape(&figure(file)), want, "{file}");
+        }
+    }
+
+    #[test]
+    fn a_port_view_matches_pairwise() {
+        let job = figure("fig08_port_labels.ad");
+        let us = units(&job);
+        assert_eq!(us.len(), 2);
+        let machine = parse::classad(
+            r#"[Arch = "INTEL"; OpSys = "LINUX"; VirtualMemory = 64000000;
+                Requirements = other.ImageSize < 30000000 && other.Owner == "raman"]"#,
+        )
+        .expect("machine");
+        let opts = EvalOptions::default();
+        // Port 0 docks; port 1 needs Host1's partner as well, unknown pairwise.
+        assert!(symmetric_match(&us[0].ad, &machine, &opts));
+        assert!(!symmetric_match(&us[1].ad, &machine, &opts));
+        // The view sees the enclosing ad's attributes and the port's own first.
+        assert!(us[0].ad.get("Owner").is_some() && us[0].ad.get("Ports").is_none());
+    }
+
+    #[test]
+    fn ads_without_ports_are_one_unit() {
+        for text in ["[a = 1]", "[Ports = 3]", "[Ports = {}]", "[Ports = {[a=1], 2}]"] {
+            let ad = Arc::new(parse::classad(text).expect("ad"));
+            let us = units(&ad);
+            assert_eq!(us.len(), 1, "{text}");
+            assert!(us[0].port.is_none() && Arc::ptr_eq(&us[0].ad, &ad));
+        }
+    }
+}

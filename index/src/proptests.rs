@@ -1,0 +1,268 @@
+//! Property tests of the whole index against brute force: random semi-structured ad sets
+//! (absent and deviant attributes, several types under one name, `!=`, string case, booleans
+//! against numbers, undefined/error/list values, ports, the TARGET fallback on and off) go
+//! through all three directions; the raw answer must contain every brute-force match, the
+//! exact part must hold matches only, and the confirmed answer must equal brute force. Brute
+//! force is plain evaluation of every pair (`symmetric_match`, the stored requirements with
+//! the probe as TARGET, the constraint with the stored ad as MY). Then ads are removed and
+//! replaced, and everything is checked again.
+
+use crate::index::{AdId, Index, IndexOptions};
+use crate::ports::units;
+use crate::query::{accepts, satisfies, Hit, Query};
+use adjoin_query::eval::{symmetric_match, EvalOptions};
+use adjoin_query::{parse, ClassAd, Expr};
+use proptest::prelude::*;
+use proptest::test_runner::RngSeed;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+const NAMES: [&str; 4] = ["a", "b", "c", "d"];
+
+fn constant() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec![
+        "0",
+        "1",
+        "-2",
+        "3",
+        "2.0",
+        "-0.0",
+        "0.5",
+        "true",
+        "false",
+        "\"x\"",
+        "\"X\"",
+        "\"y\"",
+        "\"\"",
+        "undefined",
+        "relTime(60)",
+        "absTime(\"2020-01-01T00:00:00Z\")",
+    ])
+}
+
+fn value() -> impl Strategy<Value = String> {
+    prop_oneof![
+        8 => constant().prop_map(str::to_owned),
+        1 => Just("real(\"NaN\")".to_owned()),
+        1 => Just("error".to_owned()),
+        1 => Just("{1, 2}".to_owned()),
+        1 => prop::sample::select(NAMES.to_vec()).prop_map(|n| format!("{{T}}.{n} + 1")),
+        1 => prop::sample::select(NAMES.to_vec()).prop_map(|n| format!("MY.{n} * 2")),
+        1 => Just("ifThenElse({T}.b > 0, 1, \"x\")".to_owned()),
+    ]
+}
+
+fn rel() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec!["<", "<=", "==", "!=", ">=", ">"])
+}
+
+fn name() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(NAMES.to_vec())
+}
+
+/// A leaf of a constraint; `{T}` stands for the scope of the other side (`TARGET`, `other`,
+/// a port label, or nothing for one-sided constraints).
+fn leaf() -> impl Strategy<Value = String> {
+    prop_oneof![
+        8 => (name(), rel(), constant()).prop_map(|(n, r, c)| format!("{{T}}.{n} {r} {c}")),
+        3 => (constant(), rel(), name()).prop_map(|(c, r, n)| format!("{c} {r} {{T}}.{n}")),
+        2 => name().prop_map(|n| format!("{{T}}.{n}")),
+        2 => (name(), rel(), constant()).prop_map(|(n, r, c)| format!("{n} {r} {c}")),
+        1 => (name(), constant()).prop_map(|(n, c)| format!("{{T}}.{n} =?= {c}")),
+        1 => name().prop_map(|n| format!("{{T}}.{n} =!= undefined")),
+        1 => (name(), name()).prop_map(|(n, m)| format!("{{T}}.{n} == {{T}}.{m}")),
+        1 => name().prop_map(|n| format!("strcmp({{T}}.{n}, \"x\") == 0")),
+        1 => (name(), rel(), name()).prop_map(|(n, r, m)| format!("MY.{n} {r} {{T}}.{m}")),
+        1 => prop::sample::select(vec!["true", "false", "undefined"]).prop_map(str::to_owned),
+    ]
+}
+
+fn constraint() -> impl Strategy<Value = String> {
+    leaf().prop_recursive(3, 12, 3, |inner| {
+        prop_oneof![
+            3 => (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} && {b})")),
+            2 => (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} || {b})")),
+            2 => inner.clone().prop_map(|a| format!("!({a})")),
+            1 => (inner.clone(), inner.clone(), inner.clone())
+                .prop_map(|(a, b, c)| format!("({a} ? {b} : {c})")),
+            1 => (inner.clone(), inner).prop_map(|(a, b)| format!("({a} ?: {b})")),
+        ]
+    })
+}
+
+/// Attribute bindings: each name absent or bound to a value.
+fn attrs() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::option::weighted(0.7, value()), NAMES.len()).prop_map(|vals| {
+        NAMES
+            .iter()
+            .zip(vals)
+            .filter_map(|(n, v)| v.map(|v| format!("{n} = {}; ", scoped(&v, "TARGET"))))
+            .collect()
+    })
+}
+
+fn scoped(text: &str, scope: &str) -> String {
+    text.replace("{T}", scope)
+}
+
+/// An ad's text: attributes and requirements, or ports each with their own.
+fn ad() -> impl Strategy<Value = String> {
+    let plain = (
+        attrs(),
+        prop::option::weighted(0.95, constraint()),
+        prop::sample::select(vec!["TARGET", "other"]),
+    )
+        .prop_map(|(a, c, scope)| match c {
+            Some(c) => format!("[{a}Requirements = {};]", scoped(&c, scope)),
+            None => format!("[{a}]"),
+        });
+    let ported = (attrs(), (attrs(), constraint()), (attrs(), constraint())).prop_map(|(outer, (a1, c1), (a2, c2))| {
+        format!(
+            "[{outer}Ports = {{ [Label = P; {a1}Requirements = {}], [Label = Q; {a2}Requirements = {}] }}]",
+            scoped(&c1, "P"),
+            scoped(&c2, "Q"),
+        )
+    });
+    prop_oneof![6 => plain, 1 => ported]
+}
+
+fn parsed(text: &str) -> Arc<ClassAd> {
+    match parse::classad(text) {
+        Ok(ad) => Arc::new(ad),
+        Err(e) => panic!("generated ad does not parse: {e:?}\n{text}"),
+    }
+}
+
+/// The stored units matching `q` by brute force.
+fn brute(ads: &[(AdId, Arc<ClassAd>)], q: &Query, probe: Option<&ClassAd>, c: Option<&Expr>, opts: &EvalOptions) -> BTreeSet<Hit> {
+    let mut out = BTreeSet::new();
+    for (id, ad) in ads {
+        for u in units(ad) {
+            let ok = match (q.direction(), probe, c) {
+                (crate::Direction::TwoSided, Some(p), _) => symmetric_match(&u.ad, p, opts),
+                (crate::Direction::Reverse, Some(p), _) => accepts(&u.ad, p, opts),
+                (crate::Direction::OneSided, _, Some(c)) => satisfies(&u.ad, c, opts),
+                _ => false,
+            };
+            if ok {
+                out.insert(Hit { ad: *id, port: u.port });
+            }
+        }
+    }
+    out
+}
+
+/// Runs `q` and checks raw ⊇ brute, exact ⊆ brute, confirmed == brute.
+fn check_query(
+    idx: &mut Index,
+    ads: &[(AdId, Arc<ClassAd>)],
+    q: &Query,
+    probe: Option<&ClassAd>,
+    c: Option<&Expr>,
+    what: &str,
+) -> Result<(), TestCaseError> {
+    let opts = idx.options().eval.clone();
+    let want = brute(ads, q, probe, c, &opts);
+    idx.prepare(q);
+    let mut a = idx.candidates(q);
+    let hits_of = |rids: &roaring::RoaringBitmap| -> BTreeSet<Hit> {
+        rids.iter()
+            .filter_map(|r| idx.owner(r))
+            .map(|(ad, port)| Hit { ad, port })
+            .collect()
+    };
+    let raw = hits_of(&a.rids);
+    let exact = hits_of(&a.exact);
+    prop_assert!(raw.is_superset(&want), "{what}: missed {:?}", want.difference(&raw).collect::<Vec<_>>());
+    prop_assert!(exact.is_subset(&want), "{what}: wrongly exact {:?}", exact.difference(&want).collect::<Vec<_>>());
+    let got: BTreeSet<Hit> = idx.confirm(q, &mut a).into_iter().collect();
+    prop_assert_eq!(&got, &want, "{}: confirmed", what);
+    prop_assert_eq!(a.explain.confirmed as usize, want.len());
+    Ok(())
+}
+
+fn check_all(
+    idx: &mut Index,
+    ads: &[(AdId, Arc<ClassAd>)],
+    probes: &[String],
+    queries: &[String],
+) -> Result<(), TestCaseError> {
+    idx.check();
+    for p in probes {
+        let probe = parsed(p);
+        let opts = idx.options().clone();
+        for q in Query::two_sided(&probe, &opts) {
+            let unit = units(&probe)[q.port().map_or(0, usize::from)].ad.clone();
+            check_query(idx, ads, &q, Some(&unit), None, &format!("two-sided {p}"))?;
+        }
+        for q in Query::reverse(&probe) {
+            let unit = units(&probe)[q.port().map_or(0, usize::from)].ad.clone();
+            check_query(idx, ads, &q, Some(&unit), None, &format!("reverse {p}"))?;
+        }
+    }
+    for text in queries {
+        let c = match parse::expr(text) {
+            Ok(c) => c,
+            Err(e) => return Err(TestCaseError::fail(format!("{text}: {e:?}"))),
+        };
+        let q = Query::one_sided(&c, idx.options());
+        check_query(idx, ads, &q, None, Some(&c), &format!("one-sided {text}"))?;
+    }
+    idx.check();
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 1000,
+        rng_seed: RngSeed::Fixed(0x1dec5),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn index_agrees_with_brute_force(
+        stored in prop::collection::vec(ad(), 1..12),
+        probes in prop::collection::vec(ad(), 1..4),
+        queries in prop::collection::vec(constraint(), 1..4),
+        replacement in ad(),
+        fallback in any::<bool>(),
+        bulk in any::<bool>(),
+        filter in any::<bool>(),
+        victim in any::<usize>(),
+    ) {
+        let opts = IndexOptions {
+            eval: EvalOptions { target_fallback: fallback, now: Some(1_600_000_000), ..EvalOptions::default() },
+            filter_max: if filter { 48 } else { 0 },
+            ..IndexOptions::default()
+        };
+        let mut idx = Index::new(opts);
+        let mut ads: Vec<(AdId, Arc<ClassAd>)> = stored
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (i as AdId * 3 + 1, parsed(t)))
+            .collect();
+        if bulk {
+            idx.extend(ads.iter().cloned()).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        } else {
+            for (id, ad) in &ads {
+                idx.insert(*id, ad.clone()).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            }
+        }
+        let queries: Vec<String> = queries
+            .iter()
+            .enumerate()
+            .map(|(i, q)| scoped(q, if i % 2 == 0 { "MY" } else { "" }))
+            .collect();
+        check_all(&mut idx, &ads, &probes, &queries)?;
+        // Remove one ad and replace another; everything must still agree.
+        let gone = ads.remove(victim % ads.len()).0;
+        prop_assert!(idx.remove(gone));
+        prop_assert!(!idx.remove(gone));
+        if let Some(first) = ads.first_mut() {
+            first.1 = parsed(&replacement);
+            idx.insert(first.0, first.1.clone()).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        }
+        check_all(&mut idx, &ads, &probes, &queries)?;
+    }
+}

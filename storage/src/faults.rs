@@ -1,0 +1,193 @@
+//! Injected failures: a store that fails its Nth transaction. Every operation that fails must
+//! leave the ad store exactly as it was (no partial write visible, check clean), and the next
+//! operations must work.
+
+use crate::backend::{
+    Batch, EntryIter, KeyRange, MemStore, SledOptions, SledStore, Store, TxBody, TxError,
+};
+use crate::error::StoreError;
+use crate::{AdStore, NewMatch, NewMember, PutOptions, StoreOptions};
+use adjoin_query::{parse, ClassAd};
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
+
+/// Delegates to `inner`, failing transaction number `fail_at` (counting from 0) after running
+/// its body, as a commit that hits a full disk would.
+struct Faulty {
+    inner: Arc<dyn Store>,
+    countdown: AtomicI64,
+}
+
+impl Faulty {
+    fn arm(&self, n: i64) {
+        self.countdown.store(n, Ordering::SeqCst);
+    }
+}
+
+impl Store for Faulty {
+    fn describe(&self) -> String {
+        format!("faulty {}", self.inner.describe())
+    }
+    fn get(&self, tree: &str, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
+        self.inner.get(tree, key)
+    }
+    fn put(&self, tree: &str, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
+        self.inner.put(tree, key, value)
+    }
+    fn delete(&self, tree: &str, key: &[u8]) -> Result<bool, StoreError> {
+        self.inner.delete(tree, key)
+    }
+    fn scan(&self, tree: &str, range: KeyRange) -> Result<EntryIter<'_>, StoreError> {
+        self.inner.scan(tree, range)
+    }
+    fn batch(&self, tree: &str, batch: Batch) -> Result<(), StoreError> {
+        self.inner.batch(tree, batch)
+    }
+    fn transaction(&self, trees: &[&str], body: TxBody<'_>) -> Result<(), TxError> {
+        if self.countdown.fetch_sub(1, Ordering::SeqCst) == 0 {
+            // Run the body against the real store, then refuse to commit.
+            let r = self.inner.transaction(trees, &|tx| {
+                body(tx)?;
+                Err(TxError::Store(StoreError::Io {
+                    context: "injected".into(),
+                    source: std::io::Error::other("disk full (injected)"),
+                }))
+            });
+            return match r {
+                Err(TxError::Store(e)) => Err(TxError::Store(e)),
+                other => other,
+            };
+        }
+        self.inner.transaction(trees, body)
+    }
+    fn flush(&self) -> Result<(), StoreError> {
+        self.inner.flush()
+    }
+    fn tree_names(&self) -> Result<Vec<String>, StoreError> {
+        self.inner.tree_names()
+    }
+    fn size_bytes(&self) -> Result<u64, StoreError> {
+        self.inner.size_bytes()
+    }
+}
+
+fn ad(text: &str) -> ClassAd {
+    parse::classad(text).expect("test ad")
+}
+
+/// Everything visible: each collection's ads (id and text) in order, tombstones, matches.
+fn snapshot(s: &AdStore) -> String {
+    let mut out = String::new();
+    for c in s.collections() {
+        for a in s.scan(&c).expect("scan") {
+            let a = a.expect("ad");
+            out.push_str(&format!("{c}/{} {}\n", a.header.id, a.ad));
+            if let Some(t) = s.tombstone(&c, a.id()).expect("ts") {
+                out.push_str(&format!("  tombstone {t:?}\n"));
+            }
+        }
+        for id in ["s1", "s2", "j1", "auto-1", "auto-2"] {
+            if let Some(t) = s.tombstone(&c, id).expect("ts") {
+                out.push_str(&format!("{c}/{id} tombstone {t:?}\n"));
+            }
+        }
+    }
+    for m in s.matches().expect("matches") {
+        out.push_str(&format!("match {:?}\n", m.expect("match").id));
+    }
+    out.push_str(&format!("{:?}\n", s.stats().expect("stats").collections));
+    out
+}
+
+/// An operation; true when it succeeded.
+type Op = Box<dyn Fn(&AdStore) -> bool>;
+
+/// The operations, each of which the injected failure may hit.
+fn ops() -> Vec<Op> {
+    let p = PutOptions::default;
+    vec![
+        Box::new(move |s| s.put("m", &ad(r#"[Name = "s1"; v = 1]"#), &p()).is_ok()),
+        Box::new(move |s| s.put("m", &ad("[v = 2]"), &p()).is_ok()),
+        Box::new(move |s| s.put("j", &ad(r#"[GlobalJobId = "j1"]"#), &p()).is_ok()),
+        Box::new(move |s| s.put("m", &ad(r#"[Name = "s1"; v = 3]"#), &p()).is_ok()),
+        Box::new(move |s| {
+            let mut l = s.loader("m", p());
+            for t in [r#"[Name = "s2"]"#, "[v = 4]", r#"[Name = "s1"; v = 5]"#] {
+                if l.push(&ad(t)).is_err() {
+                    return false;
+                }
+            }
+            l.finish().is_ok()
+        }),
+        Box::new(|s| {
+            s.remove("m", "auto-1", crate::Durability::Immediate)
+                .is_ok()
+        }),
+        Box::new(|s| {
+            let m = |c: &str, id: &str| NewMember {
+                collection: c.into(),
+                id: id.into(),
+                rank: None,
+                consume: true,
+            };
+            s.record_match(&NewMatch {
+                cycle: 1,
+                members: vec![m("j", "j1"), m("m", "s2")],
+            })
+            .is_ok()
+        }),
+        Box::new(|s| s.consume("m", "s1").is_ok()),
+        Box::new(|s| s.purge().is_ok()),
+    ]
+}
+
+fn run(make: &dyn Fn() -> (Option<tempfile::TempDir>, Arc<dyn Store>)) {
+    let n_ops = ops().len();
+    for fail_at in 0..n_ops as i64 {
+        let (_dir, inner) = make();
+        let faulty = Arc::new(Faulty {
+            inner,
+            countdown: AtomicI64::new(-1),
+        });
+        let now = Arc::new(AtomicI64::new(1000));
+        let n = now.clone();
+        let opts = StoreOptions {
+            // Tombstones lapse at once, so that the final purge has work (a transaction) to do.
+            tombstone_ttl: 0,
+            clock: Arc::new(move || n.load(Ordering::SeqCst)),
+            ..StoreOptions::default()
+        };
+        let s = AdStore::open(faulty.clone(), opts).expect("open");
+        for (i, op) in ops().iter().enumerate() {
+            let before = snapshot(&s);
+            if i as i64 == fail_at {
+                faulty.arm(0);
+                let ok = op(&s);
+                assert!(
+                    faulty.countdown.load(Ordering::SeqCst) < 0,
+                    "op {i} made no transaction"
+                );
+                assert!(!ok, "op {i} must fail when its commit fails");
+                faulty.arm(-1);
+                assert_eq!(snapshot(&s), before, "op {i}: a failed commit left a trace");
+                assert!(s.check().expect("check").is_clean());
+            }
+            assert!(op(&s) || i >= 5, "op {i} works once the fault is gone");
+        }
+        assert!(s.check().expect("check").is_clean(), "fail_at {fail_at}");
+    }
+}
+
+#[test]
+fn failed_commits_leave_nothing_in_memory() {
+    run(&|| (None, Arc::new(MemStore::new())));
+}
+
+#[test]
+fn failed_commits_leave_nothing_on_sled() {
+    run(&|| {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let s = SledStore::open(&dir.path().join("db"), &SledOptions::default()).expect("sled");
+        (Some(dir), Arc::new(s))
+    });
+}

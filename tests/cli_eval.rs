@@ -56,7 +56,11 @@ fn ads_from_files_play_my_and_target() {
     let dir = tempfile::tempdir().expect("tempdir");
     let my = dir.path().join("job.ad");
     let target = dir.path().join("slot.ad");
-    std::fs::write(&my, "ImageSize = 100\nRequirements = TARGET.Memory > ImageSize\n").expect("write");
+    std::fs::write(
+        &my,
+        "ImageSize = 100\nRequirements = TARGET.Memory > ImageSize\n",
+    )
+    .expect("write");
     std::fs::write(&target, "[Memory = 2048; Name = \"slot1\"]").expect("write");
     let (out, err, ok) = adjoin(
         &[

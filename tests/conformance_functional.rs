@@ -63,11 +63,10 @@ struct Runner {
     tally: Tally,
 }
 
-/// Splits `text` at its first comma outside brackets, parentheses and strings.
-fn split_pair(text: &str) -> Option<(&str, &str)> {
-    let mut depth = 0i32;
-    let mut in_str = false;
-    let mut escaped = false;
+/// Scans `text` outside string literals: the byte index of its first comma at bracket depth 0,
+/// and the bracket depth at its end.
+fn scan(text: &str) -> (Option<usize>, i32) {
+    let (mut depth, mut in_str, mut escaped, mut comma) = (0i32, false, false, None);
     for (i, c) in text.char_indices() {
         if in_str {
             match c {
@@ -82,36 +81,21 @@ fn split_pair(text: &str) -> Option<(&str, &str)> {
             '"' => in_str = true,
             '(' | '[' | '{' => depth += 1,
             ')' | ']' | '}' => depth -= 1,
-            ',' if depth == 0 => return Some((&text[..i], &text[i + 1..])),
+            ',' if depth == 0 && comma.is_none() => comma = Some(i),
             _ => {}
         }
     }
-    None
+    (comma, depth)
+}
+
+/// Splits `text` at its first comma outside brackets, parentheses and strings.
+fn split_pair(text: &str) -> Option<(&str, &str)> {
+    scan(text).0.map(|i| (&text[..i], &text[i + 1..]))
 }
 
 /// True when the brackets of `text` are balanced (outside strings).
 fn balanced(text: &str) -> bool {
-    let mut depth = 0i32;
-    let mut in_str = false;
-    let mut escaped = false;
-    for c in text.chars() {
-        if in_str {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_str = false,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            '"' => in_str = true,
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth -= 1,
-            _ => {}
-        }
-    }
-    depth <= 0
+    scan(text).1 <= 0
 }
 
 impl Runner {
@@ -161,8 +145,8 @@ impl Runner {
                     .strip_suffix(')')
                     .or_else(|| trimmed.strip_suffix(';'))
                     .ok_or_else(|| format!("parse error in {text:?}: {first}"))?;
-                let e = parse::expr(stripped)
-                    .map_err(|e| format!("parse error in {text:?}: {e}"))?;
+                let e =
+                    parse::expr(stripped).map_err(|e| format!("parse error in {text:?}: {e}"))?;
                 self.tally.tolerated_trailing += 1;
                 e
             }
@@ -171,14 +155,20 @@ impl Runner {
     }
 
     fn check(&mut self, line_no: usize, args: &str, want_same: bool) {
-        let cmd = format!("{} {}", if want_same { "same" } else { "diff" }, args.trim());
+        let cmd = format!(
+            "{} {}",
+            if want_same { "same" } else { "diff" },
+            args.trim()
+        );
         let failures_before = self.tally.failed.len();
         self.check_pair(line_no, args, want_same);
         if let Some((_, reason)) = SCRIPT_VS_HTCONDOR.iter().find(|(c, _)| *c == cmd) {
             match self.tally.failed.len() > failures_before {
                 true => {
                     self.tally.failed.pop();
-                    self.tally.known.push(format!("line {line_no}: {cmd}: {reason}"));
+                    self.tally
+                        .known
+                        .push(format!("line {line_no}: {cmd}: {reason}"));
                 }
                 false => self.tally.failed.push(format!(
                     "line {line_no}: {cmd} passes now; remove it from SCRIPT_VS_HTCONDOR"
@@ -190,9 +180,7 @@ impl Runner {
     fn check_pair(&mut self, line_no: usize, args: &str, want_same: bool) {
         let outcome = match split_pair(args) {
             None => Err(format!("expected two expressions in {args:?}")),
-            Some((a, b)) => self
-                .eval(a)
-                .and_then(|va| self.eval(b).map(|vb| (va, vb))),
+            Some((a, b)) => self.eval(a).and_then(|va| self.eval(b).map(|vb| (va, vb))),
         };
         match outcome {
             Ok((a, b)) if a.same_as(&b) == want_same => self.tally.passed += 1,
@@ -211,9 +199,7 @@ impl Runner {
             "echo" => {}
             "eval" => {
                 let outcome = match rest.split_once('=') {
-                    Some((name, expr)) => self
-                        .eval(expr)
-                        .map(|v| (name.trim().to_string(), v)),
+                    Some((name, expr)) => self.eval(expr).map(|v| (name.trim().to_string(), v)),
                     None => Err(format!("eval without `=`: {rest:?}")),
                 };
                 match outcome {

@@ -14,7 +14,10 @@ use std::collections::HashMap;
 const REAL_ADS: &str = "../shared/conformance/real-ads";
 const GOLDEN: &str = "tests/golden/real-ads";
 /// The files written in new syntax; all others are old syntax.
-const NEW_SYNTAX: &[&str] = &["python_bindings-test.ad", "python_bindings-test_multiple.ad"];
+const NEW_SYNTAX: &[&str] = &[
+    "python_bindings-test.ad",
+    "python_bindings-test_multiple.ad",
+];
 
 /// Every real-ads file's ads, keyed `file#index`, plus the file names in order.
 fn load_all() -> (HashMap<String, ClassAd>, Vec<(String, usize)>) {
@@ -46,7 +49,9 @@ fn compare(ours: &Value, want: &str, what: String, failures: &mut Vec<String>) -
     match common::agrees(ours, want) {
         Ok(true) => true,
         Ok(false) => {
-            failures.push(format!("{what}\n    htcondor: {want}\n    adjoin:   {ours}"));
+            failures.push(format!(
+                "{what}\n    htcondor: {want}\n    adjoin:   {ours}"
+            ));
             false
         }
         Err(e) => {
@@ -113,7 +118,12 @@ fn every_attribute_in_a_match_context() {
             panic!("bad golden line {line:?}");
         };
         let v = attr_value(&ads[my], attr, Some(&ads[target]), &opts);
-        if compare(&v, want, format!("{my} {attr} (TARGET {target})"), &mut failures) {
+        if compare(
+            &v,
+            want,
+            format!("{my} {attr} (TARGET {target})"),
+            &mut failures,
+        ) {
             passed += 1;
         }
     }
@@ -134,12 +144,30 @@ fn check_matches(golden_file: &str, target_fallback: bool) {
             panic!("bad golden line {line:?}");
         };
         let (job, slot) = (&ads[j], &ads[s]);
-        let in_job = MatchAds { my: job, target: slot };
-        let in_slot = MatchAds { my: slot, target: job };
+        let in_job = MatchAds {
+            my: job,
+            target: slot,
+        };
+        let in_slot = MatchAds {
+            my: slot,
+            target: job,
+        };
         let cases = [
-            (eval_in_match(&req, in_job, &opts), job_req, "job.Requirements"),
-            (eval_in_match(&req, in_slot, &opts), slot_req, "slot.Requirements"),
-            (eval_in_match(&sym, in_slot, &opts), sym_val, "symmetric match value"),
+            (
+                eval_in_match(&req, in_job, &opts),
+                job_req,
+                "job.Requirements",
+            ),
+            (
+                eval_in_match(&req, in_slot, &opts),
+                slot_req,
+                "slot.Requirements",
+            ),
+            (
+                eval_in_match(&sym, in_slot, &opts),
+                sym_val,
+                "symmetric match value",
+            ),
             (eval_in_match(&rank, in_job, &opts), job_rank, "job.Rank"),
             (eval_in_match(&rank, in_slot, &opts), slot_rank, "slot.Rank"),
         ];
@@ -152,7 +180,9 @@ fn check_matches(golden_file: &str, target_fallback: bool) {
         if ours == (sym_bool == "true") {
             passed += 1;
         } else {
-            failures.push(format!("{j} vs {s}: symmetric_match is {ours}, HTCondor {sym_bool}"));
+            failures.push(format!(
+                "{j} vs {s}: symmetric_match is {ours}, HTCondor {sym_bool}"
+            ));
         }
     }
     report(golden_file, passed, &failures);

@@ -106,7 +106,11 @@ fn lexer_one_token_cases() {
             failures.push(format!("{text:?}: want {token}, got {got}"));
         }
     }
-    println!("lexer cases: {} passed, {} failed", checked - failures.len(), failures.len());
+    println!(
+        "lexer cases: {} passed, {} failed",
+        checked - failures.len(),
+        failures.len()
+    );
     assert!(checked >= 40, "only {checked} lexer cases found");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -155,7 +159,9 @@ fn named_ads_evaluations_matches_and_printing() {
         };
         match common::agrees(&v, want) {
             Ok(true) => passed += 1,
-            Ok(false) => failures.push(format!("evaluate {name} {expr}: adjoin {v}, HTCondor {want}")),
+            Ok(false) => failures.push(format!(
+                "evaluate {name} {expr}: adjoin {v}, HTCondor {want}"
+            )),
             Err(e) => failures.push(format!("evaluate {name} {expr}: {e}")),
         }
     }
@@ -179,7 +185,9 @@ fn named_ads_evaluations_matches_and_printing() {
         if got == (want == "true") {
             passed += 1;
         } else {
-            failures.push(format!("{kind} {left} {right}: adjoin {got}, HTCondor {want}"));
+            failures.push(format!(
+                "{kind} {left} {right}: adjoin {got}, HTCondor {want}"
+            ));
         }
     }
 
@@ -207,13 +215,18 @@ fn named_ads_evaluations_matches_and_printing() {
         if got == want {
             passed += 1;
         } else {
-            failures.push(format!("print {name} {form}:\n  adjoin   {got:?}\n  htcondor {want:?}"));
+            failures.push(format!(
+                "print {name} {form}:\n  adjoin   {got:?}\n  htcondor {want:?}"
+            ));
         }
     }
 
     let mut known = 0;
     for (prefix, reason) in NOT_FOLLOWED {
-        match failures.iter().position(|f| f.starts_with(&format!("{prefix}:"))) {
+        match failures
+            .iter()
+            .position(|f| f.starts_with(&format!("{prefix}:")))
+        {
             Some(i) => {
                 failures.remove(i);
                 known += 1;

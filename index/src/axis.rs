@@ -231,7 +231,10 @@ mod tests {
             let got: Vec<u32> = axis.stab(&all, &key(&v)).iter().collect();
             assert_eq!(got, want, "{v:?}");
         }
-        for (i, iv) in parts(Relation::Ne, Value::str("windows")).iter().enumerate() {
+        for (i, iv) in parts(Relation::Ne, Value::str("windows"))
+            .iter()
+            .enumerate()
+        {
             assert!(axis.remove(iv, 3 + i as u32, false));
         }
         assert!(axis.stab(&all, &key(&Value::str("linux"))).iter().eq([2]));
@@ -266,7 +269,10 @@ mod tests {
             for iv in parts(rel, c.clone()) {
                 got.or_assign(&axis.window(&all, &iv));
             }
-            assert!(got.iter().eq(want.iter().copied()), "{rel:?} {c:?}: {got:?}");
+            assert!(
+                got.iter().eq(want.iter().copied()),
+                "{rel:?} {c:?}: {got:?}"
+            );
         }
         axis.remove(&ImpValue::Deviant, 4, false);
         assert!(axis.deviant().is_empty());

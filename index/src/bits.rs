@@ -202,21 +202,33 @@ mod tests {
         let b = Bits::from_rids([5, 64, 131]);
         let cases: Vec<(&str, Bits, &[u32])> = vec![
             ("and", a.and(&b), &[5, 64]),
-            ("andnot", {
-                let mut x = a.clone();
-                x.andnot_assign(&b);
-                x
-            }, &[1, 130, 7000]),
-            ("or", {
-                let mut x = a.clone();
-                x.or_assign(&b);
-                x
-            }, &[1, 5, 64, 130, 131, 7000]),
-            ("or_and", {
-                let mut x = Bits::from_rids([2]);
-                x.or_and(&a, &b);
-                x
-            }, &[2, 5, 64]),
+            (
+                "andnot",
+                {
+                    let mut x = a.clone();
+                    x.andnot_assign(&b);
+                    x
+                },
+                &[1, 130, 7000],
+            ),
+            (
+                "or",
+                {
+                    let mut x = a.clone();
+                    x.or_assign(&b);
+                    x
+                },
+                &[1, 5, 64, 130, 131, 7000],
+            ),
+            (
+                "or_and",
+                {
+                    let mut x = Bits::from_rids([2]);
+                    x.or_and(&a, &b);
+                    x
+                },
+                &[2, 5, 64],
+            ),
         ];
         for (what, got, want) in cases {
             assert_eq!(set(&got), want.iter().copied().collect(), "{what}");

@@ -310,8 +310,15 @@ impl Index {
 
     /// Bytes held by the axes' checkpoints and sets (an estimate, for memory per ad).
     pub fn axis_bytes(&self) -> usize {
-        self.exported.values().map(ExportedAxis::bytes).sum::<usize>()
-            + self.imported.values().map(ImportedAxis::bytes).sum::<usize>()
+        self.exported
+            .values()
+            .map(ExportedAxis::bytes)
+            .sum::<usize>()
+            + self
+                .imported
+                .values()
+                .map(ImportedAxis::bytes)
+                .sum::<usize>()
     }
 
     /// Stores ad `id` (replacing any ad stored under it): one unit per port, one rectangle
@@ -376,12 +383,7 @@ impl Index {
         }
     }
 
-    fn add_unit(
-        &mut self,
-        id: AdId,
-        unit: Unit,
-        report: &mut Inserted,
-    ) -> Result<u32, IndexError> {
+    fn add_unit(&mut self, id: AdId, unit: Unit, report: &mut Inserted) -> Result<u32, IndexError> {
         let opts = &self.opts;
         let conv = rectangles(
             &constraint_dpf(&unit.ad, &opts.eval, opts.profile_cap),

@@ -204,7 +204,12 @@ mod tests {
 
     #[test]
     fn ads_without_ports_are_one_unit() {
-        for text in ["[a = 1]", "[Ports = 3]", "[Ports = {}]", "[Ports = {[a=1], 2}]"] {
+        for text in [
+            "[a = 1]",
+            "[Ports = 3]",
+            "[Ports = {}]",
+            "[Ports = {[a=1], 2}]",
+        ] {
             let ad = Arc::new(parse::classad(text).expect("ad"));
             let us = units(&ad);
             assert_eq!(us.len(), 1, "{text}");

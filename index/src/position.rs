@@ -83,11 +83,7 @@ impl Pos {
 
 /// The positions of an interval's two ends.
 pub fn ends(iv: &MangledInterval) -> (Pos, Pos) {
-    fn both<K: Clone>(
-        i: &Interval<K>,
-        d: Domain,
-        wrap: fn(K) -> MangledValue,
-    ) -> (Pos, Pos) {
+    fn both<K: Clone>(i: &Interval<K>, d: Domain, wrap: fn(K) -> MangledValue) -> (Pos, Pos) {
         let lo = match &i.lo {
             Bound::Unbounded => Pos::floor(d),
             Bound::Included(k) => Pos::point(wrap(k.clone())),

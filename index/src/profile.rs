@@ -236,11 +236,7 @@ fn pure(e: &Expr, depth: u32) -> bool {
             let f = name.key().as_str();
             PURE_FUNCTIONS.contains(&f) && args.iter().all(|a| pure(a, d))
         }
-        Expr::Attr(_)
-        | Expr::Root(_)
-        | Expr::Select(..)
-        | Expr::Index(_)
-        | Expr::Ad(_) => false,
+        Expr::Attr(_) | Expr::Root(_) | Expr::Select(..) | Expr::Index(_) | Expr::Ad(_) => false,
     }
 }
 
@@ -593,8 +589,7 @@ mod tests {
         let parts: Vec<String> = (0..7)
             .map(|i| format!("(TARGET.a{i} < 1 || TARGET.b{i} > 2)"))
             .collect();
-        let ad = parse::classad(&format!("[Requirements = {}]", parts.join(" && ")))
-            .expect("ad");
+        let ad = parse::classad(&format!("[Requirements = {}]", parts.join(" && "))).expect("ad");
         let d = constraint_dpf(&ad, &opts(true), PROFILE_CAP);
         assert!(d.capped && !d.exact);
         assert!(d.profiles.len() <= PROFILE_CAP);

@@ -134,7 +134,13 @@ fn parsed(text: &str) -> Arc<ClassAd> {
 }
 
 /// The stored units matching `q` by brute force.
-fn brute(ads: &[(AdId, Arc<ClassAd>)], q: &Query, probe: Option<&ClassAd>, c: Option<&Expr>, opts: &EvalOptions) -> BTreeSet<Hit> {
+fn brute(
+    ads: &[(AdId, Arc<ClassAd>)],
+    q: &Query,
+    probe: Option<&ClassAd>,
+    c: Option<&Expr>,
+    opts: &EvalOptions,
+) -> BTreeSet<Hit> {
     let mut out = BTreeSet::new();
     for (id, ad) in ads {
         for u in units(ad) {
@@ -145,7 +151,10 @@ fn brute(ads: &[(AdId, Arc<ClassAd>)], q: &Query, probe: Option<&ClassAd>, c: Op
                 _ => false,
             };
             if ok {
-                out.insert(Hit { ad: *id, port: u.port });
+                out.insert(Hit {
+                    ad: *id,
+                    port: u.port,
+                });
             }
         }
     }
@@ -173,8 +182,16 @@ fn check_query(
     };
     let raw = hits_of(&a.rids);
     let exact = hits_of(&a.exact);
-    prop_assert!(raw.is_superset(&want), "{what}: missed {:?}", want.difference(&raw).collect::<Vec<_>>());
-    prop_assert!(exact.is_subset(&want), "{what}: wrongly exact {:?}", exact.difference(&want).collect::<Vec<_>>());
+    prop_assert!(
+        raw.is_superset(&want),
+        "{what}: missed {:?}",
+        want.difference(&raw).collect::<Vec<_>>()
+    );
+    prop_assert!(
+        exact.is_subset(&want),
+        "{what}: wrongly exact {:?}",
+        exact.difference(&want).collect::<Vec<_>>()
+    );
     let got: BTreeSet<Hit> = idx.confirm(q, &mut a).into_iter().collect();
     prop_assert_eq!(&got, &want, "{}: confirmed", what);
     prop_assert_eq!(a.explain.confirmed as usize, want.len());

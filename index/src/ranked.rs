@@ -57,7 +57,11 @@ impl Slot {
         match self {
             Slot::One(r) if *r == rid => false,
             Slot::One(r) => {
-                *self = Slot::Few(if *r < rid { vec![*r, rid] } else { vec![rid, *r] });
+                *self = Slot::Few(if *r < rid {
+                    vec![*r, rid]
+                } else {
+                    vec![rid, *r]
+                });
                 true
             }
             Slot::Few(v) => {
@@ -557,11 +561,7 @@ mod tests {
     }
 
     fn bound() -> impl Strategy<Value = Bound<i32>> {
-        prop_oneof![
-            Just(U),
-            (-5_i32..60).prop_map(I),
-            (-5_i32..60).prop_map(X)
-        ]
+        prop_oneof![Just(U), (-5_i32..60).prop_map(I), (-5_i32..60).prop_map(X)]
     }
 
     fn op() -> impl Strategy<Value = Op> {

@@ -377,10 +377,7 @@ mod tests {
         let r = rectangles(&constraint_dpf(&ad, &opts(), PROFILE_CAP), 4);
         assert_eq!(r.rects.len(), 1);
         assert!(!r.exact);
-        assert_eq!(
-            render(&r),
-            "a:(-inf, inf) b:(-inf, inf) c:(-inf, inf) ~"
-        );
+        assert_eq!(render(&r), "a:(-inf, inf) b:(-inf, inf) c:(-inf, inf) ~");
     }
 
     /// Figures 19 and 20: the workload's ads convert to one exact rectangle each.
@@ -416,7 +413,10 @@ mod tests {
         let cases = [
             ("a", num(3)),
             ("b", num(6)),
-            ("c", ImpValue::Point(MangledValue::String(StrKey::fold("x")))),
+            (
+                "c",
+                ImpValue::Point(MangledValue::String(StrKey::fold("x"))),
+            ),
             ("d", ImpValue::Absent),
             ("e", ImpValue::Absent),
             ("f", ImpValue::Deviant),

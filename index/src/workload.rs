@@ -99,7 +99,11 @@ impl Rng {
 pub fn names(offer: bool, attrs: usize) -> Vec<String> {
     (0..attrs.min(13))
         .map(|i| {
-            let c = if offer { b'A' + i as u8 } else { b'Z' - i as u8 };
+            let c = if offer {
+                b'A' + i as u8
+            } else {
+                b'Z' - i as u8
+            };
             (c as char).to_string()
         })
         .collect()

@@ -160,7 +160,10 @@ impl Key {
         }
         if s.bytes().any(|b| b.is_ascii_uppercase()) {
             let folded = s.to_ascii_lowercase();
-            return table.ids.get(folded.as_str()).map(|&id| table.keys[id as usize]);
+            return table
+                .ids
+                .get(folded.as_str())
+                .map(|&id| table.keys[id as usize]);
         }
         None
     }

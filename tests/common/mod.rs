@@ -22,7 +22,9 @@ pub fn golden_opts(target_fallback: bool) -> EvalOptions {
 
 /// A path under the workspace's top.
 pub fn top(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join(rel)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(rel)
 }
 
 /// Reads a file under the workspace's top.
@@ -101,8 +103,10 @@ pub fn agrees(ours: &Value, text: &str) -> Result<bool, String> {
     // an expression, `relTime("12")` would be HTCondor's reltime literal, which is a real.)
     if let (Value::RelTime(x), Some(inner)) = (ours, text.strip_prefix("relTime(\"")) {
         let inner = inner.strip_suffix("\")").unwrap_or(inner);
-        return Ok(adjoin::query::parse::time_string::rel_time_from_string(inner)
-            .is_some_and(|t| t == x.trunc()));
+        return Ok(
+            adjoin::query::parse::time_string::rel_time_from_string(inner)
+                .is_some_and(|t| t == x.trunc()),
+        );
     }
     let theirs = golden_value(text)?;
     Ok(approx_eq(ours, &theirs))
@@ -124,7 +128,6 @@ fn approx_eq(a: &Value, b: &Value) -> bool {
         _ => a == b,
     }
 }
-
 
 /// Reads a file of ads in any format.
 pub fn read_ads(rel: &str) -> Vec<ClassAd> {

@@ -8,11 +8,11 @@
 //! (not strict on its first argument): it is HTCondor's `identicalMember`.
 
 use super::args::{arity, error_or_undefined, eval_all};
-use crate::calendar::{days_from_civil, timegm};
 use super::convert::real_to_int;
 use super::lists::identical_member;
 use super::Builtin;
 use crate::ast::Expr;
+use crate::calendar::{days_from_civil, timegm};
 use crate::eval::Evaluator;
 use crate::value::{AbsTime, Scope, Val};
 

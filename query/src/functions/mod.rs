@@ -25,10 +25,10 @@ mod pcre;
 mod regex;
 mod stringlist;
 mod strings;
-mod types;
-mod version;
 #[cfg(test)]
 pub(crate) mod testutil;
+mod types;
+mod version;
 
 use crate::ast::Expr;
 use crate::eval::Evaluator;
@@ -42,7 +42,6 @@ pub type Builtin = for<'a> fn(&mut Evaluator<'a>, &'a Scope<'a>, &'a [Expr]) -> 
 
 /// Every function table, in the order their names are registered.
 const TABLES: &[&[(&str, Builtin)]] = &[
-
     types::FUNCTIONS,
     convert::FUNCTIONS,
     math::FUNCTIONS,
@@ -51,7 +50,6 @@ const TABLES: &[&[(&str, Builtin)]] = &[
     version::FUNCTIONS,
     regex::FUNCTIONS,
     stringlist::FUNCTIONS,
-
     time::FUNCTIONS,
     time_fields::FUNCTIONS,
     time_format::FUNCTIONS,
@@ -94,7 +92,10 @@ mod tests {
     fn every_function_is_documented() {
         let doc = include_str!("../../../docs/language.md");
         let missing: Vec<&str> = super::names()
-            .filter(|n| !doc.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|w| w == *n))
+            .filter(|n| {
+                !doc.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .any(|w| w == *n)
+            })
             .collect();
         assert!(missing.is_empty(), "not in docs/language.md: {missing:?}");
     }

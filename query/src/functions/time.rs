@@ -7,10 +7,10 @@
 //! `absTime(2^63-1)` is the second before the epoch, as in HTCondor).
 
 use super::args::{arity, eval_args};
-use crate::calendar::{c_double_to_int, gmtime, Tm};
 use super::convert::{real_to_int, to_int};
 use super::Builtin;
 use crate::ast::Expr;
+use crate::calendar::{c_double_to_int, gmtime, Tm};
 use crate::eval::Evaluator;
 use crate::value::{AbsTime, Scope, Val};
 

@@ -6,11 +6,11 @@
 //! `time_t` (truncated) by the extractors and as a C `int` plus the fraction by `splitTime`.
 
 use super::args::{arity, eval_args};
-use crate::calendar::{c_double_to_int, gmtime};
 use super::convert::real_to_int;
 use super::time::local_tm;
 use super::Builtin;
 use crate::ast::Expr;
+use crate::calendar::{c_double_to_int, gmtime};
 use crate::classad::ClassAd;
 use crate::eval::Evaluator;
 use crate::value::{AbsTime, Scope, Val, Value};

@@ -8,11 +8,11 @@
 //! formatted as they are. With no argument, the current local time is formatted with `%c`.
 
 use super::args::arity;
-use crate::calendar::{day_numbers, gmtime, mktime};
 use super::strftime::{strftime, CTm};
 use super::time_fields::split;
 use super::Builtin;
 use crate::ast::Expr;
+use crate::calendar::{day_numbers, gmtime, mktime};
 use crate::eval::Evaluator;
 use crate::name::Key;
 use crate::value::{Scope, Val};

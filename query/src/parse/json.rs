@@ -386,14 +386,7 @@ mod tests {
     use super::*;
 
     fn show(text: &str) -> String {
-        match json_ads(text) {
-            Ok(ads) => ads
-                .iter()
-                .map(|a| a.to_string())
-                .collect::<Vec<_>>()
-                .join(" | "),
-            Err(e) => format!("ERR {e}"),
-        }
+        super::super::show_ads(json_ads(text))
     }
 
     #[test]

@@ -101,6 +101,19 @@ fn new_ads(text: &str) -> Result<Vec<ClassAd>, ParseError> {
     Ok(out)
 }
 
+/// Test helper: ads printed and joined with ` | `, or `ERR message`.
+#[cfg(test)]
+fn show_ads(result: Result<Vec<ClassAd>, ParseError>) -> String {
+    match result {
+        Ok(ads) => ads
+            .iter()
+            .map(|a| a.to_string())
+            .collect::<Vec<_>>()
+            .join(" | "),
+        Err(e) => format!("ERR {e}"),
+    }
+}
+
 #[cfg(test)]
 mod golden_tests;
 #[cfg(test)]

@@ -76,14 +76,7 @@ mod tests {
     use super::*;
 
     fn show(text: &str) -> String {
-        match old_ads(text) {
-            Ok(ads) => ads
-                .iter()
-                .map(|a| a.to_string())
-                .collect::<Vec<_>>()
-                .join(" | "),
-            Err(e) => format!("ERR {e}"),
-        }
+        super::super::show_ads(old_ads(text))
     }
 
     #[test]

@@ -376,9 +376,31 @@ fn r_fuzz_nul_in_attribute_name() {
 /// dissertation time accepts only digits in its fields (`'Apr 8 -7:-9:-7 -621'` was a time).
 #[test]
 fn r_fuzz_printed_trees_read_back() {
-    for src in ["--0m", "- 1", "a - - 1", "- 2.5", "-(1)", "- -1", "0\n.E.E", "(0).a", "-1 .a", "1e999", "[a = -1e999]", "real(\"NaN\")", "- 0 .y", "- 0[1]", "absTime(\"0011-12-31\")", "absTime(\"12abc\")", "'-(Apr 8 -7:-9:-7 -621'"] {
+    for src in [
+        "--0m",
+        "- 1",
+        "a - - 1",
+        "- 2.5",
+        "-(1)",
+        "- -1",
+        "0\n.E.E",
+        "(0).a",
+        "-1 .a",
+        "1e999",
+        "[a = -1e999]",
+        "real(\"NaN\")",
+        "- 0 .y",
+        "- 0[1]",
+        "absTime(\"0011-12-31\")",
+        "absTime(\"12abc\")",
+        "'-(Apr 8 -7:-9:-7 -621'",
+    ] {
         let e = expr(src).expect("parses");
         let printed = e.to_string();
-        assert_eq!(expr(&printed).as_ref(), Ok(&e), "{src:?} printed {printed:?}");
+        assert_eq!(
+            expr(&printed).as_ref(),
+            Ok(&e),
+            "{src:?} printed {printed:?}"
+        );
     }
 }

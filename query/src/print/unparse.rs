@@ -238,26 +238,9 @@ impl<'o> Unparser<'o> {
             }
             Value::Real(r) => self.real(*r),
             Value::Str(s) => self.string(s),
-            Value::AbsTime(t) => {
-                self.out.push_str("absTime(\"");
-                write_abs_time(self.out, *t);
-                self.out.push_str("\")");
-            }
+            Value::AbsTime(t) => self.abs_time(*t),
             Value::RelTime(t) => write_rel_time(self.out, *t),
-            Value::List(items) => {
-                if !self.enter() {
-                    return;
-                }
-                self.out.push_str("{ ");
-                for (i, a) in items.iter().enumerate() {
-                    if i > 0 {
-                        self.out.push(',');
-                    }
-                    self.value(a);
-                }
-                self.out.push_str(" }");
-                self.depth -= 1;
-            }
+            Value::List(items) => self.list(items, Self::value),
             Value::Ad(ad) => self.ad(ad),
         }
     }
@@ -273,28 +256,34 @@ impl<'o> Unparser<'o> {
             }
             Val::Real(r) => self.real(r),
             Val::Str(s) => self.string(s),
-            Val::AbsTime(t) => {
-                self.out.push_str("absTime(\"");
-                write_abs_time(self.out, t);
-                self.out.push_str("\")");
-            }
+            Val::AbsTime(t) => self.abs_time(t),
             Val::RelTime(t) => write_rel_time(self.out, t),
-            Val::List(items) => {
-                if !self.enter() {
-                    return;
-                }
-                self.out.push_str("{ ");
-                for (i, a) in items.iter().enumerate() {
-                    if i > 0 {
-                        self.out.push(',');
-                    }
-                    self.val(a);
-                }
-                self.out.push_str(" }");
-                self.depth -= 1;
-            }
+            Val::List(items) => self.list(items, Self::val),
             Val::Ad(scope) => self.ad(scope.ad),
         }
+    }
+
+    /// `absTime("…")`.
+    fn abs_time(&mut self, t: crate::value::AbsTime) {
+        self.out.push_str("absTime(\"");
+        write_abs_time(self.out, t);
+        self.out.push_str("\")");
+    }
+
+    /// `{ a,b }`, each item printed by `item`, within the depth limit.
+    fn list<T>(&mut self, items: &[T], mut item: impl FnMut(&mut Self, &T)) {
+        if !self.enter() {
+            return;
+        }
+        self.out.push_str("{ ");
+        for (i, a) in items.iter().enumerate() {
+            if i > 0 {
+                self.out.push(',');
+            }
+            item(self, a);
+        }
+        self.out.push_str(" }");
+        self.depth -= 1;
     }
 
     fn real(&mut self, r: f64) {

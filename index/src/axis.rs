@@ -14,7 +14,6 @@
 //! work follows what is left.
 
 use crate::bits::Bits;
-use crate::mangle::MangledValue;
 use crate::position::{ends, Pos};
 use crate::property::MangledInterval;
 use crate::ranked::Ranked;
@@ -27,6 +26,8 @@ pub struct ExportedAxis {
     lo: Ranked<Pos>,
     hi: Ranked<Pos>,
     rids: Bits,
+    /// Each RID's interval ends, by RID (for checking candidates one by one).
+    ends: Vec<Option<(Pos, Pos)>>,
 }
 
 impl ExportedAxis {
@@ -43,12 +44,17 @@ impl ExportedAxis {
         }
         let (lo, hi) = ends(iv);
         if defer {
-            self.lo.insert_deferred(lo, rid);
-            self.hi.insert_deferred(hi, rid);
+            self.lo.insert_deferred(lo.clone(), rid);
+            self.hi.insert_deferred(hi.clone(), rid);
         } else {
-            self.lo.insert(lo, rid);
-            self.hi.insert(hi, rid);
+            self.lo.insert(lo.clone(), rid);
+            self.hi.insert(hi.clone(), rid);
         }
+        let slot = rid as usize;
+        if self.ends.len() <= slot {
+            self.ends.resize(slot + 1, None);
+        }
+        self.ends[slot] = Some((lo, hi));
         true
     }
 
@@ -65,7 +71,21 @@ impl ExportedAxis {
             self.lo.remove(&lo, rid);
             self.hi.remove(&hi, rid);
         }
+        if let Some(e) = self.ends.get_mut(rid as usize) {
+            *e = None;
+        }
+        while self.ends.last().is_some_and(Option::is_none) {
+            self.ends.pop();
+        }
         true
+    }
+
+    /// Whether rectangle `rid` bounds the attribute by an interval containing position `p`
+    /// (`None` if it does not bound the attribute).
+    #[inline]
+    pub fn contains(&self, rid: u32, p: &Pos) -> Option<bool> {
+        let (lo, hi) = self.ends.get(rid as usize)?.as_ref()?;
+        Some(lo <= p && p <= hi)
     }
 
     /// The rectangles that bound the attribute (the complement of `ProbeUnexported`).
@@ -78,11 +98,26 @@ impl ExportedAxis {
         self.rids.is_empty()
     }
 
-    /// `o ∩ ProbeExported(k)`: the rectangles of `o` whose interval contains `k`.
-    pub fn stab(&self, o: &Bits, k: &MangledValue) -> Bits {
-        let p = Pos::point(k.clone());
-        let a = self.lo.intersect(o, Bound::Unbounded, Bound::Included(&p));
-        self.hi.intersect(&a, Bound::Included(&p), Bound::Unbounded)
+    /// The larger number of distinct lower or upper ends (the cost of a probe).
+    pub fn distinct(&self) -> usize {
+        self.lo.distinct().max(self.hi.distinct())
+    }
+
+    /// `o ∩ ProbeExported(k)`: the rectangles of `o` whose interval contains the point at
+    /// position `p`.
+    pub fn stab(&self, o: &Bits, p: &Pos) -> Bits {
+        let mut a = o.clone();
+        self.lo.restrict(&mut a, Bound::Unbounded, Bound::Included(p));
+        self.hi.restrict(&mut a, Bound::Included(p), Bound::Unbounded);
+        a
+    }
+
+    /// `o ∩= Unexported ∪ ProbeExported(k)`: drops the rectangles of `o` that bound the
+    /// attribute by an interval not containing the point at position `p`.
+    pub fn keep_containing(&self, o: &mut Bits, p: &Pos) {
+        let hit = self.stab(o, p);
+        o.andnot_assign(&self.rids);
+        o.or_assign(&hit);
     }
 
     /// Rebuilds stale checkpoints (after deferred updates).
@@ -97,7 +132,10 @@ impl ExportedAxis {
 
     /// Bytes held by the checkpoints and the RID set (estimate).
     pub fn bytes(&self) -> usize {
-        self.lo.checkpoint_bytes() + self.hi.checkpoint_bytes() + self.rids.bytes()
+        self.lo.checkpoint_bytes()
+            + self.hi.checkpoint_bytes()
+            + self.rids.bytes()
+            + self.ends.capacity() * std::mem::size_of::<Option<(Pos, Pos)>>()
     }
 }
 
@@ -106,6 +144,8 @@ impl ExportedAxis {
 pub struct ImportedAxis {
     points: Ranked<Pos>,
     deviant: Bits,
+    /// Each RID's point, by RID (for checking candidates one by one).
+    values: Vec<Option<Pos>>,
 }
 
 impl ImportedAxis {
@@ -117,11 +157,18 @@ impl ImportedAxis {
     /// Records rectangle `rid`'s value (absent values are recorded nowhere).
     pub fn insert(&mut self, v: &ImpValue, rid: u32, defer: bool) {
         match v {
-            ImpValue::Point(k) if defer => {
-                self.points.insert_deferred(Pos::point(k.clone()), rid);
-            }
             ImpValue::Point(k) => {
-                self.points.insert(Pos::point(k.clone()), rid);
+                let p = Pos::point(k.clone());
+                let slot = rid as usize;
+                if self.values.len() <= slot {
+                    self.values.resize(slot + 1, None);
+                }
+                self.values[slot] = Some(p.clone());
+                if defer {
+                    self.points.insert_deferred(p, rid);
+                } else {
+                    self.points.insert(p, rid);
+                }
             }
             ImpValue::Deviant => {
                 self.deviant.insert(rid);
@@ -133,11 +180,19 @@ impl ImportedAxis {
     /// Forgets rectangle `rid`'s value.
     pub fn remove(&mut self, v: &ImpValue, rid: u32, defer: bool) {
         match v {
-            ImpValue::Point(k) if defer => {
-                self.points.remove_deferred(&Pos::point(k.clone()), rid);
-            }
             ImpValue::Point(k) => {
-                self.points.remove(&Pos::point(k.clone()), rid);
+                let p = Pos::point(k.clone());
+                if defer {
+                    self.points.remove_deferred(&p, rid);
+                } else {
+                    self.points.remove(&p, rid);
+                }
+                if let Some(e) = self.values.get_mut(rid as usize) {
+                    *e = None;
+                }
+                while self.values.last().is_some_and(Option::is_none) {
+                    self.values.pop();
+                }
             }
             ImpValue::Deviant => {
                 self.deviant.remove(rid);
@@ -151,15 +206,39 @@ impl ImportedAxis {
         &self.deviant
     }
 
+    /// The number of distinct values (the cost of a probe).
+    pub fn distinct(&self) -> usize {
+        self.points.distinct()
+    }
+
+    /// Whether rectangle `rid`'s value lies between positions `lo` and `hi` or is deviant.
+    #[inline]
+    pub fn admits(&self, rid: u32, lo: &Pos, hi: &Pos) -> bool {
+        match self.values.get(rid as usize) {
+            Some(Some(p)) => lo <= p && p <= hi,
+            _ => self.deviant.contains(rid),
+        }
+    }
+
     /// `o ∩ (ProbeImported(iv) ∪ ProbeDeviantImported)`: the rectangles of `o` whose value
-    /// lies in `iv` or is deviant.
-    pub fn window(&self, o: &Bits, iv: &MangledInterval) -> Bits {
-        let (lo, hi) = ends(iv);
-        let mut a = self
-            .points
-            .intersect(o, Bound::Included(&lo), Bound::Included(&hi));
-        a.or_and(o, &self.deviant);
+    /// lies between the positions `lo` and `hi` (an interval's [`ends`]) or is deviant.
+    pub fn window(&self, o: &Bits, lo: &Pos, hi: &Pos) -> Bits {
+        let mut a = o.clone();
+        self.restrict(&mut a, lo, hi);
         a
+    }
+
+    /// `o ∩= ProbeImported(iv) ∪ ProbeDeviantImported`, in place.
+    pub fn restrict(&self, o: &mut Bits, lo: &Pos, hi: &Pos) {
+        if self.deviant.is_empty() {
+            self.points
+                .restrict(o, Bound::Included(lo), Bound::Included(hi));
+        } else {
+            let dev = o.and(&self.deviant);
+            self.points
+                .restrict(o, Bound::Included(lo), Bound::Included(hi));
+            o.or_assign(&dev);
+        }
     }
 
     /// Rebuilds stale checkpoints (after deferred updates).
@@ -171,14 +250,16 @@ impl ImportedAxis {
 
     /// Bytes held by the checkpoints and the deviant set (estimate).
     pub fn bytes(&self) -> usize {
-        self.points.checkpoint_bytes() + self.deviant.bytes()
+        self.points.checkpoint_bytes()
+            + self.deviant.bytes()
+            + self.values.capacity() * std::mem::size_of::<Option<Pos>>()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mangle::{classify, Classified};
+    use crate::mangle::{classify, Classified, MangledValue};
     use crate::property::{property, Property, Relation};
     use adjoin_query::Value;
 
@@ -228,8 +309,11 @@ mod tests {
             (Value::RelTime(30.0), &[5]),
         ];
         for (v, want) in cases {
-            let got: Vec<u32> = axis.stab(&all, &key(&v)).iter().collect();
+            let p = Pos::point(key(&v));
+            let got: Vec<u32> = axis.stab(&all, &p).iter().collect();
             assert_eq!(got, want, "{v:?}");
+            let one_by_one: Vec<u32> = (0..rid).filter(|&r| axis.contains(r, &p) == Some(true)).collect();
+            assert_eq!(one_by_one, want, "{v:?} one by one");
         }
         for (i, iv) in parts(Relation::Ne, Value::str("windows"))
             .iter()
@@ -237,7 +321,7 @@ mod tests {
         {
             assert!(axis.remove(iv, 3 + i as u32, false));
         }
-        assert!(axis.stab(&all, &key(&Value::str("linux"))).iter().eq([2]));
+        assert!(axis.stab(&all, &Pos::point(key(&Value::str("linux")))).iter().eq([2]));
         assert_eq!(axis.rids().len(), 4);
     }
 
@@ -266,9 +350,13 @@ mod tests {
         ];
         for (rel, c, want) in cases {
             let mut got = Bits::new();
+            let mut one_by_one = Bits::new();
             for iv in parts(rel, c.clone()) {
-                got.or_assign(&axis.window(&all, &iv));
+                let (lo, hi) = ends(&iv);
+                got.or_assign(&axis.window(&all, &lo, &hi));
+                one_by_one.or_assign(&Bits::from_rids((0..7).filter(|&r| axis.admits(r, &lo, &hi))));
             }
+            assert_eq!(got, one_by_one, "{rel:?} {c:?} one by one");
             assert!(
                 got.iter().eq(want.iter().copied()),
                 "{rel:?} {c:?}: {got:?}"

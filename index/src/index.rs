@@ -100,22 +100,10 @@ pub(crate) struct UnitData {
     pub(crate) imp: FxHashMap<Key, ImpValue>,
 }
 
-/// A stored rectangle.
+/// A stored rectangle's bounds (Exp, sorted by attribute), kept to undo its insertion.
 #[derive(Clone, Debug)]
 pub(crate) struct RectRecord {
-    pub(crate) unit: u32,
-    /// Exp, sorted by attribute.
     pub(crate) exp: Box<[(Key, MangledInterval)]>,
-}
-
-impl RectRecord {
-    /// The interval bounding `attr`, if any.
-    pub(crate) fn get(&self, attr: Key) -> Option<&MangledInterval> {
-        self.exp
-            .binary_search_by(|(k, _)| k.cmp(&attr))
-            .ok()
-            .map(|i| &self.exp[i].1)
-    }
 }
 
 /// Cumulative counters (the dissertation's metrics and a few more).
@@ -463,7 +451,6 @@ impl Index {
                 self.rects.resize(slot + 1, None);
             }
             self.rects[slot] = Some(RectRecord {
-                unit: u,
                 exp: rect.exp.into_boxed_slice(),
             });
         }
@@ -552,7 +539,6 @@ impl Index {
             for &rid in &data.rids {
                 assert_eq!(self.rids.owner(rid), Some(&(u as u32)));
                 let rec = self.rects[rid as usize].as_ref().expect("record");
-                assert_eq!(rec.unit, u as u32);
                 for (k, _) in rec.exp.iter() {
                     assert!(self.exported[k].rids().contains(rid));
                 }
@@ -569,7 +555,7 @@ impl Index {
         for (k, axis) in &self.exported {
             for rid in axis.rids().iter() {
                 let rec = self.rects[rid as usize].as_ref().expect("record");
-                assert!(rec.get(*k).is_some());
+                assert!(rec.exp.iter().any(|(j, _)| j == k));
             }
         }
     }

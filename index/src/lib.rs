@@ -52,6 +52,7 @@ pub mod workload;
 mod proptests;
 
 pub use axis::{ExportedAxis, ImportedAxis};
+pub use bits::Bits;
 pub use collect::RidCollector;
 pub use dimension::{DimensionPoints, DimensionTrees};
 pub use index::{AdId, Index, IndexError, IndexOptions, Inserted, Stats};

@@ -174,7 +174,7 @@ fn check_query(
     let want = brute(ads, q, probe, c, &opts);
     idx.prepare(q);
     let mut a = idx.candidates(q);
-    let hits_of = |rids: &roaring::RoaringBitmap| -> BTreeSet<Hit> {
+    let hits_of = |rids: &crate::Bits| -> BTreeSet<Hit> {
         rids.iter()
             .filter_map(|r| idx.owner(r))
             .map(|(ad, port)| Hit { ad, port })

@@ -30,11 +30,9 @@
 
 use crate::bits::Bits;
 use crate::index::{AdId, Counters, Index, IndexOptions, UnitData};
-use crate::mangle::MangledValue;
 use crate::ports::{units, Unit};
-use crate::position::ends;
+use crate::position::{ends, Pos};
 use crate::profile::{constraint_dpf, query_dpf};
-use crate::property::MangledInterval;
 use crate::rectangle::{imp_value, rectangles, ConsistencyError, ImpValue, Rectangle};
 use adjoin_query::eval::{
     eval_attr_in_match, eval_expr, requirements_key, symmetric_match, EvalOptions, MatchAds,
@@ -246,15 +244,28 @@ impl fmt::Display for Explain {
     }
 }
 
-/// The raw answer of a query.
+/// The raw answer of a query, as sets of RIDs ([`Bits`]; [`Answer::to_roaring`] for a
+/// roaring bitmap).
 #[derive(Clone, Debug, Default)]
 pub struct Answer {
     /// Candidate rectangles: a superset of the matching ones.
-    pub rids: RoaringBitmap,
+    pub rids: Bits,
     /// The candidates whose match needs no evaluation.
-    pub exact: RoaringBitmap,
+    pub exact: Bits,
     /// What was done.
     pub explain: Explain,
+}
+
+impl Answer {
+    /// The candidate RIDs as a roaring bitmap.
+    pub fn to_roaring(&self) -> RoaringBitmap {
+        self.rids.to_roaring()
+    }
+
+    /// Whether every candidate is known to match.
+    pub fn all_exact(&self) -> bool {
+        self.exact.len() == self.rids.len()
+    }
 }
 
 /// A matching unit.
@@ -266,33 +277,23 @@ pub struct Hit {
     pub port: Option<u16>,
 }
 
+/// An axis with at most this many distinct keys (ends) is cheap to probe whatever the range.
+const FEW_KEYS: usize = 64;
+
+/// One component of a window: the probe's point (as a position) against stored bounds, an
+/// attribute the probe lacks, or the probe's interval (as end positions) against stored
+/// values.
 #[derive(Clone, Debug)]
-enum Probe<'q> {
-    Stab(Key, MangledValue),
+enum Probe {
+    Stab(Key, Pos),
     Absent(Key),
-    Window(Key, &'q MangledInterval),
+    Window(Key, Pos, Pos),
 }
 
-impl Probe<'_> {
+impl Probe {
     fn attr(&self) -> Key {
         match self {
-            Probe::Stab(k, _) | Probe::Absent(k) | Probe::Window(k, _) => *k,
-        }
-    }
-
-    /// Cheap and selective first: equality windows, absent attributes, stabs, ranges.
-    fn rank(&self) -> u8 {
-        match self {
-            Probe::Window(_, iv) => {
-                let (lo, hi) = ends(iv);
-                if lo == hi {
-                    0
-                } else {
-                    3
-                }
-            }
-            Probe::Absent(_) => 1,
-            Probe::Stab(..) => 2,
+            Probe::Stab(k, _) | Probe::Absent(k) | Probe::Window(k, ..) => *k,
         }
     }
 
@@ -354,7 +355,7 @@ impl Index {
         if let Some(u) = &q.probe {
             for &k in self.exported.keys() {
                 match imp_value(&u.ad, k, &self.opts.eval) {
-                    ImpValue::Point(v) => shared.push(Probe::Stab(k, v)),
+                    ImpValue::Point(v) => shared.push(Probe::Stab(k, Pos::point(v))),
                     ImpValue::Absent => shared.push(Probe::Absent(k)),
                     ImpValue::Deviant => deviant_values.push(k),
                 }
@@ -367,7 +368,8 @@ impl Index {
             let mut steps = Vec::with_capacity(r.exp.len());
             for (k, iv) in &r.exp {
                 if self.imported.contains_key(k) {
-                    steps.push(Probe::Window(*k, iv));
+                    let (lo, hi) = ends(iv);
+                    steps.push(Probe::Window(*k, lo, hi));
                 } else if !unprepared.contains(k) {
                     unprepared.push(*k);
                 }
@@ -423,8 +425,8 @@ impl Index {
         Counters::add(&c.filtered, ex.filtered);
         Counters::add(&c.candidates, ex.candidates);
         Answer {
-            rids: rids.to_roaring(),
-            exact: exact.to_roaring(),
+            rids,
+            exact,
             explain: ex,
         }
     }
@@ -443,76 +445,99 @@ impl Index {
         seen.len()
     }
 
+    /// Cheap and selective first: equality windows (one key), absent attributes (one set),
+    /// axes with few distinct keys, range windows (one range query), stabs (two).
+    fn rank(&self, p: &Probe) -> u8 {
+        match p {
+            Probe::Window(k, lo, hi) => {
+                let few = self.imported.get(k).is_some_and(|a| a.distinct() <= FEW_KEYS);
+                match (lo == hi, few) {
+                    (true, _) => 0,
+                    (false, true) => 2,
+                    (false, false) => 3,
+                }
+            }
+            Probe::Absent(_) => 1,
+            Probe::Stab(k, _) => {
+                if self.exported.get(k).is_some_and(|a| a.distinct() <= FEW_KEYS) {
+                    2
+                } else {
+                    4
+                }
+            }
+        }
+    }
+
     /// Runs steps from the provisional set `o`.
     fn run(&self, mut o: Bits, mut steps: Vec<Probe>, ex: &mut Explain) -> Bits {
-        steps.sort_by_key(Probe::rank);
+        steps.sort_by_key(|p| self.rank(p));
+        let mut size = o.len();
         for step in &steps {
-            if o.is_empty() {
+            if size == 0 {
                 break;
             }
-            let before = o.len();
+            let before = size;
             let filtered = before <= self.opts.filter_max;
-            o = if filtered {
+            if filtered {
                 ex.filtered += before;
-                self.filter(o, step)
+                o = self.filter(o, step);
             } else {
                 ex.probes += 1;
-                self.probe(o, step)
-            };
+                self.probe(&mut o, step);
+            }
+            size = o.len();
             ex.steps.push(Step {
                 attr: step.attr().as_str().to_owned(),
                 kind: step.kind(),
                 filtered,
                 before,
-                after: o.len(),
+                after: size,
             });
         }
         o
     }
 
     /// One step by probing its axis.
-    fn probe(&self, mut o: Bits, step: &Probe) -> Bits {
+    fn probe(&self, o: &mut Bits, step: &Probe) {
         match step {
-            Probe::Stab(k, v) => match self.exported.get(k) {
-                Some(axis) => {
-                    let hit = axis.stab(&o, v);
-                    o.andnot_assign(axis.rids());
-                    o.or_assign(&hit);
-                    o
+            Probe::Stab(k, p) => {
+                if let Some(axis) = self.exported.get(k) {
+                    axis.keep_containing(o, p);
                 }
-                None => o,
-            },
-            Probe::Absent(k) => match self.exported.get(k) {
-                Some(axis) => {
+            }
+            Probe::Absent(k) => {
+                if let Some(axis) = self.exported.get(k) {
                     o.andnot_assign(axis.rids());
-                    o
                 }
-                None => o,
-            },
-            Probe::Window(k, iv) => match self.imported.get(k) {
-                Some(axis) => axis.window(&o, iv),
-                None => o,
-            },
+            }
+            Probe::Window(k, lo, hi) => {
+                if let Some(axis) = self.imported.get(k) {
+                    axis.restrict(o, lo, hi);
+                }
+            }
         }
     }
 
     /// One step by checking each candidate's stored rectangle.
     fn filter(&self, o: Bits, step: &Probe) -> Bits {
-        let keep = |rid: u32| -> bool {
-            let Some(rec) = self.rects.get(rid as usize).and_then(Option::as_ref) else {
-                return false;
-            };
-            match step {
-                Probe::Stab(k, v) => rec.get(*k).map_or(true, |iv| iv.contains(v)),
-                Probe::Absent(k) => rec.get(*k).is_none(),
-                Probe::Window(k, iv) => match self.unit(rec.unit).and_then(|u| u.imp.get(k)) {
-                    Some(ImpValue::Point(v)) => iv.contains(v),
-                    Some(ImpValue::Absent) => false,
-                    Some(ImpValue::Deviant) | None => true,
-                },
-            }
-        };
-        Bits::from_rids(o.iter().filter(|&r| keep(r)))
+        match step {
+            Probe::Stab(k, p) => match self.exported.get(k) {
+                Some(axis) => Bits::from_rids(o.iter().filter(|&r| axis.contains(r, p) != Some(false))),
+                None => o,
+            },
+            Probe::Absent(k) => match self.exported.get(k) {
+                Some(axis) => {
+                    let mut o = o;
+                    o.andnot_assign(axis.rids());
+                    o
+                }
+                None => o,
+            },
+            Probe::Window(k, lo, hi) => match self.imported.get(k) {
+                Some(axis) => Bits::from_rids(o.iter().filter(|&r| axis.admits(r, lo, hi))),
+                None => o,
+            },
+        }
     }
 
     /// Whether stored `unit` matches `q` by evaluation.
@@ -552,8 +577,9 @@ impl Index {
     fn confirm_with(&self, q: &Query, a: &mut Answer, mut hit: impl FnMut(&UnitData)) {
         let mut seen = RoaringBitmap::new();
         let single = self.one_rect_per_unit();
+        let all_exact = a.all_exact();
         let (mut exact, mut evaluated, mut confirmed) = (0, 0, 0);
-        for rid in &a.rids {
+        for rid in a.rids.iter() {
             let Some(&u) = self.rids.owner(rid) else {
                 continue;
             };
@@ -561,7 +587,7 @@ impl Index {
                 continue;
             }
             let Some(unit) = self.unit(u) else { continue };
-            let ok = if a.exact.contains(rid) {
+            let ok = if all_exact || a.exact.contains(rid) {
                 exact += 1;
                 true
             } else {

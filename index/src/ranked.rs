@@ -156,6 +156,14 @@ impl Slot {
         }
     }
 
+    fn for_each(&self, mut f: impl FnMut(u32)) {
+        match self {
+            Slot::One(r) => f(*r),
+            Slot::Few(v) => v.iter().for_each(|&r| f(r)),
+            Slot::Dense(d, _) => d.iter().for_each(f),
+        }
+    }
+
     fn rids(&self) -> Vec<u32> {
         match self {
             Slot::One(r) => vec![*r],
@@ -184,6 +192,8 @@ struct Checkpoint<K> {
 pub struct Ranked<K> {
     keys: BTreeMap<K, Slot>,
     len: u64,
+    /// Every RID held (a range covering every key is one intersection).
+    all: Bits,
     checkpoints: Vec<Checkpoint<K>>,
     /// The target bucket size of the last build.
     bucket: u64,
@@ -228,6 +238,7 @@ impl<K: Ord + Clone> Ranked<K> {
         Ranked {
             keys: BTreeMap::new(),
             len: 0,
+            all: Bits::new(),
             checkpoints: Vec::new(),
             bucket: MIN_BUCKET,
             first_built: 0,
@@ -321,7 +332,10 @@ impl<K: Ord + Clone> Ranked<K> {
                 true
             }
         };
-        self.len += u64::from(new);
+        if new {
+            self.len += 1;
+            self.all.insert(rid);
+        }
         new
     }
 
@@ -356,7 +370,10 @@ impl<K: Ord + Clone> Ranked<K> {
         if empty {
             self.keys.remove(key);
         }
-        self.len -= u64::from(was);
+        if was {
+            self.len -= 1;
+            self.all.remove(rid);
+        }
         was
     }
 
@@ -398,8 +415,19 @@ impl<K: Ord + Clone> Ranked<K> {
 
     /// `o ∩ {RIDs with a key in (lo, hi)}`.
     pub fn intersect(&self, o: &Bits, lo: Bound<&K>, hi: Bound<&K>) -> Bits {
-        if o.is_empty() || !nonempty(lo, hi) {
-            return Bits::new();
+        let mut a = o.clone();
+        self.restrict(&mut a, lo, hi);
+        a
+    }
+
+    /// `o ∩= {RIDs with a key in (lo, hi)}`.
+    pub fn restrict(&self, o: &mut Bits, lo: Bound<&K>, hi: Bound<&K>) {
+        if o.is_empty() {
+            return;
+        }
+        if !nonempty(lo, hi) {
+            *o = Bits::new();
+            return;
         }
         let bl = match lo {
             Bound::Unbounded => 0,
@@ -410,31 +438,62 @@ impl<K: Ord + Clone> Ranked<K> {
             Bound::Included(k) => self.bucket_of(k),
             Bound::Excluded(k) => self.checkpoints.partition_point(|c| c.key < *k),
         };
-        if self.stale || bh <= bl + 1 {
-            return self.gather(o, lo, hi);
+        let covers = |first: Option<(&K, &Slot)>, last: Option<(&K, &Slot)>| {
+            let above_lo = first.map_or(true, |(k, _)| match lo {
+                Bound::Unbounded => true,
+                Bound::Included(l) => l <= k,
+                Bound::Excluded(l) => l < k,
+            });
+            let below_hi = last.map_or(true, |(k, _)| match hi {
+                Bound::Unbounded => true,
+                Bound::Included(h) => k <= h,
+                Bound::Excluded(h) => k < h,
+            });
+            above_lo && below_hi
+        };
+        if covers(self.keys.first_key_value(), self.keys.last_key_value()) {
+            o.and_assign(&self.all);
+            return;
         }
-        // Everything below hi: the checkpoint opening hi's bucket, plus that bucket up to hi.
+        if self.stale || bh <= bl + 1 {
+            *o = self.gather(o, lo, hi);
+            return;
+        }
+        // Everything below hi: the checkpoint opening hi's bucket, plus that bucket up to hi
+        // (read before `o` changes).
         let open = &self.checkpoints[bh - 1];
-        let mut a = o.and(&open.below);
+        let mut few: Vec<u32> = Vec::new();
+        let mut dense = Bits::new();
         for (_, slot) in self.keys.range::<K, _>((Bound::Included(&open.key), hi)) {
-            slot.gather(o, &mut a);
+            match slot {
+                Slot::Dense(d, _) => dense.or_and(o, d),
+                _ => slot.for_each(|r| {
+                    if o.contains(r) {
+                        few.push(r);
+                    }
+                }),
+            }
+        }
+        o.and_assign(&open.below);
+        o.or_assign(&dense);
+        for r in few {
+            o.insert(r);
         }
         // Minus everything below lo.
         let from = if bl == 0 {
             Bound::Unbounded
         } else {
             let c = &self.checkpoints[bl - 1];
-            a.andnot_assign(&c.below);
+            o.andnot_assign(&c.below);
             Bound::Included(&c.key)
         };
         if let Some(to) = below(lo) {
             if nonempty(from, to) {
                 for (_, slot) in self.keys.range::<K, _>((from, to)) {
-                    slot.subtract_from(&mut a);
+                    slot.subtract_from(o);
                 }
             }
         }
-        a
     }
 
     /// `o ∩ {RIDs with a key in (lo, hi)}`, key by key.
@@ -462,6 +521,11 @@ impl<K: Ord + Clone> Ranked<K> {
     #[cfg(test)]
     fn check(&self) {
         assert_eq!(self.len, self.keys.values().map(Slot::len).sum::<u64>());
+        let mut all = Bits::new();
+        for s in self.keys.values() {
+            s.add_to(&mut all);
+        }
+        assert_eq!(all, self.all, "all");
         if self.stale {
             return;
         }

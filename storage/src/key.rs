@@ -10,20 +10,26 @@ pub mod tree {
     pub const META: &str = "meta";
     /// Collection name → collection entry.
     pub const CATALOG: &str = "catalog";
-    /// (collection, sequence) → ad record.
-    pub const ADS: &str = "ads";
-    /// (collection, id) → sequence.
-    pub const IDS: &str = "ids";
-    /// (expiry time, collection, sequence) → nothing.
-    pub const EXPIRY: &str = "expiry";
+    /// (collection, first sequence) → block of ad records.
+    pub const BLOCKS: &str = "blocks";
     /// (collection, id) → tombstone.
     pub const TOMBSTONES: &str = "tombstones";
     /// Match id → match record.
     pub const MATCHES: &str = "matches";
     /// Attribute-name number → name.
     pub const NAMES: &str = "names";
-    /// Every tree, in the order docs/storage-format.md lists them.
-    pub const ALL: [&str; 8] = [META, CATALOG, ADS, IDS, EXPIRY, TOMBSTONES, MATCHES, NAMES];
+    /// Every tree of the current format, in the order docs/storage-format.md lists them.
+    pub const ALL: [&str; 6] = [META, CATALOG, BLOCKS, TOMBSTONES, MATCHES, NAMES];
+
+    /// Trees of format 1, read only by its migration.
+    pub mod v1 {
+        /// (collection, sequence) → one ad record.
+        pub const ADS: &str = "ads";
+        /// (collection, id) → sequence.
+        pub const IDS: &str = "ids";
+        /// (expiry time, collection, sequence) → nothing.
+        pub const EXPIRY: &str = "expiry";
+    }
 }
 
 /// Keys of the `meta` tree.
@@ -58,7 +64,7 @@ fn u64_at(k: &[u8], at: usize) -> Option<u64> {
     Some(u64::from_be_bytes(k.get(at..at + 8)?.try_into().ok()?))
 }
 
-/// The key prefix shared by everything of collection `c` in `ads`, `ids` and `tombstones`.
+/// The key prefix shared by everything of collection `c` in `blocks` and `tombstones`.
 pub fn collection_prefix(c: CollId) -> [u8; 4] {
     c.to_be_bytes()
 }
@@ -73,23 +79,24 @@ pub fn decode_catalog(k: &[u8]) -> Option<String> {
     String::from_utf8(k.to_vec()).ok()
 }
 
-/// `ads` key: collection then sequence number.
-pub fn ad(c: CollId, seq: u64) -> [u8; 12] {
+/// `blocks` key: collection then the sequence number of the block's first ad (format 1's
+/// `ads` key had the same layout, with the ad's own sequence number).
+pub fn block(c: CollId, seq: u64) -> [u8; 12] {
     let mut k = [0u8; 12];
     k[..4].copy_from_slice(&c.to_be_bytes());
     k[4..].copy_from_slice(&seq.to_be_bytes());
     k
 }
 
-/// Decodes an `ads` key.
-pub fn decode_ad(k: &[u8]) -> Option<(CollId, u64)> {
+/// Decodes a `blocks` key.
+pub fn decode_block(k: &[u8]) -> Option<(CollId, u64)> {
     if k.len() != 12 {
         return None;
     }
     Some((u32_at(k, 0)?, u64_at(k, 4)?))
 }
 
-/// `ids` and `tombstones` key: collection then the id's bytes.
+/// `tombstones` key (and format 1's `ids` key): collection then the id's bytes.
 pub fn id(c: CollId, id: &str) -> Vec<u8> {
     let mut k = Vec::with_capacity(4 + id.len());
     k.extend_from_slice(&c.to_be_bytes());
@@ -97,13 +104,13 @@ pub fn id(c: CollId, id: &str) -> Vec<u8> {
     k
 }
 
-/// Decodes an `ids` or `tombstones` key.
+/// Decodes a `tombstones` key.
 pub fn decode_id(k: &[u8]) -> Option<(CollId, String)> {
     let c = u32_at(k, 0)?;
     Some((c, String::from_utf8(k[4..].to_vec()).ok()?))
 }
 
-/// `expiry` key: time, collection, sequence.
+/// Format 1's `expiry` key: time, collection, sequence.
 pub fn expiry(at: i64, c: CollId, seq: u64) -> [u8; 20] {
     let mut k = [0u8; 20];
     k[..8].copy_from_slice(&time_bits(at).to_be_bytes());
@@ -112,20 +119,12 @@ pub fn expiry(at: i64, c: CollId, seq: u64) -> [u8; 20] {
     k
 }
 
-/// Decodes an `expiry` key.
+/// Decodes format 1's `expiry` key.
 pub fn decode_expiry(k: &[u8]) -> Option<(i64, CollId, u64)> {
     if k.len() != 20 {
         return None;
     }
     Some((time_from_bits(u64_at(k, 0)?), u32_at(k, 8)?, u64_at(k, 12)?))
-}
-
-/// The exclusive upper bound of `expiry` keys whose time is at or before `now`.
-pub fn expiry_due_end(now: i64) -> Vec<u8> {
-    match now.checked_add(1) {
-        Some(t) => time_bits(t).to_be_bytes().to_vec(),
-        None => vec![0xff; 21],
-    }
 }
 
 /// `matches` key: the match id.
@@ -161,7 +160,7 @@ mod tests {
     #[test]
     fn round_trips() {
         for (c, s) in [(0, 0), (1, 7), (u32::MAX, u64::MAX)] {
-            assert_eq!(decode_ad(&ad(c, s)), Some((c, s)));
+            assert_eq!(decode_block(&block(c, s)), Some((c, s)));
         }
         for (c, i) in [(0, ""), (3, "slot1@host"), (9, "ü#1")] {
             assert_eq!(decode_id(&id(c, i)), Some((c, i.to_owned())));
@@ -182,17 +181,14 @@ mod tests {
 
     #[test]
     fn order_follows_numbers() {
-        assert!(ad(1, 255) < ad(1, 256));
-        assert!(ad(1, u64::MAX) < ad(2, 0));
+        assert!(block(1, 255) < block(1, 256));
+        assert!(block(1, u64::MAX) < block(2, 0));
         assert!(expiry(-1, 9, 9) < expiry(0, 0, 0));
-        assert!(expiry(100, 0, 0).as_slice() < expiry_due_end(100).as_slice());
-        assert!(expiry(101, 0, 0).as_slice() >= expiry_due_end(100).as_slice());
-        assert!(expiry(i64::MAX, 9, 9).as_slice() < expiry_due_end(i64::MAX).as_slice());
     }
 
     #[test]
     fn malformed_keys_decode_to_none() {
-        assert_eq!(decode_ad(&[1, 2, 3]), None);
+        assert_eq!(decode_block(&[1, 2, 3]), None);
         assert_eq!(decode_id(&[0, 0]), None);
         assert_eq!(decode_id(&[0, 0, 0, 1, 0xff]), None, "not UTF-8");
         assert_eq!(decode_expiry(&[0; 19]), None);

@@ -2,15 +2,15 @@
 //! its id tombstoned in the same transaction, and a match is recorded together with the
 //! consumption of its members, so a crash leaves either the whole match or none of it.
 
-use crate::backend::{KeyRange, TxError};
+use crate::backend::KeyRange;
 use crate::codec;
 use crate::error::AdError;
 use crate::key::{self, meta, tree};
 use crate::record::{MatchMember, MatchRecord, Tombstone};
-use crate::store::{damage, t, AdStore, Durability, W};
-use crate::write::remove_in_tx;
+use crate::store::{damage, t, AdStore, Durability};
+use crate::txn::Txn;
+use crate::write::remove_one;
 use adjoin_query::Value;
-use std::cell::RefCell;
 
 /// One ad of a match being recorded.
 #[derive(Clone, Debug)]
@@ -34,16 +34,17 @@ pub struct NewMatch {
     pub members: Vec<NewMember>,
 }
 
-/// Consumes ad `id` of `name` inside a transaction: removes it and tombstones its id.
-fn consume_in_tx(
-    w: &W<'_>,
+/// Consumes ad `id` of `name` in `txn`: removes it and tombstones its id. False when no live
+/// ad has that id (nothing planned then).
+fn consume_one(
+    txn: &mut Txn<'_>,
     store: &AdStore,
     name: &str,
     id: &str,
     now: i64,
     match_id: Option<u64>,
-) -> Result<bool, TxError> {
-    let c = match remove_in_tx(w, name, id, now)? {
+) -> Result<bool, AdError> {
+    let c = match remove_one(txn, name, id, now)? {
         Some((true, c)) => c,
         _ => return Ok(false),
     };
@@ -52,7 +53,7 @@ fn consume_in_tx(
         until: now.saturating_add(store.opts.tombstone_ttl),
         match_id,
     };
-    w.put(t::TOMBSTONES, &key::id(c, id), &ts)?;
+    txn.set_tombstone(c, id, Some(ts));
     Ok(true)
 }
 
@@ -65,16 +66,14 @@ impl AdStore {
         let now = self.now();
         {
             let _w = self.write.lock();
-            self.write_tx(&|w| {
-                if consume_in_tx(w, self, name, id, now, None)? {
-                    Ok(())
-                } else {
-                    Err(TxError::abort(AdError::NotFound {
-                        collection: name.to_owned(),
-                        id: id.to_owned(),
-                    }))
-                }
-            })?;
+            let mut txn = Txn::new(self);
+            if !consume_one(&mut txn, self, name, id, now, None)? {
+                return Err(AdError::NotFound {
+                    collection: name.to_owned(),
+                    id: id.to_owned(),
+                });
+            }
+            txn.commit()?;
         }
         self.commit_point(Durability::Immediate)
     }
@@ -87,43 +86,40 @@ impl AdStore {
             tracing::debug_span!("record_match", cycle = m.cycle, members = m.members.len())
                 .entered();
         let now = self.now();
-        let out: RefCell<Option<MatchRecord>> = RefCell::new(None);
-        {
+        let rec = {
             let _w = self.write.lock();
-            self.write_tx(&|w| {
-                let id = w.counter(meta::NEXT_MATCH, 1)?;
-                for mem in m.members.iter().filter(|mem| mem.consume) {
-                    if !consume_in_tx(w, self, &mem.collection, &mem.id, now, Some(id))? {
-                        return Err(TxError::abort(AdError::MissingMember {
-                            collection: mem.collection.clone(),
-                            id: mem.id.clone(),
-                        }));
-                    }
+            let mut txn = Txn::new(self);
+            let id = txn.counter(meta::NEXT_MATCH, 1)?;
+            for mem in m.members.iter().filter(|mem| mem.consume) {
+                if !consume_one(&mut txn, self, &mem.collection, &mem.id, now, Some(id))? {
+                    return Err(AdError::MissingMember {
+                        collection: mem.collection.clone(),
+                        id: mem.id.clone(),
+                    });
                 }
-                let rec = MatchRecord {
-                    id,
-                    time: now,
-                    cycle: m.cycle,
-                    members: m
-                        .members
-                        .iter()
-                        .map(|mem| MatchMember {
-                            collection: mem.collection.clone(),
-                            id: mem.id.clone(),
-                            rank: mem.rank.clone(),
-                            consumed: mem.consume,
-                        })
-                        .collect(),
-                };
-                w.put(t::MATCHES, &key::match_id(id), &rec)?;
-                w.put(t::META, meta::NEXT_MATCH, &(id + 1))?;
-                *out.borrow_mut() = Some(rec);
-                Ok(())
-            })?;
-        }
+            }
+            let rec = MatchRecord {
+                id,
+                time: now,
+                cycle: m.cycle,
+                members: m
+                    .members
+                    .iter()
+                    .map(|mem| MatchMember {
+                        collection: mem.collection.clone(),
+                        id: mem.id.clone(),
+                        rank: mem.rank.clone(),
+                        consumed: mem.consume,
+                    })
+                    .collect(),
+            };
+            txn.put(t::MATCHES, &key::match_id(id), &rec)?;
+            txn.set_counter(meta::NEXT_MATCH, id + 1);
+            txn.commit()?;
+            rec
+        };
         self.commit_point(Durability::Immediate)?;
-        out.into_inner()
-            .ok_or_else(|| crate::write::unreachable_outcome("record_match"))
+        Ok(rec)
     }
 
     /// The match with id `id`.

@@ -1,19 +1,20 @@
 //! [`AdStore`]: collections of ads on any [`Store`]; opening, the catalog, and what every
 //! operation shares (options, the clock, the writer lock, transaction plumbing).
 //!
-//! Writers are serialized by one lock ([`AdStore`] `write`), so transactions never conflict and
-//! a read-check-write inside one transaction sees no other writer. Readers take no lock. A
-//! durable write flushes after releasing the lock, so concurrent writers share flushes.
+//! Writers are serialized by one lock ([`AdStore`] `write`): a writer reads what it needs,
+//! decides, and commits its writes in one store transaction with no other writer in between,
+//! then brings the in-memory index (`index.rs`) up to date before releasing the lock. Readers
+//! take no lock (only the index's read lock, briefly). A durable write flushes after releasing
+//! the lock, so concurrent writers share flushes.
 
-use crate::backend::{Store, Tx, TxError};
+use crate::backend::{Store, TxError};
 use crate::codec;
 use crate::error::{AdError, Damage, OpenError, StoreError};
 use crate::format;
-use crate::key::{self, meta, tree, CollId};
+use crate::index::Index;
+use crate::key::{self, tree, CollId};
 use crate::record::CollectionEntry;
 use parking_lot::{Mutex, RwLock};
-use serde::de::DeserializeOwned;
-use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -41,6 +42,10 @@ pub struct StoreOptions {
     pub chunk_size: usize,
     /// Expired ads a write purges on its way out (the lazy purge).
     pub lazy_purge: usize,
+    /// Most ads a block holds (new ads of one transaction are packed into blocks).
+    pub block_ads: usize,
+    /// A block is closed once its records reach this many bytes.
+    pub block_bytes: usize,
 }
 
 impl Default for StoreOptions {
@@ -50,6 +55,8 @@ impl Default for StoreOptions {
             clock: system_clock(),
             chunk_size: 1000,
             lazy_purge: 64,
+            block_ads: 64,
+            block_bytes: 48 << 10,
         }
     }
 }
@@ -60,6 +67,8 @@ impl std::fmt::Debug for StoreOptions {
             .field("tombstone_ttl", &self.tombstone_ttl)
             .field("chunk_size", &self.chunk_size)
             .field("lazy_purge", &self.lazy_purge)
+            .field("block_ads", &self.block_ads)
+            .field("block_bytes", &self.block_bytes)
             .finish_non_exhaustive()
     }
 }
@@ -89,6 +98,7 @@ pub struct AdStore {
     pub(crate) opts: StoreOptions,
     pub(crate) write: Mutex<()>,
     pub(crate) catalog: RwLock<Catalog>,
+    pub(crate) index: RwLock<Index>,
     pub(crate) names: crate::names::Names,
     opened: format::Opened,
 }
@@ -103,14 +113,12 @@ impl std::fmt::Debug for AdStore {
 pub(crate) mod t {
     pub const META: usize = 0;
     pub const CATALOG: usize = 1;
-    pub const ADS: usize = 2;
-    pub const IDS: usize = 3;
-    pub const EXPIRY: usize = 4;
-    pub const TOMBSTONES: usize = 5;
-    pub const MATCHES: usize = 6;
+    pub const BLOCKS: usize = 2;
+    pub const TOMBSTONES: usize = 3;
+    pub const MATCHES: usize = 4;
 }
 
-const _: () = assert!(tree::ALL.len() == 8, "t:: numbers follow tree::ALL");
+const _: () = assert!(tree::ALL.len() == 6, "t:: numbers follow tree::ALL");
 
 /// Longest collection name, in bytes.
 pub const MAX_COLLECTION_LEN: usize = 255;
@@ -185,98 +193,6 @@ pub(crate) fn tx_result(r: Result<(), TxError>) -> Result<(), AdError> {
     }
 }
 
-/// Typed access to the trees inside a write transaction.
-pub(crate) struct W<'a> {
-    pub(crate) tx: &'a dyn Tx,
-}
-
-impl W<'_> {
-    /// Reads and decodes a sealed value; damage aborts with [`AdError::Damaged`].
-    pub(crate) fn get<T: DeserializeOwned>(
-        &self,
-        t: usize,
-        key: &[u8],
-        what: impl FnOnce() -> Damage,
-    ) -> Result<Option<T>, TxError> {
-        let Some(raw) = self.tx.get(t, key)? else {
-            return Ok(None);
-        };
-        match codec::open(key, &raw) {
-            Ok(v) => Ok(Some(v)),
-            Err(e) => {
-                let mut d = what();
-                d.problem = e.to_string();
-                Err(TxError::abort(AdError::Damaged(d)))
-            }
-        }
-    }
-
-    /// Seals and writes a value.
-    pub(crate) fn put<T: Serialize + ?Sized>(
-        &self,
-        t: usize,
-        key: &[u8],
-        value: &T,
-    ) -> Result<(), TxError> {
-        let sealed = codec::seal(key, value).map_err(|e| {
-            TxError::abort(AdError::Store(StoreError::Backend {
-                context: "encoding".into(),
-                detail: e.to_string(),
-            }))
-        })?;
-        self.tx.put(t, key, &sealed)
-    }
-
-    /// Deletes a key.
-    pub(crate) fn delete(&self, t: usize, key: &[u8]) -> Result<(), TxError> {
-        self.tx.delete(t, key)
-    }
-
-    /// A `meta` counter (absent counts as `first`).
-    pub(crate) fn counter(&self, name: &[u8], first: u64) -> Result<u64, TxError> {
-        let what = || {
-            damage(
-                tree::META,
-                None,
-                Some(&String::from_utf8_lossy(name)),
-                name,
-                "",
-            )
-        };
-        Ok(self.get::<u64>(t::META, name, what)?.unwrap_or(first))
-    }
-
-    /// The catalog entry of `name`.
-    pub(crate) fn collection(&self, name: &str) -> Result<Option<CollectionEntry>, TxError> {
-        let k = key::catalog(name);
-        self.get(t::CATALOG, &k, || {
-            damage(tree::CATALOG, Some(name), None, &k, "")
-        })
-    }
-
-    /// The catalog entry of `name`, creating the collection if it is new.
-    pub(crate) fn collection_or_create(&self, name: &str) -> Result<CollectionEntry, TxError> {
-        if let Some(c) = self.collection(name)? {
-            return Ok(c);
-        }
-        let id = self.counter(meta::NEXT_COLLECTION, 1)?;
-        let id = CollId::try_from(id).map_err(|_| {
-            TxError::abort(AdError::InvalidCollection {
-                name: name.to_owned(),
-                reason: "the database holds 2^32 collections already",
-            })
-        })?;
-        self.put(t::META, meta::NEXT_COLLECTION, &(u64::from(id) + 1))?;
-        let entry = CollectionEntry {
-            id,
-            next_seq: 1,
-            count: 0,
-        };
-        self.put(t::CATALOG, &key::catalog(name), &entry)?;
-        Ok(entry)
-    }
-}
-
 impl AdStore {
     /// Opens an ad store on `store`: checks (or stamps) the format version, migrates an older
     /// one, and loads the catalog.
@@ -284,11 +200,13 @@ impl AdStore {
         let _span = tracing::info_span!("adstore_open", store = %store.describe()).entered();
         let opened = format::open(&*store)?;
         let names = crate::names::Names::load(&*store)?;
+        let index = Index::load(&*store)?;
         let s = AdStore {
             store,
             opts,
             write: Mutex::new(()),
             catalog: RwLock::new(Catalog::default()),
+            index: RwLock::new(index),
             names,
             opened,
         };
@@ -363,14 +281,6 @@ impl AdStore {
     /// Makes every write so far durable.
     pub fn flush(&self) -> Result<(), AdError> {
         Ok(self.store.flush()?)
-    }
-
-    /// Runs a write transaction over every tree, under the writer lock.
-    pub(crate) fn write_tx(
-        &self,
-        body: &dyn Fn(&W<'_>) -> Result<(), TxError>,
-    ) -> Result<(), AdError> {
-        tx_result(self.store.transaction(&tree::ALL, &|tx| body(&W { tx })))
     }
 
     /// Flushes when `d` asks for it.

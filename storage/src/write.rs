@@ -1,20 +1,19 @@
 //! Storing and removing ads: [`AdStore::put`], [`AdStore::put_all`], the chunk commit behind
 //! bulk loads ([`Loader`](crate::Loader)), and [`AdStore::remove`].
 //!
-//! One routine, [`put_in_tx`], stores an ad inside a transaction; a single put runs it for one
-//! ad, a bulk load for a chunk of ads, so both keep the same invariants: a record, its `ids`
-//! entry and its `expiry` entry are written together, a tombstoned id is refused, and a
-//! replaced ad keeps its place in load order.
+//! One routine, [`put_one`], stores an ad in a [`Txn`]; a single put runs it for one ad, a bulk
+//! load for a chunk of ads, so both keep the same invariants: a tombstoned id is refused, a
+//! replaced ad keeps its place in load order (its record is rewritten in its block), and new
+//! ads are packed, in load order, into new blocks.
 
-use crate::backend::TxError;
-use crate::codec;
+use crate::block::Rec;
 use crate::error::AdError;
 use crate::ident::{Expiry, IdRule};
-use crate::key::{self, meta, tree, CollId};
-use crate::record::{ad_payload, open_header, AdHeader, CollectionEntry, IdEntry, Tombstone};
-use crate::store::{damage, t, valid_collection, valid_id, AdStore, Durability, W};
+use crate::key::{meta, tree, CollId};
+use crate::record::AdHeader;
+use crate::store::{damage, valid_collection, valid_id, AdStore, Durability};
+use crate::txn::Txn;
 use adjoin_query::ClassAd;
-use std::cell::RefCell;
 
 /// How to store ads.
 #[derive(Clone, Debug, Default)]
@@ -84,124 +83,99 @@ pub(crate) fn prepare(
     })
 }
 
-/// What a chunk's transaction reads once and writes back once.
-struct ChunkState {
-    coll: CollectionEntry,
-    coll_before: CollectionEntry,
-    next_generated: Option<u64>,
-}
-
 /// The prefix of generated ids (`auto-1`, `auto-2`, …).
 pub const GENERATED_PREFIX: &str = "auto-";
 
-/// Stores one prepared ad inside a transaction. The outer `Result` fails the transaction; the
-/// inner one rejects only this ad (nothing of it written).
-fn put_in_tx(
-    w: &W<'_>,
+/// Stores one prepared ad of collection `name` in `txn`. The outer `Result` fails the whole
+/// write; the inner one refuses only this ad (nothing of it planned).
+fn put_one(
+    txn: &mut Txn<'_>,
     name: &str,
-    st: &mut ChunkState,
-    p: &Prepared,
+    p: Prepared,
     now: i64,
-) -> Result<Result<Put, AdError>, TxError> {
-    let c = st.coll.id;
-    let (id, generated) = match &p.id {
+) -> Result<Result<Put, AdError>, AdError> {
+    let c = txn.collection_or_create(name)?.id;
+    let (id, generated) = match p.id {
         Some(id) => {
-            let tk = key::id(c, id);
-            let what = || damage(tree::TOMBSTONES, Some(name), Some(id), &tk, "");
-            if let Some(ts) = w.get::<Tombstone>(t::TOMBSTONES, &tk, what)? {
+            if let Some(ts) = txn.tombstone(name, c, &id)? {
                 if ts.until > now {
                     return Ok(Err(AdError::Consumed {
                         collection: name.to_owned(),
-                        id: id.clone(),
+                        id,
                         match_id: ts.match_id,
                         until: ts.until,
                     }));
                 }
-                w.delete(t::TOMBSTONES, &tk)?;
+                txn.set_tombstone(c, &id, None);
             }
-            (id.clone(), false)
+            (id, false)
         }
         None => {
-            let mut n = match st.next_generated {
-                Some(n) => n,
-                None => w.counter(meta::NEXT_GENERATED, 1)?,
-            };
+            let mut n = txn.counter(meta::NEXT_GENERATED, 1)?;
             let id = loop {
                 let candidate = format!("{GENERATED_PREFIX}{n}");
                 n += 1;
-                if w.tx.get(t::IDS, &key::id(c, &candidate))?.is_none() {
+                if txn.lookup(c, &candidate).is_none() {
                     break candidate;
                 }
             };
-            st.next_generated = Some(n);
+            txn.set_counter(meta::NEXT_GENERATED, n);
             (id, true)
         }
     };
-    let ik = key::id(c, &id);
-    let what = || damage(tree::IDS, Some(name), Some(&id), &ik, "");
-    let existing = w.get::<IdEntry>(t::IDS, &ik, what)?;
-    let mut replaced = false;
-    let seq = match existing {
-        Some(IdEntry { seq: old }) => {
-            let ak = key::ad(c, old);
-            let old_header = match w.tx.get(t::ADS, &ak)? {
-                // A damaged or missing old record is overwritten: the put repairs it.
-                Some(raw) => open_header(&ak, &raw).ok().map(|(h, _)| h),
-                None => None,
-            };
-            let old_expiry = old_header.as_ref().and_then(|h| h.expires);
-            if let Some(at) = old_expiry {
-                w.delete(t::EXPIRY, &key::expiry(at, c, old))?;
-            }
-            if old_expiry.is_some_and(|at| at <= now) {
-                // The old ad had expired: it is gone, and this one is new, at the end.
-                w.delete(t::ADS, &ak)?;
-                let seq = st.coll.next_seq;
-                st.coll.next_seq += 1;
-                seq
-            } else {
-                replaced = true;
-                old
-            }
-        }
-        None => {
-            let seq = st.coll.next_seq;
-            st.coll.next_seq += 1;
-            st.coll.count += 1;
-            seq
-        }
-    };
-    let header = AdHeader {
-        id: id.clone(),
-        seq,
+    let mut header = AdHeader {
+        id,
+        seq: 0,
         stored_at: now,
         expires: p.expires,
         generated_id: generated,
     };
-    let ak = key::ad(c, seq);
-    let payload = match ad_payload(&header, &p.ad_bytes) {
-        Ok(b) => b,
-        Err(e) => {
-            return Ok(Err(AdError::TooLarge {
-                id,
-                detail: e.to_string(),
-            }))
+    if let Some(loc) = txn.lookup(c, &header.id) {
+        let old_expiry = match txn.record(name, c, loc)? {
+            Some(old) => old.header.expires,
+            None => return Err(missing(name, &header.id, loc.seq)),
+        };
+        if old_expiry.is_none_or(|at| at > now) {
+            header.seq = loc.seq;
+            let put = Put {
+                id: header.id.clone(),
+                generated,
+                replaced: true,
+                seq: loc.seq,
+            };
+            txn.replace(name, c, loc, Rec::new(header, p.ad_bytes))?;
+            return Ok(Ok(put));
         }
-    };
-    w.tx.put(t::ADS, &ak, &codec::frame(&ak, &payload))?;
-    if existing.map(|e| e.seq) != Some(seq) {
-        w.put(t::IDS, &ik, &IdEntry { seq })?;
+        // The old ad had expired: it is gone, and this one is new, at the end.
+        txn.take(name, c, loc)?;
+        txn.update_collection(name, |e| e.count = e.count.saturating_sub(1));
     }
-    if let Some(at) = p.expires {
-        let ek = key::expiry(at, c, seq);
-        w.put(t::EXPIRY, &ek, &())?;
-    }
-    Ok(Ok(Put {
-        id,
+    let mut seq = 0;
+    txn.update_collection(name, |e| {
+        seq = e.next_seq;
+        e.next_seq += 1;
+        e.count += 1;
+    });
+    header.seq = seq;
+    let put = Put {
+        id: header.id.clone(),
         generated,
-        replaced,
+        replaced: false,
         seq,
-    }))
+    };
+    txn.append(c, Rec::new(header, p.ad_bytes));
+    Ok(Ok(put))
+}
+
+/// The damage of an index entry whose record its block does not hold.
+pub(crate) fn missing(name: &str, id: &str, seq: u64) -> AdError {
+    AdError::Damaged(damage(
+        tree::BLOCKS,
+        Some(name),
+        Some(id),
+        &[],
+        format!("the index places the ad at #{seq}, which its block does not hold"),
+    ))
 }
 
 impl AdStore {
@@ -227,65 +201,32 @@ impl AdStore {
         let _span =
             tracing::debug_span!("put_chunk", collection = name, ads = items.len()).entered();
         let now = self.now();
-        let mut outcomes: Vec<Option<Result<Put, AdError>>> = Vec::with_capacity(items.len());
-        let mut ready: Vec<(usize, Prepared)> = Vec::with_capacity(items.len());
-        for (i, item) in items.into_iter().enumerate() {
-            match item {
-                Ok(p) => {
-                    ready.push((i, p));
-                    outcomes.push(None);
-                }
-                Err(e) if all_or_nothing => {
-                    return Err(AdError::Refused {
-                        index: i,
-                        reason: Box::new(e),
-                    })
-                }
-                Err(e) => outcomes.push(Some(Err(e))),
-            }
-        }
-        let done: RefCell<(Vec<Result<Put, AdError>>, CollId)> = RefCell::new((Vec::new(), 0));
+        let mut outcomes = Vec::with_capacity(items.len());
         {
             let _w = self.write.lock();
-            self.write_tx(&|w| {
-                let coll = w.collection_or_create(name)?;
-                let mut st = ChunkState {
-                    coll,
-                    coll_before: coll,
-                    next_generated: None,
+            let mut txn = Txn::new(self);
+            for (i, item) in items.into_iter().enumerate() {
+                let r = match item {
+                    Ok(p) => put_one(&mut txn, name, p, now)?,
+                    Err(e) => Err(e),
                 };
-                let mut results = Vec::with_capacity(ready.len());
-                for (i, p) in &ready {
-                    match put_in_tx(w, name, &mut st, p, now)? {
-                        Err(e) if all_or_nothing => {
-                            return Err(TxError::abort(AdError::Refused {
-                                index: *i,
-                                reason: Box::new(e),
-                            }))
-                        }
-                        r => results.push(r),
+                match r {
+                    Err(e) if all_or_nothing => {
+                        return Err(AdError::Refused {
+                            index: i,
+                            reason: Box::new(e),
+                        })
                     }
+                    r => outcomes.push(r),
                 }
-                if st.coll_before != st.coll {
-                    w.put(t::CATALOG, &key::catalog(name), &st.coll)?;
-                }
-                if let Some(n) = st.next_generated {
-                    w.put(t::META, meta::NEXT_GENERATED, &n)?;
-                }
-                *done.borrow_mut() = (results, st.coll.id);
-                Ok(())
-            })?;
-            let c = done.borrow().1;
-            self.learn_collection(name, c);
+            }
+            txn.commit()?;
             // The ads are committed; a failed lazy purge must not report them as not stored.
             if let Err(e) = self.purge_some(now, self.opts.lazy_purge) {
                 tracing::warn!(error = %e, "lazy purge failed; expired ads stay until the next purge");
             }
         }
-        for ((i, _), r) in ready.iter().zip(done.into_inner().0) {
-            outcomes[*i] = Some(r);
-        }
-        Ok(outcomes.into_iter().flatten().collect())
+        Ok(outcomes)
     }
 
     /// Stores `ad` in collection `name` (created if new), replacing an ad with the same id.
@@ -325,17 +266,15 @@ impl AdStore {
             return Ok(false);
         };
         let now = self.now();
-        let removed = RefCell::new(false);
-        {
+        let removed = {
             let _w = self.write.lock();
-            self.write_tx(&|w| {
-                *removed.borrow_mut() =
-                    remove_in_tx(w, name, id, now)?.is_some_and(|(live, _)| live);
-                Ok(())
-            })?;
-        }
+            let mut txn = Txn::new(self);
+            let removed = remove_one(&mut txn, name, id, now)?.is_some_and(|(live, _)| live);
+            txn.commit()?;
+            removed
+        };
         self.commit_point(durability)?;
-        Ok(removed.into_inner())
+        Ok(removed)
     }
 }
 
@@ -348,38 +287,25 @@ pub(crate) fn unreachable_outcome(what: &str) -> AdError {
     })
 }
 
-/// Removes ad `id` of `name` inside a transaction (record, id entry, expiry entry, count).
-/// `None` when there was no such ad; `Some((live, collection))` otherwise, `live` false for an
-/// expired one.
-pub(crate) fn remove_in_tx(
-    w: &W<'_>,
+/// Removes ad `id` of `name` in `txn` (its record, and one from the count). `None` when there
+/// was no such ad; `Some((live, collection))` otherwise, `live` false for an expired one.
+pub(crate) fn remove_one(
+    txn: &mut Txn<'_>,
     name: &str,
     id: &str,
     now: i64,
-) -> Result<Option<(bool, CollId)>, TxError> {
-    let Some(mut coll) = w.collection(name)? else {
+) -> Result<Option<(bool, CollId)>, AdError> {
+    let Some(coll) = txn.collection(name)? else {
         return Ok(None);
     };
     let c = coll.id;
-    let ik = key::id(c, id);
-    let what = || damage(tree::IDS, Some(name), Some(id), &ik, "");
-    let Some(IdEntry { seq }) = w.get::<IdEntry>(t::IDS, &ik, what)? else {
+    let Some(loc) = txn.lookup(c, id) else {
         return Ok(None);
     };
-    let ak = key::ad(c, seq);
-    let header = match w.tx.get(t::ADS, &ak)? {
-        Some(raw) => open_header(&ak, &raw).ok().map(|(h, _)| h),
-        None => None,
+    let Some(rec) = txn.take(name, c, loc)? else {
+        return Err(missing(name, id, loc.seq));
     };
-    if let Some(at) = header.as_ref().and_then(|h| h.expires) {
-        w.delete(t::EXPIRY, &key::expiry(at, c, seq))?;
-    }
-    let live = header
-        .as_ref()
-        .is_some_and(|h| h.expires.is_none_or(|at| at > now));
-    w.delete(t::ADS, &ak)?;
-    w.delete(t::IDS, &ik)?;
-    coll.count = coll.count.saturating_sub(1);
-    w.put(t::CATALOG, &key::catalog(name), &coll)?;
+    txn.update_collection(name, |e| e.count = e.count.saturating_sub(1));
+    let live = rec.header.expires.is_none_or(|at| at > now);
     Ok(Some((live, c)))
 }

@@ -1,0 +1,179 @@
+//! The in-memory index of a store: for each collection, where each id's record is and when
+//! ads expire, plus the keys of tombstoned ids. It is derived data: built on open by reading
+//! every block's directory (`blocks` tree) and every tombstone key, and changed by writers
+//! only after their transaction has committed.
+//!
+//! **Invariant** (while no writer runs): `ids[c][i] = Loc { block: b, seq: s }` exactly when
+//! block `(c, b)` holds a record with id `i` and sequence `s`; `expiry[c]` holds `(t, s, b)`
+//! exactly for those records that expire at `t`. Blocks whose directory could not be read are
+//! listed in `damaged` (their ads are not indexed).
+
+use crate::backend::{KeyRange, Store};
+use crate::block::View;
+use crate::error::{Damage, StoreError};
+use crate::key::{self, tree, CollId};
+use crate::store::damage;
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+/// Where an ad's record is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Loc {
+    /// The block's key sequence (its first ad's sequence number when it was written).
+    pub(crate) block: u64,
+    /// The ad's own sequence number.
+    pub(crate) seq: u64,
+}
+
+/// The index of one collection.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CollIndex {
+    /// Id → record.
+    pub(crate) ids: HashMap<Box<str>, Loc>,
+    /// `(expiry time, seq, block)` of every ad that expires.
+    pub(crate) expiry: BTreeSet<(i64, u64, u64)>,
+    /// Blocks whose directory is unreadable, and why.
+    pub(crate) damaged: Vec<Damage>,
+}
+
+/// The index of every collection.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Index {
+    pub(crate) colls: HashMap<CollId, CollIndex>,
+    /// `tombstones` keys: an id not here has no tombstone (one here may have lapsed).
+    pub(crate) tombstoned: HashSet<Vec<u8>>,
+}
+
+/// An index change to make once a transaction has committed.
+#[derive(Clone, Debug)]
+pub(crate) enum Change {
+    /// The record `id` at `loc` (expiring at the time given) is gone.
+    Remove(CollId, String, Loc, Option<i64>),
+    /// The record `id` is now at `loc`.
+    Add(CollId, String, Loc, Option<i64>),
+    /// The id (a `tombstones` key) has a tombstone.
+    Tombstone(Vec<u8>),
+    /// The id's tombstone was deleted.
+    Untombstone(Vec<u8>),
+}
+
+impl Index {
+    /// Reads every block directory and tombstone key of `store`.
+    pub(crate) fn load(store: &dyn Store) -> Result<Index, StoreError> {
+        let mut ix = Index::default();
+        for entry in store.scan(tree::BLOCKS, KeyRange::all())? {
+            let (k, v) = entry?;
+            let Some((c, b)) = key::decode_block(&k) else {
+                // Reported by `check`; nothing to index.
+                continue;
+            };
+            let coll = ix.colls.entry(c).or_default();
+            match View::open(&k, b, &v) {
+                Ok(view) => {
+                    for e in view.entries() {
+                        let loc = Loc { block: b, seq: e.seq };
+                        coll.ids.insert(e.id.into(), loc);
+                        if let Some(t) = e.expires {
+                            coll.expiry.insert((t, e.seq, b));
+                        }
+                    }
+                }
+                Err(e) => coll
+                    .damaged
+                    .push(damage(tree::BLOCKS, None, None, &k, e)),
+            }
+        }
+        for entry in store.scan(tree::TOMBSTONES, KeyRange::all())? {
+            ix.tombstoned.insert(entry?.0);
+        }
+        Ok(ix)
+    }
+
+    /// Where ad `id` of collection `c` is.
+    pub(crate) fn get(&self, c: CollId, id: &str) -> Option<Loc> {
+        self.colls.get(&c)?.ids.get(id).copied()
+    }
+
+    /// Applies committed changes, in order.
+    pub(crate) fn apply(&mut self, changes: Vec<Change>) {
+        for ch in changes {
+            match ch {
+                Change::Remove(c, id, loc, expires) => {
+                    let coll = self.colls.entry(c).or_default();
+                    if coll.ids.get(id.as_str()) == Some(&loc) {
+                        coll.ids.remove(id.as_str());
+                    }
+                    if let Some(t) = expires {
+                        coll.expiry.remove(&(t, loc.seq, loc.block));
+                    }
+                }
+                Change::Add(c, id, loc, expires) => {
+                    let coll = self.colls.entry(c).or_default();
+                    coll.ids.insert(id.into_boxed_str(), loc);
+                    if let Some(t) = expires {
+                        coll.expiry.insert((t, loc.seq, loc.block));
+                    }
+                }
+                Change::Tombstone(k) => {
+                    self.tombstoned.insert(k);
+                }
+                Change::Untombstone(k) => {
+                    self.tombstoned.remove(&k);
+                }
+            }
+        }
+    }
+
+    /// Up to `limit` records due at `now`, as `(collection, expiry, loc)`, earliest first.
+    pub(crate) fn due(&self, now: i64, limit: usize) -> Vec<(CollId, i64, Loc)> {
+        let mut out: Vec<(CollId, i64, Loc)> = Vec::new();
+        for (&c, coll) in &self.colls {
+            for &(t, seq, block) in coll.expiry.iter().take_while(|e| e.0 <= now).take(limit) {
+                out.push((c, t, Loc { block, seq }));
+            }
+        }
+        out.sort_by_key(|&(c, t, loc)| (t, c, loc.seq));
+        out.truncate(limit);
+        out
+    }
+
+    /// How many records of `c` are due at `now` (expired, not yet purged).
+    pub(crate) fn due_count(&self, c: CollId, now: i64) -> u64 {
+        self.colls.get(&c).map_or(0, |coll| {
+            coll.expiry.range(..(now.saturating_add(1), 0, 0)).count() as u64
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn loc(block: u64, seq: u64) -> Loc {
+        Loc { block, seq }
+    }
+
+    #[test]
+    fn changes_apply_in_order() {
+        let mut ix = Index::default();
+        ix.apply(vec![
+            Change::Add(1, "a".into(), loc(1, 1), Some(50)),
+            Change::Add(1, "b".into(), loc(1, 2), None),
+            Change::Add(2, "a".into(), loc(1, 1), Some(10)),
+        ]);
+        assert_eq!(ix.get(1, "a"), Some(loc(1, 1)));
+        assert_eq!(ix.due(60, 10).len(), 2);
+        assert_eq!(ix.due(20, 10), [(2, 10, loc(1, 1))]);
+        assert_eq!((ix.due_count(1, 50), ix.due_count(1, 49)), (1, 0));
+        // A replacement moves the id; removing the stale place leaves the new one.
+        ix.apply(vec![
+            Change::Add(1, "a".into(), loc(3, 3), None),
+            Change::Remove(1, "a".into(), loc(1, 1), Some(50)),
+        ]);
+        assert_eq!(ix.get(1, "a"), Some(loc(3, 3)));
+        assert_eq!(ix.due_count(1, 1000), 0);
+        ix.apply(vec![Change::Remove(1, "b".into(), loc(1, 2), None)]);
+        assert_eq!(ix.get(1, "b"), None);
+        ix.apply(vec![Change::Tombstone(vec![1]), Change::Untombstone(vec![1])]);
+        assert!(ix.tombstoned.is_empty());
+    }
+}

@@ -107,8 +107,10 @@ impl ExportedAxis {
     /// position `p`.
     pub fn stab(&self, o: &Bits, p: &Pos) -> Bits {
         let mut a = o.clone();
-        self.lo.restrict(&mut a, Bound::Unbounded, Bound::Included(p));
-        self.hi.restrict(&mut a, Bound::Included(p), Bound::Unbounded);
+        self.lo
+            .restrict(&mut a, Bound::Unbounded, Bound::Included(p));
+        self.hi
+            .restrict(&mut a, Bound::Included(p), Bound::Unbounded);
         a
     }
 
@@ -312,7 +314,9 @@ mod tests {
             let p = Pos::point(key(&v));
             let got: Vec<u32> = axis.stab(&all, &p).iter().collect();
             assert_eq!(got, want, "{v:?}");
-            let one_by_one: Vec<u32> = (0..rid).filter(|&r| axis.contains(r, &p) == Some(true)).collect();
+            let one_by_one: Vec<u32> = (0..rid)
+                .filter(|&r| axis.contains(r, &p) == Some(true))
+                .collect();
             assert_eq!(one_by_one, want, "{v:?} one by one");
         }
         for (i, iv) in parts(Relation::Ne, Value::str("windows"))
@@ -321,7 +325,10 @@ mod tests {
         {
             assert!(axis.remove(iv, 3 + i as u32, false));
         }
-        assert!(axis.stab(&all, &Pos::point(key(&Value::str("linux")))).iter().eq([2]));
+        assert!(axis
+            .stab(&all, &Pos::point(key(&Value::str("linux"))))
+            .iter()
+            .eq([2]));
         assert_eq!(axis.rids().len(), 4);
     }
 
@@ -354,7 +361,9 @@ mod tests {
             for iv in parts(rel, c.clone()) {
                 let (lo, hi) = ends(&iv);
                 got.or_assign(&axis.window(&all, &lo, &hi));
-                one_by_one.or_assign(&Bits::from_rids((0..7).filter(|&r| axis.admits(r, &lo, &hi))));
+                one_by_one.or_assign(&Bits::from_rids(
+                    (0..7).filter(|&r| axis.admits(r, &lo, &hi)),
+                ));
             }
             assert_eq!(got, one_by_one, "{rel:?} {c:?} one by one");
             assert!(

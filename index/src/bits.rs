@@ -101,6 +101,19 @@ impl Bits {
         self.words.iter().map(|w| u64::from(w.count_ones())).sum()
     }
 
+    /// The number of members if at most `limit`, else some number above `limit` (counting
+    /// stops early: a large set costs a few words).
+    pub fn len_up_to(&self, limit: u64) -> u64 {
+        let mut n = 0;
+        for w in &self.words {
+            n += u64::from(w.count_ones());
+            if n > limit {
+                break;
+            }
+        }
+        n
+    }
+
     /// Whether there is no member.
     pub fn is_empty(&self) -> bool {
         self.words.iter().all(|&w| w == 0)
@@ -233,6 +246,8 @@ mod tests {
         for (what, got, want) in cases {
             assert_eq!(set(&got), want.iter().copied().collect(), "{what}");
             assert_eq!(got.len(), want.len() as u64, "{what}");
+            assert_eq!(got.len_up_to(100), want.len() as u64, "{what}");
+            assert!(got.len_up_to(0) >= u64::from(!want.is_empty()), "{what}");
         }
         let mut c = a.clone();
         assert!(c.remove(7000) && !c.remove(7000));

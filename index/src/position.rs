@@ -64,7 +64,9 @@ impl Pos {
             MangledValue::AbsTime(t) => {
                 Pos::Abs(u128::from((*t as u64) ^ 1 << 63) << 8 | bias_bits(bias))
             }
-            MangledValue::RelTime(r) => Pos::Rel(u128::from(ordered(r.get())) << 8 | bias_bits(bias)),
+            MangledValue::RelTime(r) => {
+                Pos::Rel(u128::from(ordered(r.get())) << 8 | bias_bits(bias))
+            }
         }
     }
 
@@ -110,11 +112,7 @@ impl Pos {
 
 /// The positions of an interval's two ends.
 pub fn ends(iv: &MangledInterval) -> (Pos, Pos) {
-    fn both<K: Clone>(
-        i: &Interval<K>,
-        d: Domain,
-        wrap: fn(K) -> MangledValue,
-    ) -> (Pos, Pos) {
+    fn both<K: Clone>(i: &Interval<K>, d: Domain, wrap: fn(K) -> MangledValue) -> (Pos, Pos) {
         let lo = match &i.lo {
             Bound::Unbounded => Pos::floor(d),
             Bound::Included(k) => Pos::at(&wrap(k.clone()), 0),
@@ -192,7 +190,11 @@ mod tests {
         for a in &values {
             for b in &values {
                 if let (Some(x), Some(y)) = (key(a), key(b)) {
-                    assert_eq!(Pos::point(x.clone()).cmp(&Pos::point(y.clone())), x.cmp(&y), "{a:?} {b:?}");
+                    assert_eq!(
+                        Pos::point(x.clone()).cmp(&Pos::point(y.clone())),
+                        x.cmp(&y),
+                        "{a:?} {b:?}"
+                    );
                 }
             }
         }

@@ -76,6 +76,8 @@ pub struct Query {
     /// The probe's side converted exactly.
     exact: bool,
     errors: Vec<ConsistencyError>,
+    /// Count candidates after every step (for `--explain`; counting costs a pass each).
+    explained: bool,
 }
 
 impl Query {
@@ -95,6 +97,7 @@ impl Query {
                     rects: conv.rects,
                     exact: conv.exact,
                     errors: conv.errors,
+                    explained: false,
                 }
             })
             .collect()
@@ -114,6 +117,7 @@ impl Query {
                 }],
                 exact: true,
                 errors: Vec::new(),
+                explained: false,
             })
             .collect()
     }
@@ -132,7 +136,14 @@ impl Query {
             rects: conv.rects,
             exact: conv.exact,
             errors: conv.errors,
+            explained: false,
         }
+    }
+
+    /// The query counting candidates after every step, for [`Explain`].
+    pub fn explained(mut self) -> Query {
+        self.explained = true;
+        self
     }
 
     /// The direction.
@@ -183,10 +194,10 @@ pub struct Step {
     pub kind: &'static str,
     /// Whether candidates were checked one by one instead of probing the axis.
     pub filtered: bool,
-    /// Candidates before and after.
-    pub before: u64,
-    /// Candidates after.
-    pub after: u64,
+    /// Candidates before (counted only for [`Query::explained`] queries, else `None`).
+    pub before: Option<u64>,
+    /// Candidates after (likewise).
+    pub after: Option<u64>,
 }
 
 /// What a query did, for `--explain`.
@@ -222,14 +233,15 @@ impl fmt::Display for Explain {
             "{} query, {} rectangle(s), {} probe(s), {} RID check(s)",
             self.direction, self.rectangles, self.probes, self.filtered
         )?;
+        let n = |c: Option<u64>| c.map_or_else(|| "?".to_string(), |c| c.to_string());
         for s in &self.steps {
             writeln!(
                 f,
                 "  {:<7} {:<24} {:>8} -> {:<8}{}",
                 s.kind,
                 s.attr,
-                s.before,
-                s.after,
+                n(s.before),
+                n(s.after),
                 if s.filtered { " (checked)" } else { "" }
             )?;
         }
@@ -386,13 +398,13 @@ impl Index {
             1 => {
                 let mut steps = shared;
                 steps.append(&mut per_rect[0]);
-                self.run(live, steps, &mut ex)
+                self.run(live, steps, q.explained, &mut ex)
             }
             _ => {
-                let base = self.run(live, shared, &mut ex);
+                let base = self.run(live, shared, q.explained, &mut ex);
                 let mut all = Bits::new();
                 for steps in per_rect {
-                    all.or_assign(&self.run(base.clone(), steps, &mut ex));
+                    all.or_assign(&self.run(base.clone(), steps, q.explained, &mut ex));
                 }
                 all
             }
@@ -450,7 +462,10 @@ impl Index {
     fn rank(&self, p: &Probe) -> u8 {
         match p {
             Probe::Window(k, lo, hi) => {
-                let few = self.imported.get(k).is_some_and(|a| a.distinct() <= FEW_KEYS);
+                let few = self
+                    .imported
+                    .get(k)
+                    .is_some_and(|a| a.distinct() <= FEW_KEYS);
                 match (lo == hi, few) {
                     (true, _) => 0,
                     (false, true) => 2,
@@ -459,7 +474,11 @@ impl Index {
             }
             Probe::Absent(_) => 1,
             Probe::Stab(k, _) => {
-                if self.exported.get(k).is_some_and(|a| a.distinct() <= FEW_KEYS) {
+                if self
+                    .exported
+                    .get(k)
+                    .is_some_and(|a| a.distinct() <= FEW_KEYS)
+                {
                     2
                 } else {
                     4
@@ -469,29 +488,36 @@ impl Index {
     }
 
     /// Runs steps from the provisional set `o`.
-    fn run(&self, mut o: Bits, mut steps: Vec<Probe>, ex: &mut Explain) -> Bits {
+    fn run(&self, mut o: Bits, mut steps: Vec<Probe>, explained: bool, ex: &mut Explain) -> Bits {
         steps.sort_by_key(|p| self.rank(p));
-        let mut size = o.len();
+        // Sizes are counted exactly only when explaining; otherwise just far enough to tell
+        // whether checking one by one has become cheaper than probing.
+        let limit = if explained {
+            u64::MAX
+        } else {
+            self.opts.filter_max
+        };
+        let mut size = o.len_up_to(limit);
         for step in &steps {
             if size == 0 {
                 break;
             }
-            let before = size;
-            let filtered = before <= self.opts.filter_max;
+            let filtered = size <= self.opts.filter_max;
             if filtered {
-                ex.filtered += before;
+                ex.filtered += size;
                 o = self.filter(o, step);
             } else {
                 ex.probes += 1;
                 self.probe(&mut o, step);
             }
-            size = o.len();
+            let before = size;
+            size = o.len_up_to(limit);
             ex.steps.push(Step {
                 attr: step.attr().as_str().to_owned(),
                 kind: step.kind(),
                 filtered,
-                before,
-                after: size,
+                before: explained.then_some(before),
+                after: explained.then_some(size),
             });
         }
         o
@@ -522,7 +548,9 @@ impl Index {
     fn filter(&self, o: Bits, step: &Probe) -> Bits {
         match step {
             Probe::Stab(k, p) => match self.exported.get(k) {
-                Some(axis) => Bits::from_rids(o.iter().filter(|&r| axis.contains(r, p) != Some(false))),
+                Some(axis) => {
+                    Bits::from_rids(o.iter().filter(|&r| axis.contains(r, p) != Some(false)))
+                }
                 None => o,
             },
             Probe::Absent(k) => match self.exported.get(k) {

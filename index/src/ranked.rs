@@ -31,7 +31,8 @@ const MAX_CHECKPOINTS: u64 = 256;
 const CHECKPOINT_BUDGET: u64 = 16 << 20;
 /// Buckets hold at least this many entries.
 const MIN_BUCKET: u64 = 32;
-/// A key's RID set becomes a bitset from this size, when it fills 1/16 of its RID range.
+/// A key's RID set becomes a bitset from this size, when it fills 1/64 of its RID range (a
+/// bitset then takes at most twice the bytes of a sorted vector).
 const DENSE_MIN: u64 = 64;
 
 /// The RIDs holding one key.
@@ -70,7 +71,7 @@ impl Slot {
                 };
                 v.insert(at, rid);
                 let n = v.len() as u64;
-                if n >= DENSE_MIN && n * 16 >= u64::from(v[v.len() - 1]) + 1 {
+                if n >= DENSE_MIN && n * 64 > u64::from(v[v.len() - 1]) {
                     *self = Slot::Dense(Bits::from_rids(v.iter().copied()), n);
                 }
                 true
@@ -100,7 +101,7 @@ impl Slot {
             Slot::Dense(d, n) => {
                 let was = d.remove(rid);
                 *n -= u64::from(was);
-                if *n * 32 < d.word_len() as u64 * 64 || *n < DENSE_MIN / 2 {
+                if *n * 128 < d.word_len() as u64 * 64 || *n < DENSE_MIN / 2 {
                     *self = Slot::Few(d.iter().collect());
                 }
                 (was, false)
@@ -439,12 +440,12 @@ impl<K: Ord + Clone> Ranked<K> {
             Bound::Excluded(k) => self.checkpoints.partition_point(|c| c.key < *k),
         };
         let covers = |first: Option<(&K, &Slot)>, last: Option<(&K, &Slot)>| {
-            let above_lo = first.map_or(true, |(k, _)| match lo {
+            let above_lo = first.is_none_or(|(k, _)| match lo {
                 Bound::Unbounded => true,
                 Bound::Included(l) => l <= k,
                 Bound::Excluded(l) => l < k,
             });
-            let below_hi = last.map_or(true, |(k, _)| match hi {
+            let below_hi = last.is_none_or(|(k, _)| match hi {
                 Bound::Unbounded => true,
                 Bound::Included(h) => k <= h,
                 Bound::Excluded(h) => k < h,
@@ -651,7 +652,7 @@ mod tests {
                     Op::Insert(k, rid) => {
                         // One key per RID (the structure's precondition).
                         let held = entries.iter().find(|e| e.1 == rid).map(|e| e.0);
-                        if held.map_or(true, |h| h == k) {
+                        if held.is_none_or(|h| h == k) {
                             prop_assert_eq!(r.insert(k, rid), held.is_none());
                             if held.is_none() { entries.push((k, rid)); }
                         }
@@ -659,7 +660,7 @@ mod tests {
                     Op::InsertDeferred(k, rid) => {
                         // One key per RID (the structure's precondition).
                         let held = entries.iter().find(|e| e.1 == rid).map(|e| e.0);
-                        if held.map_or(true, |h| h == k) {
+                        if held.is_none_or(|h| h == k) {
                             prop_assert_eq!(r.insert_deferred(k, rid), held.is_none());
                             if held.is_none() { entries.push((k, rid)); }
                         }

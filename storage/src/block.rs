@@ -230,6 +230,47 @@ impl<'v> View<'v> {
     pub(crate) fn recs(&self) -> Vec<Rec> {
         (0..self.entries.len()).map(|i| self.rec(i)).collect()
     }
+
+    /// The headers and body places, owned, for reading the bodies one at a time later.
+    pub(crate) fn places(&self) -> Vec<Place> {
+        self.entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| Place {
+                header: e.header(),
+                start: self.starts[i],
+                end: self.starts[i + 1],
+                crc: e.crc,
+            })
+            .collect()
+    }
+}
+
+/// A record's header and where its body lies in its block's value ([`View::places`]).
+#[derive(Clone, Debug)]
+pub(crate) struct Place {
+    /// Id, sequence, times.
+    pub(crate) header: AdHeader,
+    start: usize,
+    end: usize,
+    crc: u32,
+}
+
+impl Place {
+    /// The body in `value` (the block it was found in), its checksum verified.
+    pub(crate) fn body<'v>(&self, value: &'v [u8]) -> Result<&'v [u8], CodecError> {
+        let body = value
+            .get(self.start..self.end)
+            .ok_or(CodecError::Short(value.len()))?;
+        let computed = body_crc(self.header.seq, body);
+        if computed != self.crc {
+            return Err(CodecError::Checksum {
+                stored: self.crc,
+                computed,
+            });
+        }
+        Ok(body)
+    }
 }
 
 #[cfg(test)]

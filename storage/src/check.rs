@@ -1,5 +1,6 @@
 //! Verification: [`AdStore::check`] reads every entry of every tree, verifies its checksum and
-//! encoding, and checks the invariants between trees (docs/storage-format.md).
+//! encoding (every block's directory and every record's body), and checks the invariants
+//! between trees and the in-memory index (docs/storage-format.md).
 
 use crate::backend::KeyRange;
 use crate::codec;
@@ -7,8 +8,10 @@ use crate::error::OpenError;
 use crate::error::{AdError, Damage};
 use crate::format;
 use crate::key::{self, meta, tree, CollId};
+use crate::block::View;
+use crate::index::Loc;
 use crate::names::Names;
-use crate::record::{open_header, CollectionEntry, IdEntry, MatchRecord, Tombstone};
+use crate::record::{CollectionEntry, MatchRecord, Tombstone};
 use crate::store::{damage, AdStore};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -136,41 +139,6 @@ impl AdStore {
         }
         let cname = |c: CollId| colls.get(&c).map(|(n, _)| n.clone());
 
-        // ids: (collection, seq) → id
-        let mut by_seq: HashMap<(CollId, u64), String> = HashMap::new();
-        let mut live_ids: HashSet<(CollId, String)> = HashSet::new();
-        each(self, tree::IDS, &mut r, |r, k, v| {
-            let Some((c, id)) = key::decode_id(&k) else {
-                r.damage
-                    .push(damage(tree::IDS, None, None, &k, "malformed key"));
-                return;
-            };
-            let name = cname(c);
-            if name.is_none() {
-                r.damage.push(damage(
-                    tree::IDS,
-                    None,
-                    Some(&id),
-                    &k,
-                    format!("unknown collection number {c}"),
-                ));
-                return;
-            }
-            match codec::open::<IdEntry>(&k, &v) {
-                Ok(e) => {
-                    if let Some(other) = by_seq.insert((c, e.seq), id.clone()) {
-                        let p = format!("ad #{} is also claimed by id {other}", e.seq);
-                        r.damage
-                            .push(damage(tree::IDS, name.as_deref(), Some(&id), &k, p));
-                    }
-                    live_ids.insert((c, id));
-                }
-                Err(e) => r
-                    .damage
-                    .push(damage(tree::IDS, name.as_deref(), Some(&id), &k, e)),
-            }
-        });
-
         // The dictionary as on disk now (the one in memory could hide a lost entry).
         let loaded;
         let names: &Names = match Names::load(&*self.store) {
@@ -188,105 +156,85 @@ impl AdStore {
                 &self.names
             }
         };
+        let index = self.index.read().clone();
         let mut found: HashMap<CollId, u64> = HashMap::new();
-        let mut seen: HashSet<(CollId, u64)> = HashSet::new();
-        let mut want_expiry: HashSet<Vec<u8>> = HashSet::new();
-        each(self, tree::ADS, &mut r, |r, k, v| {
-            let Some((c, seq)) = key::decode_ad(&k) else {
+        let mut live_ids: HashSet<(CollId, String)> = HashSet::new();
+        let mut expiring: HashSet<(CollId, i64, u64, u64)> = HashSet::new();
+        // Per collection: the last sequence number seen, so blocks cannot overlap.
+        let mut last_seq: HashMap<CollId, u64> = HashMap::new();
+        each(self, tree::BLOCKS, &mut r, |r, k, v| {
+            let Some((c, b)) = key::decode_block(&k) else {
                 r.damage
-                    .push(damage(tree::ADS, None, None, &k, "malformed key"));
+                    .push(damage(tree::BLOCKS, None, None, &k, "malformed key"));
                 return;
             };
-            let name = cname(c);
-            let indexed = by_seq.get(&(c, seq)).cloned();
+            let Some(name) = cname(c) else {
+                let p = format!("unknown collection number {c}");
+                r.damage.push(damage(tree::BLOCKS, None, None, &k, p));
+                return;
+            };
             let bad = |r: &mut CheckReport, id: Option<&str>, p: String| {
-                r.damage.push(damage(
-                    tree::ADS,
-                    name.as_deref(),
-                    id.or(indexed.as_deref()),
-                    &k,
-                    p,
-                ));
+                r.damage
+                    .push(damage(tree::BLOCKS, Some(&name), id, &k, p));
             };
-            r.ads += 1;
-            if name.is_none() {
-                return bad(r, None, format!("unknown collection number {c}"));
-            }
-            *found.entry(c).or_default() += 1;
-            seen.insert((c, seq));
-            let (h, rest) = match open_header(&k, &v) {
-                Ok(x) => x,
-                Err(e) => return bad(r, None, e.to_string()),
+            let view = match View::open(&k, b, &v) {
+                Ok(view) => view,
+                Err(e) => return bad(r, None, format!("block #{b} unreadable: {e}")),
             };
-            if let Err(e) = names.decode(rest) {
-                return bad(r, Some(&h.id), e.to_string());
+            if view.entries().is_empty() {
+                bad(r, None, format!("block #{b} is empty"));
             }
-            if h.seq != seq {
-                bad(
-                    r,
-                    Some(&h.id),
-                    format!("record says #{}, key says #{seq}", h.seq),
-                );
-            }
-            match &indexed {
-                Some(id) if *id == h.id => {}
-                Some(id) => bad(r, Some(&h.id), format!("id entry {id} points here")),
-                None => bad(r, Some(&h.id), "no id entry points to this ad".into()),
-            }
-            if let Some((_, e)) = colls.get(&c) {
-                if seq >= e.next_seq {
-                    bad(
-                        r,
-                        Some(&h.id),
-                        format!("#{seq} not below the collection's next #{}", e.next_seq),
-                    );
+            if let Some(&last) = last_seq.get(&c) {
+                if b <= last {
+                    bad(r, None, format!("block #{b} overlaps the block before (up to #{last})"));
                 }
             }
-            if let Some(at) = h.expires {
-                want_expiry.insert(key::expiry(at, c, seq).to_vec());
+            let coll_index = index.colls.get(&c);
+            for (i, e) in view.entries().iter().enumerate() {
+                r.ads += 1;
+                *found.entry(c).or_default() += 1;
+                last_seq.insert(c, e.seq);
+                if let Err(err) = view.body(i).and_then(|body| names.decode(body)) {
+                    bad(r, Some(e.id), err.to_string());
+                }
+                if let Some((_, ce)) = colls.get(&c) {
+                    if e.seq >= ce.next_seq {
+                        let p = format!("#{} not below the collection's next #{}", e.seq, ce.next_seq);
+                        bad(r, Some(e.id), p);
+                    }
+                }
+                if !live_ids.insert((c, e.id.to_owned())) {
+                    bad(r, Some(e.id), format!("a second record of this id, #{}", e.seq));
+                }
+                let loc = Loc { block: b, seq: e.seq };
+                if coll_index.and_then(|x| x.ids.get(e.id)) != Some(&loc) {
+                    bad(r, Some(e.id), "the in-memory index does not place the ad here".into());
+                }
+                if let Some(t) = e.expires {
+                    expiring.insert((c, t, e.seq, b));
+                }
             }
         });
-        for ((c, seq), id) in &by_seq {
-            if !seen.contains(&(c.to_owned(), *seq)) {
-                let p = format!("id entry points to ad #{seq}, which is missing");
-                r.damage.push(damage(
-                    tree::IDS,
-                    cname(*c).as_deref(),
-                    Some(id),
-                    &key::id(*c, id),
-                    p,
-                ));
+        for (c, coll) in &index.colls {
+            let indexed = coll.ids.len() as u64;
+            let on_disk = found.get(c).copied().unwrap_or(0);
+            if indexed != on_disk {
+                let p = format!("the in-memory index lists {indexed} ads, the blocks hold {on_disk}");
+                r.damage
+                    .push(damage(tree::BLOCKS, cname(*c).as_deref(), None, &[], p));
+            }
+            for &(t, seq, b) in &coll.expiry {
+                if !expiring.remove(&(*c, t, seq, b)) {
+                    let p = format!("the in-memory index expires #{seq} at {t}, its record does not");
+                    r.damage
+                        .push(damage(tree::BLOCKS, cname(*c).as_deref(), None, &key::block(*c, b), p));
+                }
             }
         }
-
-        each(self, tree::EXPIRY, &mut r, |r, k, v| {
-            let decoded = key::decode_expiry(&k);
-            let name = decoded.and_then(|(_, c, _)| cname(c));
-            let id = decoded.and_then(|(_, c, s)| by_seq.get(&(c, s)).cloned());
-            if let Err(e) = codec::open::<()>(&k, &v) {
-                r.damage
-                    .push(damage(tree::EXPIRY, name.as_deref(), id.as_deref(), &k, e));
-            } else if !want_expiry.remove(&k) {
-                r.damage.push(damage(
-                    tree::EXPIRY,
-                    name.as_deref(),
-                    id.as_deref(),
-                    &k,
-                    "no ad expires at this entry's time",
-                ));
-            }
-        });
-        for k in want_expiry {
-            let decoded = key::decode_expiry(&k);
-            let name = decoded.and_then(|(_, c, _)| cname(c));
-            let id = decoded.and_then(|(_, c, s)| by_seq.get(&(c, s)).cloned());
-            r.damage.push(damage(
-                tree::EXPIRY,
-                name.as_deref(),
-                id.as_deref(),
-                &k,
-                "the ad's expiry is not indexed",
-            ));
+        for (c, t, seq, b) in expiring {
+            let p = format!("#{seq} expires at {t}, which the in-memory index misses");
+            r.damage
+                .push(damage(tree::BLOCKS, cname(c).as_deref(), None, &key::block(c, b), p));
         }
 
         each(self, tree::TOMBSTONES, &mut r, |r, k, v| {

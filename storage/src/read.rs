@@ -1,15 +1,26 @@
 //! Reading ads: [`AdStore::get`] by id and [`AdStore::scan`] in load order. Expired ads are
 //! invisible here whether or not they have been purged yet.
 //!
-//! Reads take no lock. A `get` reads the `ids` entry and then the record; a writer may remove
-//! the ad in between, so a missing record is damage only if the `ids` entry still points to it.
+//! Reads take no lock but the index's, briefly. A `get` finds the ad's block in the index and
+//! reads it; a writer may have rewritten the block in between (and not yet updated the index),
+//! so when the block does not hold the ad where the index said, the read is done again under
+//! the writer lock, where index and store agree: a miss then is damage.
 
 use crate::backend::{EntryIter, KeyRange};
+use crate::block::{Place, View};
 use crate::codec;
 use crate::error::AdError;
-use crate::key::{self, tree};
-use crate::record::{open_header, IdEntry, StoredAd};
+use crate::key::{self, tree, CollId};
 use crate::store::{damage, AdStore};
+use crate::record::StoredAd;
+
+/// What one attempt of a `get` found.
+enum Got {
+    /// The answer.
+    Settled(Option<StoredAd>),
+    /// The block did not hold the ad where the index placed it (at this sequence number).
+    Moved(u64),
+}
 
 impl AdStore {
     /// The ad `id` of collection `name`, unless absent or expired.
@@ -19,70 +30,56 @@ impl AdStore {
             return Ok(None);
         };
         let now = self.now();
-        let ik = key::id(c, id);
-        for _ in 0..3 {
-            let Some(seq) = self.id_entry(name, id, &ik)? else {
-                return Ok(None);
-            };
-            let ak = key::ad(c, seq);
-            match self.store.get(tree::ADS, &ak)? {
-                Some(raw) => return self.decode(name, Some(id), &ak, &raw, now),
-                None if self.id_entry(name, id, &ik)? == Some(seq) => {
-                    return Err(AdError::Damaged(damage(
-                        tree::IDS,
-                        Some(name),
-                        Some(id),
-                        &ik,
-                        format!("id entry points to ad #{seq}, which is missing"),
-                    )))
+        if let Got::Settled(ad) = self.get_once(name, c, id, now)? {
+            return Ok(ad);
+        }
+        let _w = self.write.lock();
+        match self.get_once(name, c, id, now)? {
+            Got::Settled(ad) => Ok(ad),
+            Got::Moved(seq) => Err(crate::write::missing(name, id, seq)),
+        }
+    }
+
+    fn get_once(&self, name: &str, c: CollId, id: &str, now: i64) -> Result<Got, AdError> {
+        let loc = {
+            let ix = self.index.read();
+            match ix.get(c, id) {
+                Some(loc) => loc,
+                None => {
+                    // A block whose directory is unreadable may hold it: say so.
+                    let coll = ix.colls.get(&c);
+                    return match coll.and_then(|x| x.damaged.first()) {
+                        Some(d) => {
+                            let mut d = d.clone();
+                            d.collection = Some(name.to_owned());
+                            d.id = Some(id.to_owned());
+                            d.problem = format!("not found, and may be in a block that cannot be read ({})", d.problem);
+                            Err(AdError::Damaged(d))
+                        }
+                        None => Ok(Got::Settled(None)),
+                    };
                 }
-                None => continue,
             }
-        }
-        Ok(None)
-    }
-
-    fn id_entry(&self, name: &str, id: &str, ik: &[u8]) -> Result<Option<u64>, AdError> {
-        let Some(raw) = self.store.get(tree::IDS, ik)? else {
-            return Ok(None);
         };
-        codec::open::<IdEntry>(ik, &raw)
-            .map(|e| Some(e.seq))
-            .map_err(|e| AdError::Damaged(damage(tree::IDS, Some(name), Some(id), ik, e)))
-    }
-
-    /// Decodes a record; `Ok(None)` when it has expired.
-    fn decode(
-        &self,
-        name: &str,
-        id: Option<&str>,
-        ak: &[u8],
-        raw: &[u8],
-        now: i64,
-    ) -> Result<Option<StoredAd>, AdError> {
-        let bad = |e: codec::CodecError| AdError::Damaged(damage(tree::ADS, Some(name), id, ak, e));
-        let (header, rest) = open_header(ak, raw).map_err(bad)?;
-        if header.expires.is_some_and(|at| at <= now) {
-            return Ok(None);
+        let k = key::block(c, loc.block);
+        let Some(raw) = self.store.get(tree::BLOCKS, &k)? else {
+            return Ok(Got::Moved(loc.seq));
+        };
+        let bad = |e: codec::CodecError| AdError::Damaged(damage(tree::BLOCKS, Some(name), Some(id), &k, e));
+        let view = View::open(&k, loc.block, &raw).map_err(bad)?;
+        let Some(i) = view.find(loc.seq).filter(|&i| view.entries()[i].id == id) else {
+            return Ok(Got::Moved(loc.seq));
+        };
+        let e = view.entries()[i];
+        if e.expires.is_some_and(|at| at <= now) {
+            return Ok(Got::Settled(None));
         }
-        let want_seq = key::decode_ad(ak).map(|(_, s)| s);
-        if want_seq != Some(header.seq) || id.is_some_and(|id| id != header.id) {
-            return Err(AdError::Damaged(damage(
-                tree::ADS,
-                Some(name),
-                id.or(Some(&header.id)),
-                ak,
-                "record does not belong under its key",
-            )));
-        }
-        let ad = self.names.decode(rest).map_err(|e| {
-            AdError::Damaged(damage(tree::ADS, Some(name), Some(&header.id), ak, e))
-        })?;
-        Ok(Some(StoredAd {
+        let ad = self.names.decode(view.body(i).map_err(bad)?).map_err(bad)?;
+        Ok(Got::Settled(Some(StoredAd {
             collection: name.to_owned(),
-            header,
+            header: e.header(),
             ad,
-        }))
+        })))
     }
 
     /// The live ads of `name` in load order. Damage is reported item by item; the scan goes on.
@@ -91,7 +88,7 @@ impl AdStore {
         let inner = match self.coll_id(name) {
             Some(c) => Some(
                 self.store
-                    .scan(tree::ADS, KeyRange::prefix(&key::collection_prefix(c)))?,
+                    .scan(tree::BLOCKS, KeyRange::prefix(&key::collection_prefix(c)))?,
             ),
             None => None,
         };
@@ -99,6 +96,7 @@ impl AdStore {
             store: self,
             name: name.to_owned(),
             inner,
+            block: None,
             now: self.now(),
         })
     }
@@ -118,28 +116,81 @@ impl AdStore {
     }
 }
 
+/// The block a scan is reading: its key, value, and the records still to yield (reversed).
+struct Current {
+    key: Vec<u8>,
+    value: Vec<u8>,
+    rest: Vec<Place>,
+}
+
 /// The live ads of a collection in load order ([`AdStore::scan`]).
 pub struct AdScan<'s> {
     store: &'s AdStore,
     name: String,
     inner: Option<EntryIter<'s>>,
+    block: Option<Current>,
     now: i64,
+}
+
+impl AdScan<'_> {
+    /// The next live ad of the current block, if any is left.
+    fn next_in_block(&mut self) -> Option<Result<StoredAd, AdError>> {
+        let cur = self.block.as_mut()?;
+        while let Some(p) = cur.rest.pop() {
+            if p.header.expires.is_some_and(|at| at <= self.now) {
+                continue;
+            }
+            let name = &self.name;
+            let bad = |e: codec::CodecError| {
+                AdError::Damaged(damage(tree::BLOCKS, Some(name), Some(&p.header.id), &cur.key, e))
+            };
+            let ad = p
+                .body(&cur.value)
+                .map_err(bad)
+                .and_then(|b| self.store.names.decode(b).map_err(bad));
+            return Some(ad.map(|ad| StoredAd {
+                collection: self.name.clone(),
+                header: p.header,
+                ad,
+            }));
+        }
+        None
+    }
 }
 
 impl Iterator for AdScan<'_> {
     type Item = Result<StoredAd, AdError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let inner = self.inner.as_mut()?;
         loop {
-            let (k, v) = match inner.next()? {
+            if let Some(item) = self.next_in_block() {
+                return Some(item);
+            }
+            self.block = None;
+            let (k, v) = match self.inner.as_mut()?.next()? {
                 Ok(e) => e,
                 Err(e) => return Some(Err(e.into())),
             };
-            match self.store.decode(&self.name, None, &k, &v, self.now) {
-                Ok(Some(ad)) => return Some(Ok(ad)),
-                Ok(None) => continue,
-                Err(e) => return Some(Err(e)),
+            let first = key::decode_block(&k).map_or(0, |(_, s)| s);
+            match View::open(&k, first, &v) {
+                Ok(view) => {
+                    let mut rest = view.places();
+                    rest.reverse();
+                    self.block = Some(Current {
+                        key: k,
+                        value: v,
+                        rest,
+                    });
+                }
+                Err(e) => {
+                    return Some(Err(AdError::Damaged(damage(
+                        tree::BLOCKS,
+                        Some(&self.name),
+                        None,
+                        &k,
+                        e,
+                    ))))
+                }
             }
         }
     }

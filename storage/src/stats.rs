@@ -1,5 +1,6 @@
 //! Statistics: [`AdStore::stats`] counts ads per collection, tombstones and matches, and the
-//! bytes the store occupies, from the catalog and the small trees, without reading ads.
+//! bytes the store occupies, from the catalog, the index and the small trees, without reading
+//! ads.
 
 use crate::backend::KeyRange;
 use crate::codec;
@@ -39,21 +40,11 @@ pub struct Stats {
 }
 
 impl AdStore {
-    /// Counts per collection, matches, and size; reads the catalog, the due part of `expiry`
-    /// and `tombstones`, not the ads.
+    /// Counts per collection, matches, and size; reads the catalog, the index and
+    /// `tombstones`, not the ads.
     pub fn stats(&self) -> Result<Stats, AdError> {
         let _span = tracing::debug_span!("stats").entered();
         let now = self.now();
-        let mut expired: HashMap<CollId, u64> = HashMap::new();
-        let due = KeyRange {
-            start: std::ops::Bound::Unbounded,
-            end: std::ops::Bound::Excluded(key::expiry_due_end(now)),
-        };
-        for entry in self.store.scan(tree::EXPIRY, due)? {
-            if let Some((_, c, _)) = key::decode_expiry(&entry?.0) {
-                *expired.entry(c).or_default() += 1;
-            }
-        }
         let mut tombs: HashMap<CollId, u64> = HashMap::new();
         for entry in self.store.scan(tree::TOMBSTONES, KeyRange::all())? {
             let (k, v) = entry?;
@@ -69,7 +60,7 @@ impl AdStore {
                 continue;
             };
             let stored = self.stored_count(&name)?;
-            let exp = expired.get(&c).copied().unwrap_or(0);
+            let exp = self.index.read().due_count(c, now);
             collections.push(CollectionStats {
                 name,
                 ads: stored.saturating_sub(exp),

@@ -307,6 +307,11 @@ impl<'s> Txn<'s> {
         self.tombstones.insert(key::id(c, id), ts);
     }
 
+    /// Deletes the `tombstones` entry under `k`.
+    pub(crate) fn delete_tombstone_key(&mut self, k: &[u8]) {
+        self.tombstones.insert(k.to_vec(), None);
+    }
+
     /// Writes `value`, sealed, under `key` of tree number `tree` (a `t::` number).
     pub(crate) fn put<T: serde::Serialize + ?Sized>(
         &mut self,

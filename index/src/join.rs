@@ -6,7 +6,7 @@
 
 use crate::index::{AdId, Index};
 use crate::ports::units;
-use crate::query::Query;
+use crate::window::Query;
 use adjoin_query::eval::{symmetric_match, EvalOptions};
 use adjoin_query::ClassAd;
 use roaring::RoaringBitmap;

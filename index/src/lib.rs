@@ -1,11 +1,11 @@
 //! The spatial index of ClassAd matchmaking (dissertation ch. 4): ads as rectangles, one
-//! interval tree per mangled dimension, roaring bitmaps of rectangle ids (RIDs), and the
-//! exclusionary window query.
+//! index per attribute over all value types, sets of rectangle ids (RIDs), and the
+//! exclusionary window query in three directions.
 //!
 //! The building blocks, bottom up:
 //! - [`interval`]: intervals with open, closed and unbounded ends;
 //! - [`mangle`]: the type-mangled key domains (numbers, strings, absolute and relative times);
-//! - [`property`]: a property `attr REL constant` as mangled intervals, exact or not;
+//! - [`property`](mod@property): a property `attr REL constant` as mangled intervals, exact or not;
 //! - [`interval_tree`]: the incremental interval tree (stabbing and overlap queries);
 //! - [`points`]: sorted imported points for range scans;
 //! - [`dimension`]: one attribute's trees and points, one per domain;
@@ -21,12 +21,32 @@
 //! - [`rectangle`]: profiles as rectangles, ads' values as imported points;
 //! - [`ports`]: an ad's matchable units (itself, or one view per port);
 //! - [`index`]: the index of one collection: insert, remove, adaptive dimensions;
-//! - [`query`]: Algorithm 2 in three directions, confirmation, explain;
+//! - [`window`]: query windows in three directions (two-sided, one-sided, reverse);
+//! - [`query`]: Algorithm 2, confirmation; [`answer`]: raw answers, hits, explain;
+//! - [`join`](mod@join): the spatial join and the nested-loop join it must agree with;
 //! - [`workload`]: the dissertation's index workload (4.6.1), for benches and tests.
 //!
 //! See `docs/index.md` for the design and how the dissertation's structures map to these.
+//!
+//! ```
+//! use adjoin_index::{Index, IndexOptions, Query};
+//! use adjoin_query::parse;
+//! use std::sync::Arc;
+//! let mut idx = Index::new(IndexOptions::default());
+//! let slot = parse::classad("[Memory = 2048; Requirements = TARGET.ImageSize < 500]")?;
+//! idx.insert(1, Arc::new(slot))?;
+//! let job = parse::classad("[ImageSize = 100; Requirements = TARGET.Memory >= 1024]")?;
+//! let q = Query::two_sided(&Arc::new(job), idx.options()).remove(0);
+//! idx.prepare(&q); // adaptive dimensions: `Memory` gets its imported axis
+//! let mut answer = idx.candidates(&q); // Algorithm 2: a superset of the matches
+//! assert!(answer.all_exact()); // both constraints convert exactly: nothing to evaluate
+//! let hits = idx.confirm(&q, &mut answer);
+//! assert_eq!((hits.len(), hits[0].ad), (1, 1));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![deny(missing_docs)]
 
+pub mod answer;
 pub mod axis;
 pub mod bits;
 pub mod collect;
@@ -46,11 +66,13 @@ pub mod query;
 pub mod ranked;
 pub mod rectangle;
 pub mod rid;
+pub mod window;
 pub mod workload;
 
 #[cfg(test)]
 mod proptests;
 
+pub use answer::{Answer, Explain, Hit, Step};
 pub use axis::{ExportedAxis, ImportedAxis};
 pub use bits::Bits;
 pub use collect::RidCollector;
@@ -68,8 +90,8 @@ pub use ports::{units, Unit};
 pub use position::Pos;
 pub use profile::{constraint_dpf, dpf, query_dpf, Dpf, Profile, Prop};
 pub use property::{property, Inconsistency, MangledInterval, Property, Relation};
-pub use query::{Answer, Direction, Explain, Hit, Query, Step};
 pub use ranked::Ranked;
 pub use rectangle::{imp_value, rectangles, ConsistencyError, ImpValue, Rectangle, Rectangles};
 pub use rid::{Rids, RidsExhausted};
 pub use roaring::RoaringBitmap;
+pub use window::{accepts, satisfies, Direction, Query};

@@ -33,6 +33,11 @@ use std::sync::Arc;
 pub struct OrdF64(f64);
 
 impl OrdF64 {
+    /// +∞.
+    pub const INFINITY: OrdF64 = OrdF64(f64::INFINITY);
+    /// −∞.
+    pub const NEG_INFINITY: OrdF64 = OrdF64(f64::NEG_INFINITY);
+
     /// `x`, or `None` for NaN.
     pub fn new(x: f64) -> Option<OrdF64> {
         if x.is_nan() {

@@ -56,10 +56,17 @@ fn label(port: &ClassAd) -> Option<Key> {
     }
 }
 
+/// Deepest nesting rewritten (the parser's trees are at most 1,000 deep; deeper parts of
+/// built ones are kept as written).
+const MAX_DEPTH: u32 = 2000;
+
 /// `e` with every unscoped reference to `label` made `TARGET` (not inside nested ads, which
 /// could bind the name themselves).
-fn retarget(e: &Expr, label: Key, target: Name) -> Expr {
-    let r = |x: &Expr| retarget(x, label, target);
+fn retarget(e: &Expr, label: Key, target: Name, depth: u32) -> Expr {
+    if depth > MAX_DEPTH {
+        return e.clone();
+    }
+    let r = |x: &Expr| retarget(x, label, target, depth + 1);
     match e {
         Expr::Attr(n) if n.key() == label => Expr::Attr(target),
         Expr::Lit(_) | Expr::Attr(_) | Expr::Root(_) | Expr::Ad(_) => e.clone(),
@@ -87,7 +94,7 @@ pub fn port_view(outer: &ClassAd, port: &ClassAd) -> ClassAd {
     let target = Name::new("TARGET");
     for (n, e) in port.iter() {
         let e = match own {
-            Some(l) => retarget(e, l, target),
+            Some(l) => retarget(e, l, target, 0),
             None => e.clone(),
         };
         view.insert(n, e);

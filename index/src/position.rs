@@ -44,13 +44,11 @@ fn bias_bits(bias: i8) -> u128 {
 }
 
 fn inf(negative: bool) -> OrdF64 {
-    let x = if negative {
-        f64::NEG_INFINITY
+    if negative {
+        OrdF64::NEG_INFINITY
     } else {
-        f64::INFINITY
-    };
-    // Infinities are not NaN; the fallback is never taken.
-    OrdF64::new(x).unwrap_or_else(|| OrdF64::new(0.0).unwrap_or_else(|| unreachable!()))
+        OrdF64::INFINITY
+    }
 }
 
 impl Pos {

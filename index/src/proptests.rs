@@ -7,9 +7,10 @@
 //! the probe as TARGET, the constraint with the stored ad as MY). Then ads are removed and
 //! replaced, and everything is checked again.
 
+use crate::answer::Hit;
 use crate::index::{AdId, Index, IndexOptions};
 use crate::ports::units;
-use crate::query::{accepts, satisfies, Hit, Query};
+use crate::window::{accepts, satisfies, Query};
 use adjoin_query::eval::{symmetric_match, EvalOptions};
 use adjoin_query::{parse, ClassAd, Expr};
 use proptest::prelude::*;
@@ -279,6 +280,49 @@ proptest! {
         if let Some(first) = ads.first_mut() {
             first.1 = parsed(&replacement);
             idx.insert(first.0, first.1.clone()).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        }
+        check_all(&mut idx, &ads, &probes, &queries)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 10,
+        rng_seed: RngSeed::Fixed(0x5ca1e),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// Hundreds of ads: the axes grow checkpoints and dense key sets, and removals run
+    /// through them.
+    #[test]
+    fn large_sets_agree_with_brute_force(
+        stored in prop::collection::vec(ad(), 150..260),
+        probes in prop::collection::vec(ad(), 1..3),
+        queries in prop::collection::vec(constraint(), 1..3),
+        fallback in any::<bool>(),
+        victims in prop::collection::vec(any::<usize>(), 1..40),
+    ) {
+        let opts = IndexOptions {
+            eval: EvalOptions { target_fallback: fallback, now: Some(1_600_000_000), ..EvalOptions::default() },
+            filter_max: 4,
+            ..IndexOptions::default()
+        };
+        let mut idx = Index::new(opts);
+        let mut ads: Vec<(AdId, Arc<ClassAd>)> = stored
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (i as AdId, parsed(t)))
+            .collect();
+        idx.extend(ads.iter().cloned()).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let queries: Vec<String> = queries.iter().map(|q| scoped(q, "")).collect();
+        check_all(&mut idx, &ads, &probes, &queries)?;
+        for v in victims {
+            if ads.is_empty() {
+                break;
+            }
+            let gone = ads.remove(v % ads.len()).0;
+            prop_assert!(idx.remove(gone));
         }
         check_all(&mut idx, &ads, &probes, &queries)?;
     }

@@ -13,14 +13,8 @@
 //!   deviant (step 4; those without a value are thereby dropped).
 //!
 //! Steps 2–3 depend on the probe's values only, so they run once; step 4 runs per probe
-//! rectangle and the results are united. The directions:
-//!
-//! - [`Direction::TwoSided`] — which stored units match a whole unit both ways (`adjoin
-//!   candidates`, `adjoin join`): all steps; confirmed by `symmetric_match`;
-//! - [`Direction::OneSided`] — which stored units satisfy an ad-hoc constraint evaluated with
-//!   the stored ad as MY (`adjoin query`): step 4 only; confirmed by evaluating it;
-//! - [`Direction::Reverse`] — which stored units' constraints accept a unit: steps 2–3 only;
-//!   confirmed by evaluating the stored requirements with the unit as TARGET.
+//! rectangle and the results are united. Two-sided queries run all steps, one-sided ones
+//! step 4 only, reverse ones steps 2–3 only (see `window.rs`).
 //!
 //! Steps run cheapest and most selective first (equality windows, absent attributes, stabs,
 //! ranges), and once few candidates are left the rest are checked RID by RID against the
@@ -28,266 +22,16 @@
 //! candidates known exact (no deviant part on either side, every property exact, single
 //! profiles) need no evaluation.
 
+use crate::answer::{Answer, Explain, Hit, Step};
 use crate::bits::Bits;
-use crate::index::{AdId, Counters, Index, IndexOptions, UnitData};
-use crate::ports::{units, Unit};
+use crate::index::{Counters, Index, UnitData};
 use crate::position::{ends, Pos};
-use crate::profile::{constraint_dpf, query_dpf};
-use crate::rectangle::{imp_value, rectangles, ConsistencyError, ImpValue, Rectangle};
-use adjoin_query::eval::{
-    eval_attr_in_match, eval_expr, requirements_key, symmetric_match, EvalOptions, MatchAds,
-};
-use adjoin_query::{ClassAd, Expr, Key, Value};
+use crate::rectangle::{imp_value, ImpValue};
+use crate::window::{accepts, satisfies, Direction, Query};
+use adjoin_query::eval::symmetric_match;
+use adjoin_query::{ClassAd, Expr, Key};
 use roaring::RoaringBitmap;
-use std::fmt;
 use std::sync::Arc;
-
-/// Which way a query matches.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Direction {
-    /// Stored units matching the probe both ways.
-    TwoSided,
-    /// Stored units satisfying an ad-hoc constraint over their attributes.
-    OneSided,
-    /// Stored units whose constraints accept the probe.
-    Reverse,
-}
-
-impl fmt::Display for Direction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Direction::TwoSided => "two-sided",
-            Direction::OneSided => "one-sided",
-            Direction::Reverse => "reverse",
-        })
-    }
-}
-
-/// A query window, ready to run against an index.
-#[derive(Clone, Debug)]
-pub struct Query {
-    direction: Direction,
-    /// The probing unit (two-sided, reverse).
-    probe: Option<Unit>,
-    /// The ad-hoc constraint (one-sided).
-    constraint: Option<Expr>,
-    /// The window's rectangles (one empty rectangle for reverse).
-    rects: Vec<Rectangle>,
-    /// The probe's side converted exactly.
-    exact: bool,
-    errors: Vec<ConsistencyError>,
-    /// Count candidates after every step (for `--explain`; counting costs a pass each).
-    explained: bool,
-}
-
-impl Query {
-    /// Two-sided queries for `ad`: one per unit (port).
-    pub fn two_sided(ad: &Arc<ClassAd>, opts: &IndexOptions) -> Vec<Query> {
-        units(ad)
-            .into_iter()
-            .map(|u| {
-                let conv = rectangles(
-                    &constraint_dpf(&u.ad, &opts.eval, opts.profile_cap),
-                    opts.rectangle_cap,
-                );
-                Query {
-                    direction: Direction::TwoSided,
-                    probe: Some(u),
-                    constraint: None,
-                    rects: conv.rects,
-                    exact: conv.exact,
-                    errors: conv.errors,
-                    explained: false,
-                }
-            })
-            .collect()
-    }
-
-    /// Reverse queries for `ad`: one per unit (port).
-    pub fn reverse(ad: &Arc<ClassAd>) -> Vec<Query> {
-        units(ad)
-            .into_iter()
-            .map(|u| Query {
-                direction: Direction::Reverse,
-                probe: Some(u),
-                constraint: None,
-                rects: vec![Rectangle {
-                    exp: Vec::new(),
-                    deviant: false,
-                }],
-                exact: true,
-                errors: Vec::new(),
-                explained: false,
-            })
-            .collect()
-    }
-
-    /// A one-sided query: the stored units for which `constraint`, evaluated with the stored
-    /// ad as MY, is true.
-    pub fn one_sided(constraint: &Expr, opts: &IndexOptions) -> Query {
-        let conv = rectangles(
-            &query_dpf(constraint, &opts.eval, opts.profile_cap),
-            opts.rectangle_cap,
-        );
-        Query {
-            direction: Direction::OneSided,
-            probe: None,
-            constraint: Some(constraint.clone()),
-            rects: conv.rects,
-            exact: conv.exact,
-            errors: conv.errors,
-            explained: false,
-        }
-    }
-
-    /// The query counting candidates after every step, for [`Explain`].
-    pub fn explained(mut self) -> Query {
-        self.explained = true;
-        self
-    }
-
-    /// The direction.
-    pub fn direction(&self) -> Direction {
-        self.direction
-    }
-
-    /// The probing unit's port, if it is a port.
-    pub fn port(&self) -> Option<u16> {
-        self.probe.as_ref().and_then(|u| u.port)
-    }
-
-    /// The window's rectangles.
-    pub fn rectangles(&self) -> &[Rectangle] {
-        &self.rects
-    }
-
-    /// Contradictions found in the probe's constraint.
-    pub fn errors(&self) -> &[ConsistencyError] {
-        &self.errors
-    }
-
-    /// Whether the probe's side converted exactly.
-    pub fn is_exact(&self) -> bool {
-        self.exact
-    }
-
-    /// The attributes the window's rectangles bound (they need imported axes).
-    pub fn window_attrs(&self) -> Vec<Key> {
-        let mut v: Vec<Key> = self
-            .rects
-            .iter()
-            .flat_map(|r| r.exp.iter().map(|(k, _)| *k))
-            .collect();
-        v.sort_unstable();
-        v.dedup();
-        v
-    }
-}
-
-/// One component of a window as run.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Step {
-    /// The attribute.
-    pub attr: String,
-    /// What was asked: `stab` (a probe value against stored bounds), `absent` (the probe
-    /// lacks it), `window` (a probe bound against stored values).
-    pub kind: &'static str,
-    /// Whether candidates were checked one by one instead of probing the axis.
-    pub filtered: bool,
-    /// Candidates before (counted only for [`Query::explained`] queries, else `None`).
-    pub before: Option<u64>,
-    /// Candidates after (likewise).
-    pub after: Option<u64>,
-}
-
-/// What a query did, for `--explain`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Explain {
-    /// The direction, as text.
-    pub direction: String,
-    /// Rectangles in the window.
-    pub rectangles: usize,
-    /// The steps run, in order (for several rectangles, the shared steps then each
-    /// rectangle's).
-    pub steps: Vec<Step>,
-    /// Axes consulted as structures.
-    pub probes: u64,
-    /// RIDs checked one by one.
-    pub filtered: u64,
-    /// Attributes whose axis was missing (no pruning on them; see [`Index::prepare`]).
-    pub unprepared: Vec<String>,
-    /// Candidate units (the raw answer).
-    pub candidates: u64,
-    /// Candidates known to match without evaluation.
-    pub exact: u64,
-    /// Candidates evaluated by confirmation.
-    pub evaluations: u64,
-    /// Candidates confirmed.
-    pub confirmed: u64,
-}
-
-impl fmt::Display for Explain {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(
-            f,
-            "{} query, {} rectangle(s), {} probe(s), {} RID check(s)",
-            self.direction, self.rectangles, self.probes, self.filtered
-        )?;
-        let n = |c: Option<u64>| c.map_or_else(|| "?".to_string(), |c| c.to_string());
-        for s in &self.steps {
-            writeln!(
-                f,
-                "  {:<7} {:<24} {:>8} -> {:<8}{}",
-                s.kind,
-                s.attr,
-                n(s.before),
-                n(s.after),
-                if s.filtered { " (checked)" } else { "" }
-            )?;
-        }
-        if !self.unprepared.is_empty() {
-            writeln!(f, "  not indexed: {}", self.unprepared.join(", "))?;
-        }
-        write!(
-            f,
-            "candidates {}, exact {}, evaluated {}, confirmed {}",
-            self.candidates, self.exact, self.evaluations, self.confirmed
-        )
-    }
-}
-
-/// The raw answer of a query, as sets of RIDs ([`Bits`]; [`Answer::to_roaring`] for a
-/// roaring bitmap).
-#[derive(Clone, Debug, Default)]
-pub struct Answer {
-    /// Candidate rectangles: a superset of the matching ones.
-    pub rids: Bits,
-    /// The candidates whose match needs no evaluation.
-    pub exact: Bits,
-    /// What was done.
-    pub explain: Explain,
-}
-
-impl Answer {
-    /// The candidate RIDs as a roaring bitmap.
-    pub fn to_roaring(&self) -> RoaringBitmap {
-        self.rids.to_roaring()
-    }
-
-    /// Whether every candidate is known to match.
-    pub fn all_exact(&self) -> bool {
-        self.exact.len() == self.rids.len()
-    }
-}
-
-/// A matching unit.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Hit {
-    /// The ad.
-    pub ad: AdId,
-    /// Its port, if the ad has ports.
-    pub port: Option<u16>,
-}
 
 /// An axis with at most this many distinct keys (ends) is cheap to probe whatever the range.
 const FEW_KEYS: usize = 64;
@@ -316,34 +60,6 @@ impl Probe {
             Probe::Window(..) => "window",
         }
     }
-}
-
-/// True when a requirements value selects: `true` or a non-zero number (`&&`'s reading, as
-/// in HTCondor's symmetric match and constraint queries).
-fn selects(v: &Value) -> bool {
-    match v {
-        Value::Bool(b) => *b,
-        Value::Int(i) => *i != 0,
-        Value::Real(r) => *r != 0.0,
-        _ => false,
-    }
-}
-
-/// Whether `my`'s requirements are true with `target` as TARGET.
-pub fn accepts(my: &ClassAd, target: &ClassAd, opts: &EvalOptions) -> bool {
-    match requirements_key(my) {
-        Some(k) => selects(&eval_attr_in_match(
-            k.as_str(),
-            MatchAds { my, target },
-            opts,
-        )),
-        None => false,
-    }
-}
-
-/// Whether an ad-hoc constraint is true with `ad` as MY.
-pub fn satisfies(ad: &ClassAd, constraint: &Expr, opts: &EvalOptions) -> bool {
-    selects(&eval_expr(constraint, ad, opts))
 }
 
 impl Index {
@@ -664,5 +380,183 @@ impl Index {
     pub fn one_sided(&mut self, constraint: &Expr) -> (Vec<Hit>, Explain) {
         let q = Query::one_sided(constraint, &self.opts);
         self.matching(&q)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::{AdId, IndexOptions};
+    use adjoin_query::parse;
+
+    fn ad(text: &str) -> Arc<ClassAd> {
+        Arc::new(parse::classad(text).expect("ad"))
+    }
+
+    fn index(texts: &[&str]) -> Index {
+        let mut idx = Index::new(IndexOptions::default());
+        for (i, t) in texts.iter().enumerate() {
+            idx.insert(i as AdId, ad(t)).expect("insert");
+        }
+        idx
+    }
+
+    fn ids(hits: &[Hit]) -> Vec<AdId> {
+        hits.iter().map(|h| h.ad).collect()
+    }
+
+    /// Figure 16: offers stored, requests probing; and the figure's intersections.
+    #[test]
+    fn figure_16() {
+        let mut idx = index(&[
+            "[ x=10; Constraint=other.y>=7 ]",
+            "[ x=7; Constraint=other.y<=5 ]",
+        ]);
+        let cases: [(&str, &[AdId], &[AdId]); 3] = [
+            // (request, both ways, offers accepting the request)
+            ("[ y=8; Constraint=other.x>=8 ]", &[0], &[0]),
+            ("[ y=3; Constraint=other.x<=15 ]", &[1], &[1]),
+            ("[ y=7; Constraint=other.x<=8 ]", &[], &[0]),
+        ];
+        for (req, both, accepting) in cases {
+            let r = ad(req);
+            let two = idx.two_sided(&r);
+            assert_eq!(ids(&two[0].1), both, "{req}");
+            let rev = idx.reverse(&r);
+            assert_eq!(ids(&rev[0].1), accepting, "{req} reverse");
+        }
+        assert_eq!(
+            idx.stats().evaluations,
+            0,
+            "everything here converts exactly"
+        );
+    }
+
+    /// 4.4.2 and 4.4.4: a name both imported and exported; one name with two types.
+    #[test]
+    fn names_and_types() {
+        let mut idx = index(&[
+            "[ x = 7 ; Constraint = other.x > 1 ]",
+            "[ x = 73282; Constraint = other.y == \"foo\" ]",
+            "[ x = \"asd\"; Constraint = other.y == \"bar\" ]",
+        ]);
+        assert_eq!(
+            ids(&idx.two_sided(&ad("[ x = 3 ; Constraint = other.x < 9 ]"))[0].1),
+            [0]
+        );
+        let cases: [(&str, &[AdId]); 5] = [
+            ("x > 10", &[1]),
+            ("x > \"a\"", &[2]),
+            ("x == \"ASD\"", &[2]),
+            ("x =?= \"ASD\"", &[]),
+            // `"asd" >= 7` is error, and `error || true` is error: the index proposes ad 2,
+            // evaluation rejects it.
+            ("x >= 7 || x == \"asd\"", &[0, 1]),
+        ];
+        for (c, want) in cases {
+            let (hits, _) = idx.one_sided(&parse::expr(c).expect("expr"));
+            assert_eq!(ids(&hits), want, "{c}");
+        }
+    }
+
+    /// A query reading an attribute no query read before gives it an imported axis; until
+    /// then the attribute prunes nothing and nothing is exact.
+    #[test]
+    fn adaptive_dimensions() {
+        let mut idx = index(&[
+            "[Memory = 64; Requirements = true]",
+            "[Memory = 8; Requirements = true]",
+        ]);
+        assert!(idx.imported_attrs().is_empty());
+        let q = Query::one_sided(&parse::expr("Memory > 10").expect("expr"), idx.options());
+        let raw = idx.candidates(&q);
+        assert_eq!((raw.rids.len(), raw.exact.len()), (2, 0));
+        assert_eq!(raw.explain.unprepared, ["memory"]);
+        idx.prepare(&q);
+        assert_eq!(idx.imported_attrs(), [adjoin_query::Key::of("memory")]);
+        let mut a = idx.candidates(&q);
+        assert_eq!((a.rids.len(), a.exact.len()), (1, 1));
+        assert_eq!(ids(&idx.confirm(&q, &mut a)), [0]);
+        // Later inserts record their value on the new axis.
+        idx.insert(7, ad("[Memory = 99; Requirements = true]"))
+            .expect("insert");
+        assert_eq!(idx.candidates(&q).rids.len(), 2);
+    }
+
+    #[test]
+    fn explain_counts_steps() {
+        let mut idx = index(&[
+            "[Arch = \"INTEL\"; Memory = 64; Requirements = TARGET.Size < 10]",
+            "[Arch = \"SPARC\"; Memory = 64; Requirements = TARGET.Size < 10]",
+            "[Arch = \"INTEL\"; Memory = 8; Requirements = TARGET.Size < 100]",
+        ]);
+        let job = ad("[Size = 50; Requirements = TARGET.Arch == \"intel\" && TARGET.Memory > 32]");
+        let q = Query::two_sided(&job, idx.options()).remove(0).explained();
+        idx.prepare(&q);
+        let mut a = idx.candidates(&q);
+        let hits = idx.confirm(&q, &mut a);
+        assert!(hits.is_empty());
+        let steps: Vec<(String, &str, Option<u64>)> = a
+            .explain
+            .steps
+            .iter()
+            .map(|s| (s.attr.clone(), s.kind, s.after))
+            .collect();
+        assert_eq!(
+            steps,
+            [
+                ("arch".to_string(), "window", Some(2)),
+                ("size".to_string(), "stab", Some(1)),
+                ("memory".to_string(), "window", Some(0)),
+            ]
+        );
+        let text = a.explain.to_string();
+        assert!(
+            text.starts_with("two-sided query, 1 rectangle(s)"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("candidates 0, exact 0, evaluated 0, confirmed 0"),
+            "{text}"
+        );
+    }
+
+    /// Ports: rectangles per port, RIDs leading to (ad, port).
+    #[test]
+    fn ports_map_back() {
+        let render = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/dissertation/fig10_render_service.ad"
+        ))
+        .expect("figure");
+        let mut idx = Index::new(IndexOptions::default());
+        idx.insert(5, ad(&render)).expect("insert");
+        let owners: Vec<_> = idx
+            .rids_of(5)
+            .iter()
+            .filter_map(|&r| idx.owner(r))
+            .collect();
+        // Port 0 bounds `request.Owner != "rival"`: two rectangles.
+        assert_eq!(
+            owners,
+            [(5, Some(0)), (5, Some(0)), (5, Some(1)), (5, Some(2))]
+        );
+        let license = ad("[App = \"do_render\"; Requirements = true]");
+        let hits = &idx.two_sided(&license)[0].1;
+        assert_eq!(
+            hits,
+            &[Hit {
+                ad: 5,
+                port: Some(2)
+            }]
+        );
+        assert!(idx.remove(5) && idx.rectangles() == 0);
+    }
+
+    #[test]
+    fn the_index_can_be_shared() {
+        fn shared<T: Send + Sync>() {}
+        shared::<Index>();
+        shared::<Query>();
     }
 }

@@ -380,6 +380,31 @@ mod tests {
         assert_eq!(render(&r), "a:(-inf, inf) b:(-inf, inf) c:(-inf, inf) ~");
     }
 
+    /// Figure 16's file: offers and requests convert to rays; the imported points of each
+    /// side are the other side's dimensions.
+    #[test]
+    fn figure_16_file() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/dissertation/fig16_indexing.ad"
+        );
+        let text = std::fs::read_to_string(path).expect("figure");
+        let ads = parse::ads(&text, parse::Format::New).expect("ads");
+        let want = [
+            ("y:[7, inf)", "x", 10),
+            ("y:(-inf, 5]", "x", 7),
+            ("x:[8, inf)", "y", 8),
+            ("x:(-inf, 15]", "y", 3),
+        ];
+        assert_eq!(ads.len(), want.len());
+        for (ad, (rect, own, v)) in ads.iter().zip(want) {
+            let r = rectangles(&constraint_dpf(ad, &opts(), PROFILE_CAP), RECTANGLE_CAP);
+            assert_eq!(render(&r), rect);
+            let p = ImpValue::Point(MangledValue::Number(NumKey::from_int(v)));
+            assert_eq!(imp_value(ad, Key::of(own), &opts()), p);
+        }
+    }
+
     /// Figures 19 and 20: the workload's ads convert to one exact rectangle each.
     #[test]
     fn workload_figures() {

@@ -1,0 +1,112 @@
+//! What a query returns: the raw answer (candidate RIDs, and those known to match), the
+//! confirmed hits, and what was done ([`Explain`], for `adjoin query --explain`).
+
+use crate::bits::Bits;
+use crate::index::AdId;
+use roaring::RoaringBitmap;
+use std::fmt;
+
+/// One component of a window as run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The attribute.
+    pub attr: String,
+    /// What was asked: `stab` (a probe value against stored bounds), `absent` (the probe
+    /// lacks it), `window` (a probe bound against stored values).
+    pub kind: &'static str,
+    /// Whether candidates were checked one by one instead of probing the axis.
+    pub filtered: bool,
+    /// Candidates before (counted only for [`crate::Query::explained`] queries, else `None`).
+    pub before: Option<u64>,
+    /// Candidates after (likewise).
+    pub after: Option<u64>,
+}
+
+/// What a query did, for `--explain`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Explain {
+    /// The direction, as text.
+    pub direction: String,
+    /// Rectangles in the window.
+    pub rectangles: usize,
+    /// The steps run, in order (for several rectangles, the shared steps then each
+    /// rectangle's).
+    pub steps: Vec<Step>,
+    /// Axes consulted as structures.
+    pub probes: u64,
+    /// RIDs checked one by one.
+    pub filtered: u64,
+    /// Attributes whose axis was missing (no pruning on them; see [`crate::Index::prepare`]).
+    pub unprepared: Vec<String>,
+    /// Candidate units (the raw answer).
+    pub candidates: u64,
+    /// Candidates known to match without evaluation.
+    pub exact: u64,
+    /// Candidates evaluated by confirmation.
+    pub evaluations: u64,
+    /// Candidates confirmed.
+    pub confirmed: u64,
+}
+
+impl fmt::Display for Explain {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{} query, {} rectangle(s), {} probe(s), {} RID check(s)",
+            self.direction, self.rectangles, self.probes, self.filtered
+        )?;
+        let n = |c: Option<u64>| c.map_or_else(|| "?".to_string(), |c| c.to_string());
+        for s in &self.steps {
+            writeln!(
+                f,
+                "  {:<7} {:<24} {:>8} -> {:<8}{}",
+                s.kind,
+                s.attr,
+                n(s.before),
+                n(s.after),
+                if s.filtered { " (checked)" } else { "" }
+            )?;
+        }
+        if !self.unprepared.is_empty() {
+            writeln!(f, "  not indexed: {}", self.unprepared.join(", "))?;
+        }
+        write!(
+            f,
+            "candidates {}, exact {}, evaluated {}, confirmed {}",
+            self.candidates, self.exact, self.evaluations, self.confirmed
+        )
+    }
+}
+
+/// The raw answer of a query, as sets of RIDs ([`Bits`]; [`Answer::to_roaring`] for a
+/// roaring bitmap).
+#[derive(Clone, Debug, Default)]
+pub struct Answer {
+    /// Candidate rectangles: a superset of the matching ones.
+    pub rids: Bits,
+    /// The candidates whose match needs no evaluation.
+    pub exact: Bits,
+    /// What was done.
+    pub explain: Explain,
+}
+
+impl Answer {
+    /// The candidate RIDs as a roaring bitmap.
+    pub fn to_roaring(&self) -> RoaringBitmap {
+        self.rids.to_roaring()
+    }
+
+    /// Whether every candidate is known to match.
+    pub fn all_exact(&self) -> bool {
+        self.exact.len() == self.rids.len()
+    }
+}
+
+/// A matching unit.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Hit {
+    /// The ad.
+    pub ad: AdId,
+    /// Its port, if the ad has ports.
+    pub port: Option<u16>,
+}

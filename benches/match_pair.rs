@@ -5,6 +5,9 @@
 //! this machine class (shared/workloads/README.md). Instruction counts: run the `match_pairs`
 //! example under `valgrind --tool=callgrind` (see docs/benchmarks.md).
 
+// criterion_group! generates an undocumented public function.
+#![allow(missing_docs)]
+
 use adjoin::query::eval::{symmetric_match, EvalOptions};
 use adjoin::query::parse;
 use criterion::{black_box, criterion_group, criterion_main, Criterion};

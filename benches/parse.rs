@@ -2,6 +2,9 @@
 //! and, in the same run, the same files through HTCondor's own library when its Python module is
 //! available (`ADJOIN_ORACLE_PYTHON`, default `/work/oracle-venv/bin/python`).
 
+// criterion_group! generates an undocumented public function.
+#![allow(missing_docs)]
+
 use adjoin::query::parse::{self, Format};
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use std::path::PathBuf;

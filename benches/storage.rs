@@ -1,6 +1,6 @@
 //! The durable store: bulk load of generated slot ads (about 40 attributes each; ads per second,
-//! and bytes on disk per ad printed once), a durable single put, and reopening a database until
-//! the first query answers. The full-size figures (1,000,000 ads) come from
+//! and bytes on disk per ad printed once), a durable single put of a new ad and of a replacement,
+//! and reopening a database until the first query answers. The full-size figures (1,000,000 ads) come from
 //! `cargo run --release -p adjoin --example storage_timing`.
 // criterion_group! defines an undocumented public function.
 #![allow(missing_docs)]
@@ -76,6 +76,15 @@ fn bench(c: &mut Criterion) {
             ad.set("Name", Expr::lit(Value::str(&format!("p{n}"))));
             n += 1;
             db.put("machines", &ad).expect("put")
+        })
+    });
+    // Replacing a bulk-loaded ad rewrites the block it shares with its neighbours.
+    bulk_load(&db, "loaded", &ads);
+    let mut k = 0u64;
+    g.bench_function("durable_single_replace_of_a_loaded_ad", |b| {
+        b.iter(|| {
+            k = (k + 7919) % LOAD;
+            db.put("loaded", &ads[k as usize]).expect("put")
         })
     });
     g.finish();

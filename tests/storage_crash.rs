@@ -58,7 +58,7 @@ fn crash_child() {
     loop {
         // Pace the writes so that a round stores hundreds of ads, not tens of thousands.
         std::thread::sleep(std::time::Duration::from_millis(1));
-        match rng.range(0, 10) {
+        match rng.range(0, 11) {
             0..=5 => {
                 db.put("slots", &ad_for(k)).expect("put");
                 println!("put c{k}");
@@ -80,6 +80,33 @@ fn crash_child() {
                     }
                     live.push(k);
                     k += 1;
+                }
+                let before = l.results().len();
+                l.commit().expect("commit");
+                for r in &l.results()[before..] {
+                    println!("put {}", r.as_ref().expect("stored").id);
+                }
+            }
+            10 => {
+                // Re-store a few acknowledged ads (same content) among new ones: their blocks,
+                // shared with other acknowledged ads, are rewritten in place.
+                if live.is_empty() {
+                    continue;
+                }
+                let opts = PutOptions {
+                    durability: Durability::Immediate,
+                    ..PutOptions::default()
+                };
+                let mut l = db.store().loader("slots", opts);
+                for j in 0..6 {
+                    let n = if j % 2 == 0 {
+                        live[rng.range(0, live.len() as i64) as usize]
+                    } else {
+                        live.push(k);
+                        k += 1;
+                        k - 1
+                    };
+                    l.push(&ad_for(n)).expect("push");
                 }
                 let before = l.results().len();
                 l.commit().expect("commit");

@@ -21,6 +21,7 @@
 pub use adjoin_query as query;
 
 pub mod db;
+pub mod indexed;
 pub mod load;
 pub mod workload;
 

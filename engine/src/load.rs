@@ -368,6 +368,57 @@ pub fn parse_chunk(chunk: Chunk<'_>, format: Format) -> Result<Vec<ClassAd>, (u3
     })
 }
 
+/// A chunk and what parsing it gave: its ads (as `T`), or the error placed in the whole text.
+pub type Parsed<'t, T> = (Chunk<'t>, Result<Vec<T>, (u32, u32, String)>);
+
+/// Chunks parsed per batch handed over by [`parse_ahead`].
+const PARSE_BATCH: usize = 256;
+
+/// Parses `chunks` in `format` on `workers` threads of `scope`, turns each ad into a `T` there
+/// with `f`, and hands the results back in order, in batches: parsing (the larger part of
+/// loading a file) runs on other cores while the caller stores. Batch `b` goes to worker
+/// `b % workers`, so reading the workers' channels in turn restores the order. Each ad is
+/// dropped on the thread that made it (cheaper for the allocator than moving it). At most a few
+/// batches per worker wait unclaimed; the workers stop early once the iterator is dropped.
+pub fn parse_ahead<'scope, 't: 'scope, T: Send + 'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    chunks: Vec<Chunk<'t>>,
+    format: Format,
+    workers: usize,
+    f: impl Fn(ClassAd) -> T + Send + Sync + 'scope,
+) -> impl Iterator<Item = Vec<Parsed<'t, T>>> + 'scope {
+    let workers = workers.max(1);
+    let chunks = std::sync::Arc::new(chunks);
+    let f = std::sync::Arc::new(f);
+    let mut channels = Vec::with_capacity(workers);
+    for w in 0..workers {
+        let (tx, rx) = std::sync::mpsc::sync_channel(4);
+        channels.push(rx);
+        let (chunks, f) = (chunks.clone(), f.clone());
+        scope.spawn(move || {
+            for batch in chunks.chunks(PARSE_BATCH).skip(w).step_by(workers) {
+                let parsed: Vec<Parsed<'t, T>> = batch
+                    .iter()
+                    .map(|&c| {
+                        let ads = parse_chunk(c, format);
+                        (c, ads.map(|ads| ads.into_iter().map(&*f).collect()))
+                    })
+                    .collect();
+                if tx.send(parsed).is_err() {
+                    break;
+                }
+            }
+        });
+    }
+    (0..).map_while(move |b| channels[b % workers].recv().ok())
+}
+
+/// How many threads parse ahead of a load: the cores there are, up to 4 (one load stores on
+/// one thread, which keeps up with about two parsing).
+pub fn parse_workers() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
+}
+
 /// Every ad of `text` (named `file` in errors) with the line it starts on, or the error of the
 /// chunk that failed, in order.
 pub fn read_ads<'t>(
@@ -480,6 +531,37 @@ mod tests {
             .map(|r| r.map(|(l, _)| l).map_err(|e| (e.line, e.col)))
             .collect();
         assert_eq!(got, want, "{text:?}");
+    }
+
+    #[test]
+    fn parsing_ahead_keeps_order_and_results() {
+        let text: String = (0..1000)
+            .map(|i| {
+                if i % 97 == 0 {
+                    format!("[a{i} = ]\n")
+                } else {
+                    format!("[a{i} = {i}]\n")
+                }
+            })
+            .collect();
+        let (format, chunks) = split(&text, Format::New);
+        let want: Vec<String> = chunks
+            .iter()
+            .map(|&c| format!("{:?}", parse_chunk(c, format).map(|a| a[0].to_string())))
+            .collect();
+        let got: Vec<String> = std::thread::scope(|s| {
+            parse_ahead(s, chunks, format, 3, |a| a)
+                .flatten()
+                .map(|(_, r)| format!("{:?}", r.map(|a| a[0].to_string())))
+                .collect()
+        });
+        assert_eq!(got, want);
+        // A receiver dropped early stops the thread (the scope would not end otherwise).
+        std::thread::scope(|s| {
+            let (_, chunks) = split(&text, Format::New);
+            let mut batches = parse_ahead(s, chunks, format, 2, |a| a);
+            assert!(batches.next().is_some());
+        });
     }
 
     #[test]

@@ -154,8 +154,7 @@ impl<'v> View<'v> {
         if stored != computed {
             return Err(CodecError::Checksum { stored, computed });
         }
-        let entries: Vec<Entry<'v>> = codec::options()
-            .deserialize(dir)
+        let entries: Vec<Entry<'v>> = bincode::Options::deserialize(codec::options(), dir)
             .map_err(|e| CodecError::Decode(e.to_string()))?;
         let mut starts = Vec::with_capacity(entries.len() + 1);
         let mut at = HEAD + dir_len;
@@ -282,7 +281,7 @@ mod tests {
             id: id.into(),
             seq,
             stored_at: 100,
-            expires: (seq % 2 == 0).then_some(500),
+            expires: (seq == 8).then_some(500),
             generated_id: false,
         };
         Rec::new(header, body.to_vec())
@@ -290,7 +289,11 @@ mod tests {
 
     fn block() -> (Vec<u8>, Vec<u8>) {
         let key = b"key-of-block".to_vec();
-        let recs = [rec("a", 7, b"first"), rec("b", 8, b""), rec("c", 10, b"third!")];
+        let recs = [
+            rec("a", 7, b"first"),
+            rec("b", 8, b""),
+            rec("c", 10, b"third!"),
+        ];
         let value = encode(&key, &recs).expect("encode");
         (key, value)
     }
@@ -329,7 +332,10 @@ mod tests {
         };
         let last = value.len() - 1;
         assert_eq!(outcome(&key, 7, &flip(last)), Ok(vec![true, true, false]));
-        assert_eq!(outcome(&key, 7, &flip(last - 6)), Ok(vec![false, true, true]));
+        assert_eq!(
+            outcome(&key, 7, &flip(last - 6)),
+            Ok(vec![false, true, true])
+        );
         assert!(outcome(&key, 7, &flip(9)).is_err_and(|e| e.contains("checksum")));
         assert!(outcome(&key, 7, &flip(0)).is_err_and(|e| e.contains("checksum")));
         assert!(outcome(b"other key", 7, &value).is_err_and(|e| e.contains("checksum")));

@@ -3,13 +3,13 @@
 //! between trees and the in-memory index (docs/storage-format.md).
 
 use crate::backend::KeyRange;
+use crate::block::View;
 use crate::codec;
 use crate::error::OpenError;
 use crate::error::{AdError, Damage};
 use crate::format;
-use crate::key::{self, meta, tree, CollId};
-use crate::block::View;
 use crate::index::Loc;
+use crate::key::{self, meta, tree, CollId};
 use crate::names::Names;
 use crate::record::{CollectionEntry, MatchRecord, Tombstone};
 use crate::store::{damage, AdStore};
@@ -156,7 +156,8 @@ impl AdStore {
                 &self.names
             }
         };
-        let index = self.index.read().clone();
+        // Writers, the only ones to change the index, are held off by the writer lock.
+        let index = self.index.read();
         let mut found: HashMap<CollId, u64> = HashMap::new();
         let mut live_ids: HashSet<(CollId, String)> = HashSet::new();
         let mut expiring: HashSet<(CollId, i64, u64, u64)> = HashSet::new();
@@ -174,8 +175,7 @@ impl AdStore {
                 return;
             };
             let bad = |r: &mut CheckReport, id: Option<&str>, p: String| {
-                r.damage
-                    .push(damage(tree::BLOCKS, Some(&name), id, &k, p));
+                r.damage.push(damage(tree::BLOCKS, Some(&name), id, &k, p));
             };
             let view = match View::open(&k, b, &v) {
                 Ok(view) => view,
@@ -186,7 +186,11 @@ impl AdStore {
             }
             if let Some(&last) = last_seq.get(&c) {
                 if b <= last {
-                    bad(r, None, format!("block #{b} overlaps the block before (up to #{last})"));
+                    bad(
+                        r,
+                        None,
+                        format!("block #{b} overlaps the block before (up to #{last})"),
+                    );
                 }
             }
             let coll_index = index.colls.get(&c);
@@ -199,16 +203,30 @@ impl AdStore {
                 }
                 if let Some((_, ce)) = colls.get(&c) {
                     if e.seq >= ce.next_seq {
-                        let p = format!("#{} not below the collection's next #{}", e.seq, ce.next_seq);
+                        let p = format!(
+                            "#{} not below the collection's next #{}",
+                            e.seq, ce.next_seq
+                        );
                         bad(r, Some(e.id), p);
                     }
                 }
                 if !live_ids.insert((c, e.id.to_owned())) {
-                    bad(r, Some(e.id), format!("a second record of this id, #{}", e.seq));
+                    bad(
+                        r,
+                        Some(e.id),
+                        format!("a second record of this id, #{}", e.seq),
+                    );
                 }
-                let loc = Loc { block: b, seq: e.seq };
+                let loc = Loc {
+                    block: b,
+                    seq: e.seq,
+                };
                 if coll_index.and_then(|x| x.ids.get(e.id)) != Some(&loc) {
-                    bad(r, Some(e.id), "the in-memory index does not place the ad here".into());
+                    bad(
+                        r,
+                        Some(e.id),
+                        "the in-memory index does not place the ad here".into(),
+                    );
                 }
                 if let Some(t) = e.expires {
                     expiring.insert((c, t, e.seq, b));
@@ -219,22 +237,34 @@ impl AdStore {
             let indexed = coll.ids.len() as u64;
             let on_disk = found.get(c).copied().unwrap_or(0);
             if indexed != on_disk {
-                let p = format!("the in-memory index lists {indexed} ads, the blocks hold {on_disk}");
+                let p =
+                    format!("the in-memory index lists {indexed} ads, the blocks hold {on_disk}");
                 r.damage
                     .push(damage(tree::BLOCKS, cname(*c).as_deref(), None, &[], p));
             }
             for &(t, seq, b) in &coll.expiry {
                 if !expiring.remove(&(*c, t, seq, b)) {
-                    let p = format!("the in-memory index expires #{seq} at {t}, its record does not");
-                    r.damage
-                        .push(damage(tree::BLOCKS, cname(*c).as_deref(), None, &key::block(*c, b), p));
+                    let p =
+                        format!("the in-memory index expires #{seq} at {t}, its record does not");
+                    r.damage.push(damage(
+                        tree::BLOCKS,
+                        cname(*c).as_deref(),
+                        None,
+                        &key::block(*c, b),
+                        p,
+                    ));
                 }
             }
         }
         for (c, t, seq, b) in expiring {
             let p = format!("#{seq} expires at {t}, which the in-memory index misses");
-            r.damage
-                .push(damage(tree::BLOCKS, cname(c).as_deref(), None, &key::block(c, b), p));
+            r.damage.push(damage(
+                tree::BLOCKS,
+                cname(c).as_deref(),
+                None,
+                &key::block(c, b),
+                p,
+            ));
         }
 
         each(self, tree::TOMBSTONES, &mut r, |r, k, v| {

@@ -6,7 +6,8 @@
 //! transaction as its last change, or is safe to run again from the start.
 //!
 //! Change log (docs/storage-format.md repeats it):
-//! - **1**: first format.
+//! - **1**: first format: one `ads` entry per ad, an `ids` and an `expiry` tree.
+//! - **2**: ads in blocks (`blocks` tree); ids and expiries indexed in memory, not on disk.
 
 use crate::backend::{KeyRange, Store, TxError};
 use crate::codec;
@@ -14,7 +15,7 @@ use crate::error::{Damage, OpenError};
 use crate::key::{meta, tree};
 
 /// The format this build writes.
-pub const CURRENT: u32 = 1;
+pub const CURRENT: u32 = 2;
 
 /// A step from version `from` to `from + 1`.
 #[derive(Clone, Copy)]
@@ -25,8 +26,11 @@ pub struct Migration {
     pub run: fn(&dyn Store) -> Result<(), String>,
 }
 
-/// The migrations this build knows, by `from`. Empty while there is one format.
-pub const MIGRATIONS: &[Migration] = &[];
+/// The migrations this build knows, by `from`.
+pub const MIGRATIONS: &[Migration] = &[Migration {
+    from: 1,
+    run: crate::migrate::blocks_from_records,
+}];
 
 /// What opening found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,7 +62,7 @@ pub fn read_version(store: &dyn Store) -> Result<Option<u32>, OpenError> {
 }
 
 /// Records `version` (outside a transaction; for a new database).
-fn write_version(store: &dyn Store, version: u32) -> Result<(), OpenError> {
+pub(crate) fn write_version(store: &dyn Store, version: u32) -> Result<(), OpenError> {
     let value = codec::seal(meta::FORMAT, &version).map_err(|e| OpenError::Migration {
         from: version,
         detail: e.to_string(),

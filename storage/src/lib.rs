@@ -26,6 +26,7 @@
 #![forbid(unsafe_code)]
 
 pub mod backend;
+mod block;
 mod check;
 pub mod codec;
 pub mod error;
@@ -33,9 +34,11 @@ pub mod error;
 mod faults;
 pub mod format;
 pub mod ident;
+mod index;
 pub mod key;
 mod lifetime;
 mod loader;
+mod migrate;
 mod names;
 mod read;
 pub mod record;
@@ -44,13 +47,14 @@ mod stats;
 mod store;
 #[cfg(test)]
 mod suite;
+mod txn;
 mod write;
 
 pub use check::CheckReport;
 pub use error::{AdError, Damage, Error, OpenError, StoreError};
 pub use ident::{Expiry, IdRule};
 pub use lifetime::Purged;
-pub use loader::{LoadReport, Loader};
+pub use loader::{LoadReport, Loader, PreparedAd};
 pub use read::AdScan;
 pub use record::{AdHeader, MatchMember, MatchRecord, StoredAd, Tombstone};
 pub use registrar::{NewMatch, NewMember};

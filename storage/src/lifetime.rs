@@ -39,8 +39,11 @@ impl AdStore {
             let Some(name) = self.coll_name(c) else {
                 continue;
             };
-            let Some(rec) = txn.record(&name, c, loc)? else {
-                continue;
+            // A block that cannot be read is left for `check` to report.
+            let rec = match txn.record(&name, c, loc) {
+                Ok(Some(rec)) => rec,
+                Ok(None) | Err(AdError::Damaged(_)) => continue,
+                Err(e) => return Err(e),
             };
             if rec.header.expires != Some(at) {
                 continue;

@@ -5,7 +5,18 @@ use crate::store::AdStore;
 use crate::write::{prepare, Prepared, Put, PutOptions};
 use adjoin_query::ClassAd;
 
+/// An ad made ready for a [`Loader`] by [`AdStore::prepare`]: its id and expiry resolved and
+/// its content encoded (or the reason it will be refused). Preparing is the larger part of
+/// storing an ad and needs no lock, so it can run on another thread than the load.
+pub struct PreparedAd(Result<Prepared, AdError>);
+
 impl AdStore {
+    /// Prepares `ad` to be stored with `opts` by a loader ([`Loader::push_prepared`]). The
+    /// loader must use the same options.
+    pub fn prepare(&self, ad: &ClassAd, opts: &PutOptions) -> PreparedAd {
+        PreparedAd(prepare(self, ad, opts, self.now()))
+    }
+
     /// Starts a bulk load into collection `name`.
     pub fn loader(&self, name: &str, opts: PutOptions) -> Loader<'_> {
         Loader {
@@ -54,8 +65,14 @@ impl Loader<'_> {
     /// committed (their outcomes are the last ones in [`Loader::results`]); with immediate
     /// durability they are durable when it returns.
     pub fn push(&mut self, ad: &ClassAd) -> Result<usize, AdError> {
-        let p = prepare(self.store, ad, &self.opts, self.store.now());
-        self.pending.push(p);
+        let p = self.store.prepare(ad, &self.opts);
+        self.push_prepared(p)
+    }
+
+    /// [`Loader::push`] of an ad already prepared (possibly on another thread) by
+    /// [`AdStore::prepare`] with this loader's options.
+    pub fn push_prepared(&mut self, p: PreparedAd) -> Result<usize, AdError> {
+        self.pending.push(p.0);
         if self.pending.len() >= self.store.opts.chunk_size.max(1) {
             return self.commit();
         }

@@ -16,10 +16,38 @@ use adjoin_query::{ClassAd, Expr, Name};
 use parking_lot::{Mutex, RwLock};
 use std::collections::HashMap;
 
-/// Names by number and numbers by spelling.
+/// The address of a name's interned spelling: `adjoin-query` keeps one `&'static str` per
+/// spelling for the life of the process, so equal addresses mean equal spellings, and the
+/// address is a cheaper key than the text.
+fn spelling_key(n: Name) -> usize {
+    n.as_str().as_ptr() as usize
+}
+
+/// Hashes the spelling addresses of [`Table::codes`] (multiplicative; addresses are not chosen
+/// by input, so there is nothing to defend against).
+#[derive(Default)]
+struct AddrHasher(u64);
+
+impl std::hash::Hasher for AddrHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(26);
+    }
+}
+
+/// Names by number and numbers by spelling (its address, [`spelling_key`]).
 #[derive(Default)]
 struct Table {
-    codes: HashMap<&'static str, u32>,
+    codes: HashMap<usize, u32, std::hash::BuildHasherDefault<AddrHasher>>,
     names: Vec<Name>,
 }
 
@@ -48,7 +76,7 @@ impl Names {
             }
             let spelling: String = codec::open(&k, &v).map_err(|e| bad(&e))?;
             let name = Name::new(&spelling);
-            t.codes.insert(name.as_str(), code);
+            t.codes.insert(spelling_key(name), code);
             t.names.push(name);
         }
         Ok(Names {
@@ -69,7 +97,7 @@ impl Names {
             let t = self.table.read();
             let codes: Option<Vec<u32>> = ad
                 .iter()
-                .map(|(n, _)| t.codes.get(n.as_str()).copied())
+                .map(|(n, _)| t.codes.get(&spelling_key(n)).copied())
                 .collect();
             if let Some(codes) = codes {
                 return Ok(codes);
@@ -79,7 +107,7 @@ impl Names {
         let mut out = Vec::with_capacity(ad.len());
         for (n, _) in ad.iter() {
             let spelling = n.as_str();
-            if let Some(&c) = self.table.read().codes.get(spelling) {
+            if let Some(&c) = self.table.read().codes.get(&spelling_key(n)) {
                 out.push(c);
                 continue;
             }
@@ -91,7 +119,7 @@ impl Names {
             })?;
             store.put(tree::NAMES, &k, &sealed)?;
             let mut t = self.table.write();
-            t.codes.insert(spelling, code);
+            t.codes.insert(spelling_key(n), code);
             t.names.push(n);
             out.push(code);
         }

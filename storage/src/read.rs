@@ -11,8 +11,8 @@ use crate::block::{Place, View};
 use crate::codec;
 use crate::error::AdError;
 use crate::key::{self, tree, CollId};
-use crate::store::{damage, AdStore};
 use crate::record::StoredAd;
+use crate::store::{damage, AdStore};
 
 /// What one attempt of a `get` found.
 enum Got {
@@ -53,7 +53,10 @@ impl AdStore {
                             let mut d = d.clone();
                             d.collection = Some(name.to_owned());
                             d.id = Some(id.to_owned());
-                            d.problem = format!("not found, and may be in a block that cannot be read ({})", d.problem);
+                            d.problem = format!(
+                                "not found, and may be in a block that cannot be read ({})",
+                                d.problem
+                            );
                             Err(AdError::Damaged(d))
                         }
                         None => Ok(Got::Settled(None)),
@@ -65,7 +68,9 @@ impl AdStore {
         let Some(raw) = self.store.get(tree::BLOCKS, &k)? else {
             return Ok(Got::Moved(loc.seq));
         };
-        let bad = |e: codec::CodecError| AdError::Damaged(damage(tree::BLOCKS, Some(name), Some(id), &k, e));
+        let bad = |e: codec::CodecError| {
+            AdError::Damaged(damage(tree::BLOCKS, Some(name), Some(id), &k, e))
+        };
         let view = View::open(&k, loc.block, &raw).map_err(bad)?;
         let Some(i) = view.find(loc.seq).filter(|&i| view.entries()[i].id == id) else {
             return Ok(Got::Moved(loc.seq));
@@ -142,7 +147,13 @@ impl AdScan<'_> {
             }
             let name = &self.name;
             let bad = |e: codec::CodecError| {
-                AdError::Damaged(damage(tree::BLOCKS, Some(name), Some(&p.header.id), &cur.key, e))
+                AdError::Damaged(damage(
+                    tree::BLOCKS,
+                    Some(name),
+                    Some(&p.header.id),
+                    &cur.key,
+                    e,
+                ))
             };
             let ad = p
                 .body(&cur.value)

@@ -1,9 +1,8 @@
-//! The values stored in each tree, and how an ad record is assembled from its parts.
+//! The values stored in each tree, and format 1's ad record (read by its migration).
 //!
-//! An ad record's payload is its [`AdHeader`] followed by the parsed [`ClassAd`] as bincode
-//! `[(name number, expression)]` (numbers from the name dictionary, `names.rs`). The header
-//! comes first so that writers can learn an old record's expiry and id
-//! without decoding its ad, and the ad is encoded once, outside the transaction that stores it.
+//! Ads themselves are stored in blocks (`block.rs`): each record's [`AdHeader`] in the block's
+//! directory and its parsed [`ClassAd`] as a body. Format 1 stored one record per ad: the
+//! header followed by the body ([`ad_payload`], [`open_header`]).
 
 use crate::codec::{self, CodecError};
 use crate::key::CollId;
@@ -43,26 +42,19 @@ impl StoredAd {
     }
 }
 
-/// Encodes an ad's record payload: the header, then the already encoded ad.
+/// Encodes a format-1 ad record's payload: the header, then the already encoded ad.
 pub fn ad_payload(header: &AdHeader, ad_bytes: &[u8]) -> Result<Vec<u8>, CodecError> {
     let mut out = codec::encode(header)?;
     out.extend_from_slice(ad_bytes);
     Ok(out)
 }
 
-/// Checks the frame of an ad record and decodes its header, returning the header and the
-/// encoded ad that follows it.
+/// Checks the frame of a format-1 ad record and decodes its header, returning the header and
+/// the encoded ad that follows it.
 pub fn open_header<'v>(key: &[u8], value: &'v [u8]) -> Result<(AdHeader, &'v [u8]), CodecError> {
     let mut rest = codec::unframe(key, value)?;
     let header = codec::decode_front(&mut rest)?;
     Ok((header, rest))
-}
-
-/// The value of an `ids` entry: where the ad with this id is.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct IdEntry {
-    /// The sequence number of the ad's record.
-    pub seq: u64,
 }
 
 /// The value of a `catalog` entry.

@@ -42,9 +42,11 @@ pub struct StoreOptions {
     pub chunk_size: usize,
     /// Expired ads a write purges on its way out (the lazy purge).
     pub lazy_purge: usize,
-    /// Most ads a block holds (new ads of one transaction are packed into blocks).
+    /// Most ads a block holds (the new ads of one write are packed into blocks, in load order).
     pub block_ads: usize,
-    /// A block is closed once its records reach this many bytes.
+    /// A block is closed once its ads' bodies reach this many bytes. 6 KiB (about ten slot ads)
+    /// keeps a full sled leaf below sled's blob threshold, so that rewriting a block (to replace
+    /// or remove one of its ads) stays cheap; see docs/storage-format.md.
     pub block_bytes: usize,
 }
 
@@ -56,7 +58,7 @@ impl Default for StoreOptions {
             chunk_size: 1000,
             lazy_purge: 64,
             block_ads: 64,
-            block_bytes: 48 << 10,
+            block_bytes: 6 << 10,
         }
     }
 }

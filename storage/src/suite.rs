@@ -21,6 +21,15 @@ impl Fixture {
     fn at(&self, t: i64) {
         self.now.store(t, Ordering::SeqCst)
     }
+
+    /// Opens the ad store again on the same backend: the index is rebuilt from the blocks.
+    fn reopen(self) -> Fixture {
+        let store = self.s.backend().clone();
+        let opts = self.s.options().clone();
+        drop(self.s);
+        let s = AdStore::open(store, opts).expect("reopen");
+        Fixture { s, ..self }
+    }
 }
 
 fn options(now: &Arc<AtomicI64>, chunk: usize) -> StoreOptions {
@@ -30,6 +39,9 @@ fn options(now: &Arc<AtomicI64>, chunk: usize) -> StoreOptions {
         clock: Arc::new(move || n.load(Ordering::SeqCst)),
         chunk_size: chunk,
         lazy_purge: 64,
+        // Small blocks, so that the cases cross block boundaries.
+        block_ads: 2,
+        block_bytes: 48 << 10,
     }
 }
 
@@ -324,14 +336,16 @@ pub(crate) fn damage_is_reported_by_collection_and_id(f: Fixture) {
     put(&f, "m", r#"[Name = "ok2"]"#);
     let store = f.s.backend().clone();
     let (k, mut v) = store
-        .scan(crate::key::tree::ADS, crate::backend::KeyRange::all())
+        .scan(crate::key::tree::BLOCKS, crate::backend::KeyRange::all())
         .expect("scan")
         .nth(1)
         .expect("second record")
         .expect("entry");
     let last = v.len() - 1;
     v[last] ^= 0x40;
-    store.put(crate::key::tree::ADS, &k, &v).expect("damage it");
+    store
+        .put(crate::key::tree::BLOCKS, &k, &v)
+        .expect("damage it");
     match f.s.get("m", "hurt") {
         Err(AdError::Damaged(d)) => {
             assert_eq!(
@@ -349,10 +363,64 @@ pub(crate) fn damage_is_reported_by_collection_and_id(f: Fixture) {
     let d = &report.damage[0];
     assert_eq!(
         (d.tree.as_str(), d.collection.as_deref(), d.id.as_deref()),
-        ("ads", Some("m"), Some("hurt"))
+        ("blocks", Some("m"), Some("hurt"))
     );
     // A put under the damaged id repairs it.
     put(&f, "m", r#"[Name = "hurt"]"#);
+    assert!(f.s.check().expect("check").is_clean());
+}
+
+pub(crate) fn block_edits_survive_reopening(f: Fixture) {
+    let opts = PutOptions {
+        expiry: Expiry::Attr("Exp".into()),
+        durability: Durability::Buffered,
+        ..PutOptions::default()
+    };
+    let mut l = f.s.loader("m", opts);
+    for id in ["a", "b", "c", "d", "e", "f", "g", "h"] {
+        let exp = if id == "e" { "; Exp = 5" } else { "" };
+        l.push(&ad(&format!("[Name = \"{id}\"; v = 1{exp}]")))
+            .expect("push");
+    }
+    l.finish().expect("finish");
+    // Blocks of two: [a b] [c d] [e f] [g h]. Edit inside them.
+    let r =
+        f.s.put("m", &ad(r#"[Name = "c"; v = 2]"#), &PutOptions::default());
+    assert!(r.expect("replace").replaced);
+    assert!(f.s.remove("m", "d", Durability::Immediate).expect("remove"));
+    f.s.consume("m", "a").expect("consume");
+    f.at(1005);
+    put(&f, "m", r#"[Name = "x"]"#);
+    let want = ["b", "c", "f", "g", "h", "x"];
+    assert_eq!(ids(&f, "m"), want);
+    assert_eq!(f.s.stored_count("m").expect("count"), 6, "e was purged");
+    assert!(f.s.check().expect("check").is_clean());
+    let f = f.reopen();
+    assert_eq!(ids(&f, "m"), want);
+    assert_eq!(attr(&f, "m", "c", "v").as_deref(), Some("2"));
+    assert!(f.s.get("m", "a").expect("get").is_none());
+    assert!(f.s.tombstone("m", "a").expect("tombstone").is_some());
+    assert!(f.s.check().expect("check").is_clean());
+    // An id twice in one chunk: the second replaces the first in the block being written.
+    let mut l = f.s.loader("m", PutOptions::default());
+    for text in [
+        r#"[Name = "y"; v = 1]"#,
+        "[v = 2]",
+        r#"[Name = "y"; v = 3]"#,
+    ] {
+        l.push(&ad(text)).expect("push");
+    }
+    let report = l.finish().expect("finish");
+    assert!(report.results[2].as_ref().is_ok_and(|p| p.replaced));
+    assert_eq!(attr(&f, "m", "y", "v").as_deref(), Some("3"));
+    let f = f.reopen();
+    assert_eq!(ids(&f, "m"), ["b", "c", "f", "g", "h", "x", "y", "auto-1"]);
+    assert!(f.s.check().expect("check").is_clean());
+    // Emptying a block removes it; the rest stays in order.
+    assert!(f.s.remove("m", "b", Durability::Immediate).expect("remove"));
+    assert!(f.s.remove("m", "c", Durability::Immediate).expect("remove"));
+    let f = f.reopen();
+    assert_eq!(ids(&f, "m"), ["f", "g", "h", "x", "y", "auto-1"]);
     assert!(f.s.check().expect("check").is_clean());
 }
 
@@ -384,6 +452,10 @@ macro_rules! adstore_suite {
             #[test]
             fn bulk_loads() {
                 super::bulk_loads($make(3))
+            }
+            #[test]
+            fn block_edits_survive_reopening() {
+                super::block_edits_survive_reopening($make(1000))
             }
             #[test]
             fn damage_is_reported_by_collection_and_id() {

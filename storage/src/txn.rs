@@ -80,9 +80,8 @@ impl<'s> Txn<'s> {
             let Some(raw) = self.s.store.get(tree::CATALOG, &k)? else {
                 return Ok(None);
             };
-            let e: CollectionEntry = codec::open(&k, &raw).map_err(|e| {
-                AdError::Damaged(damage(tree::CATALOG, Some(name), None, &k, e))
-            })?;
+            let e: CollectionEntry = codec::open(&k, &raw)
+                .map_err(|e| AdError::Damaged(damage(tree::CATALOG, Some(name), None, &k, e)))?;
             self.colls.insert(
                 name.to_owned(),
                 Coll {
@@ -221,7 +220,13 @@ impl<'s> Txn<'s> {
 
     /// Puts `rec` in place of the record with the same sequence number at `loc` (which must
     /// hold it: see [`Txn::record`]).
-    pub(crate) fn replace(&mut self, name: &str, c: CollId, loc: Loc, rec: Rec) -> Result<(), AdError> {
+    pub(crate) fn replace(
+        &mut self,
+        name: &str,
+        c: CollId,
+        loc: Loc,
+        rec: Rec,
+    ) -> Result<(), AdError> {
         let b = self.block(name, c, loc.block)?;
         let Some(slot) = b.recs.iter_mut().find(|r| r.header.seq == loc.seq) else {
             return Err(crate::write::unreachable_outcome("replacing a record"));
@@ -356,15 +361,29 @@ impl<'s> Txn<'s> {
                 })?;
                 writes.push((t::BLOCKS, k, Some(value)));
             }
-            for (id, seq, expires) in &touched.old {
-                changes.push(Change::Remove(c, id.clone(), Loc { block: b, seq: *seq }, *expires));
+            // Only records that changed change the index: both lists are in sequence order.
+            let now: Vec<(&str, u64, Option<i64>)> = touched
+                .recs
+                .iter()
+                .map(|r| (r.header.id.as_str(), r.header.seq, r.header.expires))
+                .collect();
+            let was: Vec<(&str, u64, Option<i64>)> = touched
+                .old
+                .iter()
+                .map(|(id, seq, exp)| (id.as_str(), *seq, *exp))
+                .collect();
+            let loc = |seq| Loc { block: b, seq };
+            for &(id, seq, exp) in was.iter().filter(|o| {
+                now.binary_search_by_key(&o.1, |n| n.1)
+                    .map_or(true, |i| now[i] != **o)
+            }) {
+                changes.push(Change::Remove(c, id.to_owned(), loc(seq), exp));
             }
-            for r in &touched.recs {
-                let loc = Loc {
-                    block: b,
-                    seq: r.header.seq,
-                };
-                adds.push(Change::Add(c, r.header.id.clone(), loc, r.header.expires));
+            for &(id, seq, exp) in now.iter().filter(|n| {
+                was.binary_search_by_key(&n.1, |o| o.1)
+                    .map_or(true, |i| was[i] != **n)
+            }) {
+                adds.push(Change::Add(c, id.to_owned(), loc(seq), exp));
             }
         }
         changes.extend(adds);
@@ -384,7 +403,11 @@ impl<'s> Txn<'s> {
         for (k, ts) in &self.tombstones {
             match ts {
                 Some(ts) => {
-                    writes.push((t::TOMBSTONES, k.clone(), Some(codec::seal(k, ts).map_err(encoding)?)));
+                    writes.push((
+                        t::TOMBSTONES,
+                        k.clone(),
+                        Some(codec::seal(k, ts).map_err(encoding)?),
+                    ));
                     changes.push(Change::Tombstone(k.clone()));
                 }
                 None => {

@@ -131,9 +131,12 @@ fn put_one(
         generated_id: generated,
     };
     if let Some(loc) = txn.lookup(c, &header.id) {
-        let old_expiry = match txn.record(name, c, loc)? {
-            Some(old) => old.header.expires,
-            None => return Err(missing(name, &header.id, loc.seq)),
+        // A block that cannot be read refuses this ad only (the rest of a chunk is stored).
+        let old_expiry = match txn.record(name, c, loc) {
+            Ok(Some(old)) => old.header.expires,
+            Ok(None) => return Ok(Err(missing(name, &header.id, loc.seq))),
+            Err(AdError::Damaged(d)) => return Ok(Err(AdError::Damaged(d))),
+            Err(e) => return Err(e),
         };
         if old_expiry.is_none_or(|at| at > now) {
             header.seq = loc.seq;

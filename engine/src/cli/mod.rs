@@ -1,10 +1,12 @@
 //! Command-line parsing and dispatch; one module per command.
 
+mod candidates;
 mod check;
 mod db_arg;
 mod demo;
 mod eval;
 mod get;
+mod join;
 mod load;
 mod matches;
 mod query;
@@ -39,6 +41,10 @@ enum Command {
     Load(load::LoadArgs),
     /// Print the ads of a collection satisfying a constraint (like condor_status -constraint).
     Query(query::QueryArgs),
+    /// Print the stored ads matching a given ad both ways (through the spatial index).
+    Candidates(candidates::CandidatesArgs),
+    /// Match every ad of one collection against another, both ways, consuming nothing.
+    Join(join::JoinArgs),
     /// Print ads by id.
     Get(get::GetArgs),
     /// Remove ads by id.
@@ -86,6 +92,8 @@ pub fn run() -> ExitCode {
         Command::Eval(args) => eval::run(args),
         Command::Load(args) => load::run(args, &db),
         Command::Query(args) => query::run(args, &db),
+        Command::Candidates(args) => candidates::run(args, &db),
+        Command::Join(args) => join::run(args, &db),
         Command::Get(args) => get::run(args, &db),
         Command::Rm(args) => rm::run(args, &db),
         Command::Stats(args) => stats::run(args, &db),

@@ -1,10 +1,13 @@
 //! `adjoin query`: the live ads of a collection for which a constraint, evaluated with the
 //! stored ad as MY, is true (like `condor_status -constraint`), printed long, as JSON lines,
-//! projected, or counted.
+//! projected, or counted; with `--explain`, answered through the spatial index, telling what
+//! the index did.
 
 use super::db_arg::DbPath;
 use super::render::{self, project, write_ad, AdStyle};
+use adjoin::indexed::{one_sided, Collection};
 use adjoin::Db;
+use adjoin_index::IndexOptions;
 use adjoin_query::{parse, Expr, Value};
 use anyhow::{bail, Result};
 use clap::Args;
@@ -26,6 +29,10 @@ pub struct QueryArgs {
     /// Print only these attributes of each ad (in this order).
     #[arg(long, value_name = "A,B", value_delimiter = ',')]
     attrs: Vec<String>,
+    /// Answer through the spatial index and print what it did (dimensions probed, candidates,
+    /// how many evaluation confirmed) to stderr after the results.
+    #[arg(long)]
+    explain: bool,
     /// The constraint; an ad is selected when it evaluates to true [default: true].
     constraint: Option<String>,
 }
@@ -72,31 +79,53 @@ pub fn run(args: QueryArgs, db: &DbPath) -> Result<ExitCode> {
     let mut n = 0u64;
     let mut damaged = 0u64;
     let mut buf = String::new();
-    for ad in db.query(&args.from, &constraint)? {
-        let ad = match ad {
-            Ok(ad) => ad,
-            Err(e) => {
-                eprintln!("adjoin: {e}");
-                damaged += 1;
-                continue;
-            }
-        };
+    let mut emit = |ad: &adjoin_query::ClassAd| -> Result<()> {
         n += 1;
         if args.count {
-            continue;
+            return Ok(());
         }
         buf.clear();
         if args.attrs.is_empty() {
-            write_ad(&mut buf, &ad.ad, style);
+            write_ad(&mut buf, ad, style);
         } else {
-            write_ad(&mut buf, &project(&ad.ad, &args.attrs), style);
+            write_ad(&mut buf, &project(ad, &args.attrs), style);
         }
         out.write_all(buf.as_bytes())?;
+        Ok(())
+    };
+    let mut explain = None;
+    if args.explain {
+        let coll = Collection::scan(&db, &args.from)?;
+        for e in &coll.damaged {
+            eprintln!("adjoin: {e}");
+        }
+        damaged = coll.damaged.len() as u64;
+        let mut index = coll.index(IndexOptions::default())?;
+        let (ids, ex) = one_sided(&mut index, &constraint, true);
+        for id in ids {
+            if let Some(ad) = coll.ad(id) {
+                emit(ad)?;
+            }
+        }
+        explain = Some(ex);
+    } else {
+        for ad in db.query(&args.from, &constraint)? {
+            match ad {
+                Ok(ad) => emit(&ad.ad)?,
+                Err(e) => {
+                    eprintln!("adjoin: {e}");
+                    damaged += 1;
+                }
+            }
+        }
     }
     if args.count {
         writeln!(out, "{n}")?;
     }
     out.flush()?;
+    if let Some(ex) = explain {
+        eprintln!("{ex}");
+    }
     Ok(if damaged > 0 {
         ExitCode::from(1)
     } else {

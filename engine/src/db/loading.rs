@@ -2,7 +2,7 @@
 //! its file position, or, strictly, all or nothing.
 
 use super::{Db, DbError};
-use crate::load::{parse_chunk, split, BadAd};
+use crate::load::{parse_ahead, parse_chunk, parse_workers, split, BadAd};
 use adjoin_query::parse::Format;
 use adjoin_query::ClassAd;
 use adjoin_storage::{AdError, Put, PutOptions};
@@ -241,33 +241,42 @@ impl Db {
             files.push(source.name.clone());
             let f = files.len() - 1;
             let (format, chunks) = split(&source.text, opts.format);
-            for chunk in chunks {
-                let offset = chunk.text.as_ptr() as u64 - source.text.as_ptr() as u64;
-                if let Some(bad) = not_utf8(&source, &chunk) {
-                    report.bad.push(bad);
-                    continue;
-                }
-                match parse_chunk(chunk, format) {
-                    Ok(ads) => {
-                        for ad in ads {
-                            origin.push((f, chunk.line));
-                            if loader.push(&ad)? > 0 {
-                                absorb(&loader, &mut reported, &mut report, &origin, &files);
-                                prog.bytes_done = done_before + offset;
-                                prog.stored = report.stored.len() as u64;
-                                prog.bad = report.bad.len() as u64;
-                                progress(&prog);
+            // Parsing runs on another thread, ahead of storing (see `parse_ahead`).
+            let store = self.store();
+            let put = &opts.put;
+            std::thread::scope(|scope| -> Result<(), DbError> {
+                let workers = parse_workers();
+                let parsed =
+                    parse_ahead(scope, chunks, format, workers, |ad| store.prepare(&ad, put));
+                for (chunk, parsed) in parsed.flatten() {
+                    let offset = chunk.text.as_ptr() as u64 - source.text.as_ptr() as u64;
+                    if let Some(bad) = not_utf8(&source, &chunk) {
+                        report.bad.push(bad);
+                        continue;
+                    }
+                    match parsed {
+                        Ok(ads) => {
+                            for ad in ads {
+                                origin.push((f, chunk.line));
+                                if loader.push_prepared(ad)? > 0 {
+                                    absorb(&loader, &mut reported, &mut report, &origin, &files);
+                                    prog.bytes_done = done_before + offset;
+                                    prog.stored = report.stored.len() as u64;
+                                    prog.bad = report.bad.len() as u64;
+                                    progress(&prog);
+                                }
                             }
                         }
+                        Err((line, col, message)) => report.bad.push(BadAd {
+                            file: source.name.clone(),
+                            line,
+                            col,
+                            message,
+                        }),
                     }
-                    Err((line, col, message)) => report.bad.push(BadAd {
-                        file: source.name.clone(),
-                        line,
-                        col,
-                        message,
-                    }),
                 }
-            }
+                Ok(())
+            })?;
             done_before += source.text.len() as u64;
         }
         loader.commit()?;

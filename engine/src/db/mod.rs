@@ -29,6 +29,10 @@ pub struct DbOptions {
     pub tombstone_ttl: i64,
     /// Ads per transaction in bulk loads.
     pub chunk_size: usize,
+    /// Most ads per stored block (see docs/storage-format.md).
+    pub block_ads: usize,
+    /// Bytes of records at which a stored block is closed.
+    pub block_bytes: usize,
     /// A fixed clock, for tests; `None` uses the system clock.
     pub clock: Option<ClockFn>,
 }
@@ -50,6 +54,8 @@ impl Default for DbOptions {
             cache_capacity: SledOptions::default().cache_capacity,
             tombstone_ttl: s.tombstone_ttl,
             chunk_size: s.chunk_size,
+            block_ads: s.block_ads,
+            block_bytes: s.block_bytes,
             clock: None,
         }
     }
@@ -60,6 +66,8 @@ impl DbOptions {
         let mut s = StoreOptions {
             tombstone_ttl: self.tombstone_ttl,
             chunk_size: self.chunk_size,
+            block_ads: self.block_ads,
+            block_bytes: self.block_bytes,
             ..StoreOptions::default()
         };
         if let Some(c) = &self.clock {

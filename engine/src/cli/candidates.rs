@@ -1,0 +1,92 @@
+//! `adjoin candidates`: the stored ads of a collection that match a given ad both ways (each
+//! one's requirements true with the other as TARGET), through the spatial index or, with
+//! `--naive`, by evaluating every pair.
+
+use super::db_arg::DbPath;
+use super::query::require_collection;
+use super::render::{self, write_ad, AdStyle};
+use adjoin::indexed::Collection;
+use adjoin_index::{join, IndexOptions};
+use adjoin_query::parse::{self, Format};
+use anyhow::{Context, Result};
+use clap::Args;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// Arguments of `adjoin candidates`.
+#[derive(Args)]
+pub struct CandidatesArgs {
+    /// The collection to match against.
+    #[arg(long, value_name = "COLL")]
+    from: String,
+    /// A file holding the ad to match (new or old syntax, JSON, XML; `-` for stdin).
+    #[arg(long, value_name = "FILE")]
+    ad: PathBuf,
+    /// Evaluate every pair instead of using the index.
+    #[arg(long)]
+    naive: bool,
+    /// Print the matching ads, one per line in HTCondor's JSON form, instead of their ids.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Reads the one ad in `path` (`-` for stdin), in any format `load` reads.
+fn read_ad(path: &std::path::Path) -> Result<adjoin_query::ClassAd> {
+    let shown = path.display().to_string();
+    let text = if shown == "-" {
+        let mut t = String::new();
+        std::io::stdin()
+            .read_to_string(&mut t)
+            .context("reading the ad from stdin")?;
+        t
+    } else {
+        std::fs::read_to_string(path).with_context(|| format!("reading {shown}"))?
+    };
+    parse::one_ad(&text, Format::Auto)
+        .map_err(|e| anyhow::anyhow!(render::parse_error(&format!("ad {shown}"), &text, &e)))
+}
+
+/// Runs `adjoin candidates`.
+pub fn run(args: CandidatesArgs, db: &DbPath) -> Result<ExitCode> {
+    let probe = Arc::new(read_ad(&args.ad)?);
+    let db = db.open_existing()?;
+    if let Err(e) = require_collection(&db, &args.from) {
+        eprintln!("adjoin: {e}");
+        return Ok(ExitCode::from(1));
+    }
+    let coll = Collection::scan(&db, &args.from)?;
+    for e in &coll.damaged {
+        eprintln!("adjoin: {e}");
+    }
+    let requests = [probe];
+    let opts = IndexOptions::default();
+    let mut matched = if args.naive {
+        coll.naive_join(&requests, &opts.eval)
+    } else {
+        join(&mut coll.index(opts)?, &requests)
+    };
+    let matched = matched.pop().unwrap_or_default();
+    let style = AdStyle::JsonLine;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut buf = String::new();
+    for id in &matched {
+        buf.clear();
+        if args.json {
+            if let Some(ad) = coll.ad(id) {
+                write_ad(&mut buf, ad, style);
+            }
+        } else if let Some(name) = coll.id(id) {
+            buf.push_str(name);
+            buf.push('\n');
+        }
+        out.write_all(buf.as_bytes())?;
+    }
+    out.flush()?;
+    Ok(if coll.damaged.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

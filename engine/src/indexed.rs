@@ -1,0 +1,181 @@
+//! A collection read into memory in load order and indexed spatially (`adjoin query --explain`,
+//! `adjoin candidates`, `adjoin join`): ad ids for the index are load positions, mapped back to
+//! the stored ids through [`Collection::id`].
+
+use crate::{Db, DbError};
+use adjoin_index::{
+    naive_join, AdId, Explain, Index, IndexError, IndexOptions, Query, RoaringBitmap,
+};
+use adjoin_query::eval::EvalOptions;
+use adjoin_query::{ClassAd, Expr};
+use std::sync::Arc;
+use thiserror::Error;
+
+/// Why a collection could not be read or indexed.
+#[derive(Debug, Error)]
+pub enum IndexedError {
+    /// The scan failed to start (e.g. the database is unreadable); boxed, as it is large.
+    #[error(transparent)]
+    Db(Box<DbError>),
+    /// The index ran out of rectangle ids.
+    #[error("indexing: {0}")]
+    Index(#[from] IndexError),
+    /// More ads than the index numbers ([`AdId`] is 32 bits).
+    #[error("collection {0} has more ads than the index can number")]
+    TooMany(String),
+}
+
+impl From<DbError> for IndexedError {
+    fn from(e: DbError) -> IndexedError {
+        IndexedError::Db(Box::new(e))
+    }
+}
+
+/// The live ads of one collection in load order: position `i` is index id `i`.
+#[derive(Debug, Default)]
+pub struct Collection {
+    /// The stored ids, by position.
+    pub ids: Vec<String>,
+    /// The ads, by position.
+    pub ads: Vec<Arc<ClassAd>>,
+    /// Ads the scan could not read (skipped; the caller reports them).
+    pub damaged: Vec<DbError>,
+}
+
+impl Collection {
+    /// Reads the live ads of `coll` with one scan, in load order.
+    pub fn scan(db: &Db, coll: &str) -> Result<Collection, IndexedError> {
+        let mut c = Collection::default();
+        for ad in db.scan(coll)? {
+            match ad {
+                Ok(ad) => {
+                    if AdId::try_from(c.ads.len()).is_err() {
+                        return Err(IndexedError::TooMany(coll.to_owned()));
+                    }
+                    c.ids.push(ad.id().to_owned());
+                    c.ads.push(Arc::new(ad.ad));
+                }
+                Err(e) => c.damaged.push(e.into()),
+            }
+        }
+        Ok(c)
+    }
+
+    /// The number of ads.
+    pub fn len(&self) -> usize {
+        self.ads.len()
+    }
+
+    /// Whether there are no ads.
+    pub fn is_empty(&self) -> bool {
+        self.ads.is_empty()
+    }
+
+    /// The stored id of the ad at index id `id`.
+    pub fn id(&self, id: AdId) -> Option<&str> {
+        self.ids.get(id as usize).map(String::as_str)
+    }
+
+    /// The ad at index id `id`.
+    pub fn ad(&self, id: AdId) -> Option<&Arc<ClassAd>> {
+        self.ads.get(id as usize)
+    }
+
+    /// The ads paired with their index ids.
+    fn numbered(&self) -> impl Iterator<Item = (AdId, Arc<ClassAd>)> + '_ {
+        // `scan` keeps the length within AdId, so the positions convert.
+        (0..).zip(self.ads.iter().cloned())
+    }
+
+    /// An index over the ads, built in one pass.
+    pub fn index(&self, opts: IndexOptions) -> Result<Index, IndexedError> {
+        let mut idx = Index::new(opts);
+        idx.extend(self.numbered())?;
+        Ok(idx)
+    }
+
+    /// For each request, the ads matching it both ways, by evaluating every pair.
+    pub fn naive_join(&self, requests: &[Arc<ClassAd>], opts: &EvalOptions) -> Vec<RoaringBitmap> {
+        let offers: Vec<(AdId, Arc<ClassAd>)> = self.numbered().collect();
+        naive_join(&offers, requests, opts)
+    }
+}
+
+/// The ads of `index` satisfying `constraint` with each as MY, ascending and each once (an ad
+/// with ports is selected when any port's view is), and what the query did; with `explain`,
+/// the step sizes are counted too.
+pub fn one_sided(index: &mut Index, constraint: &Expr, explain: bool) -> (Vec<AdId>, Explain) {
+    let mut q = Query::one_sided(constraint, index.options());
+    if explain {
+        q = q.explained();
+    }
+    let (hits, ex) = index.matching(&q);
+    let ads: RoaringBitmap = hits.iter().map(|h| h.ad).collect();
+    (ads.iter().collect(), ex)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::LoadOptions;
+    use adjoin_index::join;
+    use adjoin_query::parse;
+
+    const MACHINES: &str = "\
+[Name = \"a\"; Memory = 2048; Requirements = TARGET.ImageSize < 500]
+[Name = \"b\"; Memory = 512; Requirements = TARGET.ImageSize < 500]
+[Name = \"c\"; Memory = 4096; Requirements = false]
+[Name = \"d\"; Memory = 8192; Requirements = true]
+";
+
+    fn collection(text: &str) -> Collection {
+        let db = Db::open_in_memory().expect("db");
+        db.load_text("m", "m.ads", text, &LoadOptions::default())
+            .expect("load");
+        Collection::scan(&db, "m").expect("scan")
+    }
+
+    fn ad(text: &str) -> Arc<ClassAd> {
+        Arc::new(parse::classad(text).expect("ad"))
+    }
+
+    #[test]
+    fn one_sided_queries_agree_with_evaluation() {
+        let c = collection(MACHINES);
+        assert_eq!((c.len(), c.id(3), c.id(4)), (4, Some("d"), None));
+        let mut idx = c.index(IndexOptions::default()).expect("index");
+        for (constraint, want) in [
+            ("Memory >= 2048", &[0, 2, 3][..]),
+            ("Memory < 1024", &[1][..]),
+            ("Name == \"c\" || Memory == 512", &[1, 2][..]),
+            ("Requirements", &[3][..]),
+            ("Memory", &[0, 1, 2, 3][..]),
+            ("Undeclared > 1", &[][..]),
+        ] {
+            let e = parse::expr(constraint).expect("constraint");
+            let (got, ex) = one_sided(&mut idx, &e, true);
+            assert_eq!(got, want, "{constraint}");
+            assert_eq!(ex.confirmed as usize, want.len(), "{constraint}");
+        }
+    }
+
+    #[test]
+    fn joins_agree_with_nested_loops() {
+        let c = collection(MACHINES);
+        let mut idx = c.index(IndexOptions::default()).expect("index");
+        let opts = idx.options().eval.clone();
+        for (job, want) in [
+            (
+                "[ImageSize = 100; Requirements = TARGET.Memory >= 1024]",
+                &[0, 3][..],
+            ),
+            ("[ImageSize = 600; Requirements = true]", &[3][..]),
+            ("[Requirements = TARGET.Memory < 1024]", &[][..]),
+        ] {
+            let r = [ad(job)];
+            let want: RoaringBitmap = want.iter().copied().collect();
+            assert_eq!(join(&mut idx, &r)[0], want, "{job}");
+            assert_eq!(c.naive_join(&r, &opts)[0], want, "{job}");
+        }
+    }
+}

@@ -689,7 +689,7 @@ fn check_and_reads_name_a_damaged_record() {
         "{out:?}"
     );
     assert_eq!(
-        lines[1], "8 entries read (3 ads): 1 damaged record",
+        lines[1], "9 entries read (3 ads): 1 damaged record",
         "{out:?}"
     );
     // A query reports the damaged record and prints the others; get names it too.

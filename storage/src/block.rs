@@ -13,7 +13,9 @@
 //! (little-endian) and the body. So a flipped bit in a body damages that ad alone, which is
 //! still named by id, and reading one ad checks the directory and that one body only.
 //!
-//! A body is the parsed ad as the name dictionary encodes it (`names.rs`).
+//! A body is the parsed ad as the name dictionary encodes it (`names.rs`). The `dirs` tree keeps
+//! a copy of each block's head (checksum, length, directory: [`head`]), so that opening a store
+//! reads the directories without the bodies.
 
 use crate::codec::{self, CodecError};
 use crate::record::AdHeader;
@@ -125,6 +127,48 @@ pub(crate) fn encode(key: &[u8], recs: &[Rec]) -> Result<Vec<u8>, CodecError> {
     Ok(out)
 }
 
+/// The head of the encoded block `value`: its checksum, length and directory, as the `dirs`
+/// tree keeps them (`None` when `value` is too short to have one).
+pub(crate) fn head(value: &[u8]) -> Option<&[u8]> {
+    let dir_len = u32_le(value, 4)? as usize;
+    value.get(..HEAD + dir_len)
+}
+
+/// Checks and decodes the directory at the front of `value` (a block, or only its
+/// [`head`]) stored under `key`, whose first sequence number is `first`. Returns the entries
+/// and where the bodies start.
+pub(crate) fn directory<'v>(
+    key: &[u8],
+    first: u64,
+    value: &'v [u8],
+) -> Result<(Vec<Entry<'v>>, usize), CodecError> {
+    let short = || CodecError::Short(value.len());
+    let stored = u32_le(value, 0).ok_or_else(short)?;
+    let dir_len = u32_le(value, 4).ok_or_else(short)? as usize;
+    let dir = value.get(HEAD..HEAD + dir_len).ok_or_else(short)?;
+    let mut h = crc32fast::Hasher::new();
+    h.update(key);
+    h.update(&value[4..HEAD]);
+    h.update(dir);
+    let computed = h.finalize();
+    if stored != computed {
+        return Err(CodecError::Checksum { stored, computed });
+    }
+    let entries: Vec<Entry<'v>> = bincode::Options::deserialize(codec::options(), dir)
+        .map_err(|e| CodecError::Decode(e.to_string()))?;
+    let mut last: Option<u64> = None;
+    for e in &entries {
+        if e.seq < first || last.is_some_and(|l| e.seq <= l) {
+            return Err(CodecError::Decode(format!(
+                "record #{} is out of order in the block of #{first}",
+                e.seq
+            )));
+        }
+        last = Some(e.seq);
+    }
+    Ok((entries, HEAD + dir_len))
+}
+
 /// A block as read: its directory checked and decoded, its bodies located but not yet checked.
 #[derive(Debug)]
 pub(crate) struct View<'v> {
@@ -142,31 +186,10 @@ impl<'v> View<'v> {
     /// Checks and decodes the directory of the block `value` stored under `key`, whose first
     /// sequence number is `first`.
     pub(crate) fn open(key: &[u8], first: u64, value: &'v [u8]) -> Result<View<'v>, CodecError> {
-        let short = || CodecError::Short(value.len());
-        let stored = u32_le(value, 0).ok_or_else(short)?;
-        let dir_len = u32_le(value, 4).ok_or_else(short)? as usize;
-        let dir = value.get(HEAD..HEAD + dir_len).ok_or_else(short)?;
-        let mut h = crc32fast::Hasher::new();
-        h.update(key);
-        h.update(&value[4..HEAD]);
-        h.update(dir);
-        let computed = h.finalize();
-        if stored != computed {
-            return Err(CodecError::Checksum { stored, computed });
-        }
-        let entries: Vec<Entry<'v>> = bincode::Options::deserialize(codec::options(), dir)
-            .map_err(|e| CodecError::Decode(e.to_string()))?;
+        let (entries, head) = directory(key, first, value)?;
         let mut starts = Vec::with_capacity(entries.len() + 1);
-        let mut at = HEAD + dir_len;
-        let mut last: Option<u64> = None;
+        let mut at = head;
         for e in &entries {
-            if e.seq < first || last.is_some_and(|l| e.seq <= l) {
-                return Err(CodecError::Decode(format!(
-                    "record #{} is out of order in the block of #{first}",
-                    e.seq
-                )));
-            }
-            last = Some(e.seq);
             starts.push(at);
             at += e.len as usize;
         }
@@ -174,8 +197,8 @@ impl<'v> View<'v> {
         if at != value.len() {
             return Err(CodecError::Decode(format!(
                 "the directory lists {} bytes of records, the block holds {}",
-                at - HEAD - dir_len,
-                value.len() - HEAD - dir_len
+                at - head,
+                value.len() - head
             )));
         }
         Ok(View {
@@ -342,6 +365,20 @@ mod tests {
         assert!(outcome(&key, 7, &value[..last]).is_err_and(|e| e.contains("lists")));
         assert!(outcome(&key, 7, &value[..5]).is_err_and(|e| e.contains("short")));
         assert!(outcome(&key, 8, &value).is_err_and(|e| e.contains("out of order")));
+    }
+
+    #[test]
+    fn the_head_alone_gives_the_directory() {
+        let (key, value) = block();
+        let head = head(&value).expect("head");
+        let (entries, start) = directory(&key, 7, head).expect("directory");
+        assert_eq!(start, head.len());
+        assert_eq!(
+            entries,
+            View::open(&key, 7, &value).expect("open").entries()
+        );
+        assert!(directory(b"other key", 7, head).is_err());
+        assert_eq!(super::head(&value[..6]), None);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! between trees and the in-memory index (docs/storage-format.md).
 
 use crate::backend::KeyRange;
-use crate::block::View;
+use crate::block::{self, View};
 use crate::codec;
 use crate::error::OpenError;
 use crate::error::{AdError, Damage};
@@ -163,12 +163,29 @@ impl AdStore {
         let mut expiring: HashSet<(CollId, i64, u64, u64)> = HashSet::new();
         // Per collection: the last sequence number seen, so blocks cannot overlap.
         let mut last_seq: HashMap<CollId, u64> = HashMap::new();
+        // The copies of the block heads, each to match its block's.
+        let mut dirs: BTreeMap<Vec<u8>, Vec<u8>> = BTreeMap::new();
+        each(self, tree::DIRS, &mut r, |_, k, v| {
+            dirs.insert(k, v);
+        });
         each(self, tree::BLOCKS, &mut r, |r, k, v| {
+            let dir = dirs.remove(&k);
             let Some((c, b)) = key::decode_block(&k) else {
                 r.damage
                     .push(damage(tree::BLOCKS, None, None, &k, "malformed key"));
                 return;
             };
+            let dir_problem = match dir {
+                None => Some("the block's directory is missing"),
+                Some(d) if block::head(&v) != Some(d.as_slice()) => {
+                    Some("differs from the block's directory")
+                }
+                Some(_) => None,
+            };
+            if let Some(p) = dir_problem {
+                r.damage
+                    .push(damage(tree::DIRS, cname(c).as_deref(), None, &k, p));
+            }
             let Some(name) = cname(c) else {
                 let p = format!("unknown collection number {c}");
                 r.damage.push(damage(tree::BLOCKS, None, None, &k, p));
@@ -233,6 +250,12 @@ impl AdStore {
                 }
             }
         });
+        for k in dirs.keys() {
+            let name = key::decode_block(k).and_then(|(c, _)| cname(c));
+            let p = "the directory of a block that does not exist";
+            r.damage
+                .push(damage(tree::DIRS, name.as_deref(), None, k, p));
+        }
         for (c, coll) in &index.colls {
             let indexed = coll.ids.len() as u64;
             let on_disk = found.get(c).copied().unwrap_or(0);

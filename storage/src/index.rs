@@ -1,7 +1,8 @@
 //! The in-memory index of a store: for each collection, where each id's record is and when
 //! ads expire, plus the keys of tombstoned ids. It is derived data: built on open by reading
-//! every block's directory (`blocks` tree) and every tombstone key, and changed by writers
-//! only after their transaction has committed.
+//! every block's directory (the `dirs` tree, which copies them: the blocks' bodies are not
+//! read) and every tombstone key, and changed by writers only after their transaction has
+//! committed.
 //!
 //! **Invariant** (while no writer runs): `ids[c][i] = Loc { block: b, seq: s }` exactly when
 //! block `(c, b)` holds a record with id `i` and sequence `s`; `expiry[c]` holds `(t, s, b)`
@@ -9,7 +10,7 @@
 //! listed in `damaged` (their ads are not indexed).
 
 use crate::backend::{KeyRange, Store};
-use crate::block::View;
+use crate::block::directory;
 use crate::error::{Damage, StoreError};
 use crate::key::{self, tree, CollId};
 use crate::store::damage;
@@ -67,22 +68,23 @@ enum Found {
 /// Blocks per batch handed from [`read_directories`] to the index.
 const LOAD_BATCH: usize = 64;
 
-/// Reads every block of `store` and sends what its directory says, in batches, to `tx`.
+/// Reads every block directory of `store` (the `dirs` tree) and sends what each says, in
+/// batches, to `tx`.
 fn read_directories(
     store: &dyn Store,
     tx: &std::sync::mpsc::SyncSender<Vec<Found>>,
 ) -> Result<(), StoreError> {
     let mut batch = Vec::with_capacity(LOAD_BATCH);
-    for entry in store.scan(tree::BLOCKS, KeyRange::all())? {
+    for entry in store.scan(tree::DIRS, KeyRange::all())? {
         let (k, v) = entry?;
         let Some((c, b)) = key::decode_block(&k) else {
             // Reported by `check`; nothing to index.
             continue;
         };
-        batch.push(match View::open(&k, b, &v) {
-            Ok(view) => Found::Ads(
+        batch.push(match directory(&k, b, &v) {
+            Ok((entries, _)) => Found::Ads(
                 c,
-                view.entries()
+                entries
                     .iter()
                     .map(|e| {
                         (
@@ -96,7 +98,7 @@ fn read_directories(
                     })
                     .collect(),
             ),
-            Err(e) => Found::Damaged(c, damage(tree::BLOCKS, None, None, &k, e)),
+            Err(e) => Found::Damaged(c, damage(tree::DIRS, None, None, &k, e)),
         });
         if batch.len() == LOAD_BATCH && tx.send(std::mem::take(&mut batch)).is_err() {
             return Ok(());

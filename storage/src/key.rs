@@ -12,6 +12,8 @@ pub mod tree {
     pub const CATALOG: &str = "catalog";
     /// (collection, first sequence) → block of ad records.
     pub const BLOCKS: &str = "blocks";
+    /// (collection, first sequence) → the head (directory) of that block.
+    pub const DIRS: &str = "dirs";
     /// (collection, id) → tombstone.
     pub const TOMBSTONES: &str = "tombstones";
     /// Match id → match record.
@@ -19,7 +21,7 @@ pub mod tree {
     /// Attribute-name number → name.
     pub const NAMES: &str = "names";
     /// Every tree of the current format, in the order docs/storage-format.md lists them.
-    pub const ALL: [&str; 6] = [META, CATALOG, BLOCKS, TOMBSTONES, MATCHES, NAMES];
+    pub const ALL: [&str; 7] = [META, CATALOG, BLOCKS, DIRS, TOMBSTONES, MATCHES, NAMES];
 
     /// Trees of format 1, read only by its migration.
     pub mod v1 {

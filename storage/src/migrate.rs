@@ -25,6 +25,7 @@ pub(crate) fn blocks_from_records(store: &dyn Store) -> Result<(), String> {
         tree::v1::IDS,
         tree::v1::EXPIRY,
         tree::META,
+        tree::DIRS,
     ];
     loop {
         // The next chunk of records, grouped into blocks per collection.
@@ -67,6 +68,9 @@ pub(crate) fn blocks_from_records(store: &dyn Store) -> Result<(), String> {
         for (c, recs) in &blocks {
             let k = key::block(*c, recs[0].header.seq).to_vec();
             let v = block::encode(&k, recs).map_err(|e| e.to_string())?;
+            if let Some(head) = block::head(&v) {
+                writes.push((5, k.clone(), Some(head.to_vec())));
+            }
             writes.push((0, k, Some(v)));
         }
         writes.extend(moved.into_iter().map(|k| (1, k, None)));

@@ -116,11 +116,12 @@ pub(crate) mod t {
     pub const META: usize = 0;
     pub const CATALOG: usize = 1;
     pub const BLOCKS: usize = 2;
-    pub const TOMBSTONES: usize = 3;
-    pub const MATCHES: usize = 4;
+    pub const DIRS: usize = 3;
+    pub const TOMBSTONES: usize = 4;
+    pub const MATCHES: usize = 5;
 }
 
-const _: () = assert!(tree::ALL.len() == 6, "t:: numbers follow tree::ALL");
+const _: () = assert!(tree::ALL.len() == 7, "t:: numbers follow tree::ALL");
 
 /// Longest collection name, in bytes.
 pub const MAX_COLLECTION_LEN: usize = 255;

@@ -345,6 +345,7 @@ impl<'s> Txn<'s> {
             let k = key::block(c, b).to_vec();
             if touched.recs.is_empty() {
                 if touched.existed {
+                    writes.push((t::DIRS, k.clone(), None));
                     writes.push((t::BLOCKS, k, None));
                 }
             } else {
@@ -359,6 +360,9 @@ impl<'s> Txn<'s> {
                         other => AdError::Damaged(damage(tree::BLOCKS, name, id, &k, other)),
                     }
                 })?;
+                if let Some(head) = block::head(&value) {
+                    writes.push((t::DIRS, k.clone(), Some(head.to_vec())));
+                }
                 writes.push((t::BLOCKS, k, Some(value)));
             }
             // Only records that changed change the index: both lists are in sequence order.

@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 /// For each request, the ids of the stored ads matching it both ways.
 pub fn join(index: &mut Index, requests: &[Arc<ClassAd>]) -> Vec<RoaringBitmap> {
+    let _span = tracing::debug_span!("index_join", requests = requests.len()).entered();
     let opts = index.options().clone();
     requests
         .iter()

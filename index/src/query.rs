@@ -354,9 +354,13 @@ impl Index {
 
     /// Prepares, runs and confirms `q`: the matching units and what was done.
     pub fn matching(&mut self, q: &Query) -> (Vec<Hit>, Explain) {
+        let span = tracing::debug_span!("index_query", candidates = 0u64, confirmed = 0u64);
+        let _entered = span.enter();
         self.prepare(q);
         let mut a = self.candidates(q);
         let hits = self.confirm(q, &mut a);
+        span.record("candidates", a.explain.candidates);
+        span.record("confirmed", a.explain.confirmed);
         (hits, a.explain)
     }
 

@@ -11,6 +11,7 @@
 use parking_lot::RwLock;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::cell::RefCell;
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -112,19 +113,61 @@ fn interner() -> &'static RwLock<Interner> {
     INTERNER.get_or_init(|| RwLock::new(Interner::new()))
 }
 
+/// Entries a thread's cache of interned names may hold before it is cleared.
+const LOCAL_CACHE_MAX: usize = 1 << 16;
+
+thread_local! {
+    /// This thread's recently interned spellings, so parsing threads rarely touch the lock.
+    static LOCAL_NAMES: RefCell<FxHashMap<&'static str, Name>> = RefCell::new(FxHashMap::default());
+    /// This thread's copy of the (append-only) spelling table, for [`Name::as_str`].
+    static LOCAL_SPELLINGS: RefCell<Vec<&'static str>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The spelling interned as `id`, read from this thread's copy of the table (refreshed from the
+/// shared one when `id` is newer than the copy). Ids only come from the interner, so `id` is in
+/// the shared table.
+fn spelling(id: u32) -> &'static str {
+    let i = id as usize;
+    LOCAL_SPELLINGS.with(|local| {
+        let mut local = local.borrow_mut();
+        if i >= local.len() {
+            let table = interner().read();
+            let from = local.len();
+            local.extend_from_slice(&table.spellings[from..]);
+        }
+        local[i]
+    })
+}
+
 impl Name {
     /// Interns `s` (exact spelling kept for printing).
     pub fn new(s: &str) -> Name {
-        {
+        if let Some(n) = LOCAL_NAMES.with(|c| c.borrow().get(s).copied()) {
+            return n;
+        }
+        let found = {
             let table = interner().read();
-            if let Some(&id) = table.ids.get(s) {
-                return Name {
+            table.ids.get(s).map(|&id| {
+                let name = Name {
                     id,
                     key: table.keys[id as usize],
                 };
+                (table.spellings[id as usize], name)
+            })
+        };
+        let (spelling, name) = found.unwrap_or_else(|| {
+            let mut table = interner().write();
+            let name = table.intern(s);
+            (table.spellings[name.id as usize], name)
+        });
+        LOCAL_NAMES.with(|c| {
+            let mut c = c.borrow_mut();
+            if c.len() >= LOCAL_CACHE_MAX {
+                c.clear();
             }
-        }
-        interner().write().intern(s)
+            c.insert(spelling, name);
+        });
+        name
     }
 
     /// The case-folded identity used for lookup.
@@ -135,7 +178,7 @@ impl Name {
 
     /// The exact spelling this name was written with.
     pub fn as_str(self) -> &'static str {
-        interner().read().spellings[self.id as usize]
+        spelling(self.id)
     }
 
     /// True when this name is `kw` ignoring case.
@@ -170,7 +213,7 @@ impl Key {
 
     /// The lower-case spelling of this key.
     pub fn as_str(self) -> &'static str {
-        interner().read().spellings[self.0 as usize]
+        spelling(self.0)
     }
 }
 

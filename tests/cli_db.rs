@@ -1,17 +1,10 @@
 //! The database commands through the binary (`load`, `query`, `get`, `rm`, `stats`, `check`,
 //! `matches`, `--db` and `$ADJOIN_DB`), each in a temporary directory.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+mod common;
 
-/// What a run of `adjoin` printed and returned.
-#[derive(Debug)]
-struct Out {
-    stdout: String,
-    stderr: String,
-    code: i32,
-}
+use common::cli::{self, Out};
+use std::path::{Path, PathBuf};
 
 /// A temporary directory to run `adjoin` in, with its database at `adjoin.db` inside.
 struct Sandbox {
@@ -35,29 +28,7 @@ impl Sandbox {
 
     /// Runs `adjoin ARGS` in the sandbox (so `./adjoin.db` is its database) with `stdin`.
     fn run_with(&self, args: &[&str], stdin: &str, env: &[(&str, &Path)]) -> Out {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_adjoin"));
-        cmd.args(args)
-            .current_dir(self.dir.path())
-            .env_remove("ADJOIN_DB")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-        let mut child = cmd.spawn().expect("spawn adjoin");
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(stdin.as_bytes())
-            .expect("write stdin");
-        let out = child.wait_with_output().expect("wait");
-        Out {
-            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-            code: out.status.code().unwrap_or(-1),
-        }
+        cli::run(args, self.dir.path(), stdin, env)
     }
 
     fn run(&self, args: &[&str]) -> Out {

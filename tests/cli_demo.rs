@@ -2,23 +2,14 @@
 //! summary, leaves a database the other commands read, and never overwrites a database it was
 //! not asked to create.
 
+mod common;
+
 use std::path::Path;
-use std::process::Command;
 
 /// Runs `adjoin ARGS` with `TMPDIR` set to `tmp`; returns (stdout, stderr, exit status).
 fn adjoin(args: &[&str], tmp: &Path) -> (String, String, i32) {
-    let out = Command::new(env!("CARGO_BIN_EXE_adjoin"))
-        .args(args)
-        .current_dir(tmp)
-        .env("TMPDIR", tmp)
-        .env_remove("ADJOIN_DB")
-        .output()
-        .expect("run adjoin");
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
+    let out = common::cli::run(args, tmp, "", &[("TMPDIR", tmp)]);
+    (out.stdout, out.stderr, out.code)
 }
 
 /// A small pool, so that the test stays quick in a debug build.

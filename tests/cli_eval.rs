@@ -1,28 +1,11 @@
 //! `adjoin eval` through the binary: one-line cases, stdin mode, ads from files.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 fn adjoin(args: &[&str], stdin: &str) -> (String, String, bool) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_adjoin"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn adjoin");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("write stdin");
-    let out = child.wait_with_output().expect("wait");
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.success(),
-    )
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = common::cli::run(args, dir.path(), stdin, &[]);
+    (out.stdout, out.stderr, out.code == 0)
 }
 
 fn eval_is(expr: &str, want: &str) {

@@ -4,16 +4,8 @@
 
 mod common;
 
-use std::process::Command;
+use common::cli::{self, Out};
 use std::sync::{Mutex, MutexGuard, OnceLock};
-
-/// What a run of `adjoin` printed and returned.
-#[derive(Debug)]
-struct Out {
-    stdout: String,
-    stderr: String,
-    code: i32,
-}
 
 /// A temporary directory holding the database (`adjoin.db`) with collections `machines` and
 /// `jobs`; one process at a time may open it, so tests take turns through a mutex.
@@ -23,26 +15,9 @@ struct Sandbox {
 
 impl Sandbox {
     /// Runs `adjoin ARGS` in the sandbox, retrying while the previous process's database
-    /// lock lingers (sled's flusher keeps it a moment after exit).
+    /// lock lingers.
     fn run(&self, args: &[&str]) -> Out {
-        for _ in 0..100 {
-            let out = Command::new(env!("CARGO_BIN_EXE_adjoin"))
-                .args(args)
-                .current_dir(self.dir.path())
-                .env_remove("ADJOIN_DB")
-                .output()
-                .expect("run adjoin");
-            let out = Out {
-                stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-                stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-                code: out.status.code().unwrap_or(-1),
-            };
-            if !out.stderr.contains("database in use") {
-                return out;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-        panic!("the database stayed in use: adjoin {args:?}");
+        cli::run_when_free(args, self.dir.path())
     }
 
     /// Runs and expects exit status 0.

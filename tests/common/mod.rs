@@ -2,6 +2,8 @@
 //! with ours at the precision HTCondor prints (15 significant digits).
 #![allow(dead_code)] // each test binary uses the part it needs
 
+pub mod cli;
+
 use adjoin::query::eval::{eval_expr, EvalOptions};
 use adjoin::query::{parse, ClassAd, Expr, Value};
 use std::path::PathBuf;

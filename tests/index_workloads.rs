@@ -2,14 +2,12 @@
 //! machine ads then N job ads): the indexed join — every job probing the indexed machines
 //! both ways — finds exactly the number of symmetric matches HTCondor's own library counts
 //! over all N × N pairs, needs no evaluation to do so (every constraint converts exactly), and
-//! agrees pair by pair with plain evaluation on a sample of jobs. Also the dissertation's index
-//! workload (4.6.1) at a small size, indexed against naive.
+//! agrees pair by pair with plain evaluation on a sample of jobs.
 
 mod common;
 
 use adjoin::query::eval::EvalOptions;
 use adjoin::query::{parse, ClassAd};
-use adjoin_index::workload::{generate, Mix, Spec};
 use adjoin_index::{join, naive_join, AdId, Index, IndexOptions};
 use std::sync::Arc;
 
@@ -62,23 +60,4 @@ fn ads_1000_join_agrees_with_htcondor() {
 #[test]
 fn ads_4000_join_agrees_with_htcondor() {
     check(4000, 1_798_172, 4);
-}
-
-/// The dissertation's workload, every mix, 8 attributes: indexed and naive joins agree.
-#[test]
-fn dissertation_workload_joins_agree() {
-    for mix in Mix::ALL {
-        let (offers, queries) = generate(&Spec::new(300, 8, mix, 7));
-        let offers: Vec<(AdId, Arc<ClassAd>)> = offers
-            .into_iter()
-            .enumerate()
-            .map(|(i, a)| (i as AdId, Arc::new(a)))
-            .collect();
-        let queries: Vec<Arc<ClassAd>> = queries.into_iter().map(Arc::new).collect();
-        let mut idx = Index::new(IndexOptions::default());
-        idx.extend(offers.iter().cloned()).expect("index");
-        let got = join(&mut idx, &queries[..60]);
-        let want = naive_join(&offers, &queries[..60], &EvalOptions::default());
-        assert_eq!(got, want, "mix {}", mix.letter());
-    }
 }

@@ -20,6 +20,7 @@
 
 pub use adjoin_query as query;
 
+pub mod cycle;
 pub mod db;
 pub mod indexed;
 pub mod load;

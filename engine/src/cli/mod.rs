@@ -8,6 +8,7 @@ mod eval;
 mod get;
 mod join;
 mod load;
+mod match_cmd;
 mod matches;
 mod query;
 mod render;
@@ -53,6 +54,8 @@ enum Command {
     Stats(stats::StatsArgs),
     /// Read and verify every record; exit status 1 if anything is damaged.
     Check(check::CheckArgs),
+    /// Run a matchmaking cycle: match requests to offers, consume them and record the matches.
+    Match(match_cmd::MatchArgs),
     /// List the recorded matches.
     Matches(matches::MatchesArgs),
     /// Build a demo database of a generated pool, query it, and print a summary with timings.
@@ -98,6 +101,7 @@ pub fn run() -> ExitCode {
         Command::Rm(args) => rm::run(args, &db),
         Command::Stats(args) => stats::run(args, &db),
         Command::Check(args) => check::run(args, &db),
+        Command::Match(args) => match_cmd::run(args, &db),
         Command::Matches(args) => matches::run(args, &db),
         Command::Demo(args) => demo::run(args, cli.db.as_deref()),
     };

@@ -1,0 +1,250 @@
+//! The docking vector (dissertation 3.2.4, issue 5): what ranks a request's candidate offers.
+//!
+//! By default the vector is `[request's Rank against the offer, offer's Rank against the
+//! request]`, a rank that is not a number counting 0 (booleans 1 and 0, as HTCondor promotes
+//! them). `--dock` expressions replace it; they read `request.X` and `offer.X`, each attribute
+//! evaluated in a match context of the two ads (so `request.Rank` sees the offer as TARGET),
+//! and anything else through a context ad `[request = …; offer = …]`. A candidate whose vector
+//! has an undefined or error component is discarded; other non-numbers count 0.
+
+use adjoin_query::eval::{eval_attr_in_match, eval_expr, EvalOptions, MatchAds};
+use adjoin_query::{ClassAd, Expr, Key, Name, Value};
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+/// How candidates are ranked.
+#[derive(Clone, Debug)]
+pub enum Dock {
+    /// `[request Rank, offer Rank]`, non-numbers counting 0.
+    Ranks {
+        /// The key of `Rank`.
+        rank: Key,
+    },
+    /// The given expressions, in order.
+    Exprs(Vec<Expr>),
+}
+
+impl Dock {
+    /// The default vector when `exprs` is empty, else those expressions.
+    pub fn new(exprs: Vec<Expr>) -> Dock {
+        if exprs.is_empty() {
+            Dock::Ranks {
+                rank: Key::of("Rank"),
+            }
+        } else {
+            Dock::Exprs(exprs)
+        }
+    }
+
+    /// The vector of `offer` for `request`; `None` when a component is undefined or error.
+    pub fn vector(
+        &self,
+        request: &Arc<ClassAd>,
+        offer: &Arc<ClassAd>,
+        opts: &EvalOptions,
+    ) -> Option<Vec<Value>> {
+        match self {
+            Dock::Ranks { rank } => {
+                let r = MatchAds {
+                    my: request,
+                    target: offer,
+                };
+                let o = MatchAds {
+                    my: offer,
+                    target: request,
+                };
+                Some(vec![rank_of(*rank, r, opts), rank_of(*rank, o, opts)])
+            }
+            Dock::Exprs(exprs) => {
+                let sides = Sides::new(request, offer);
+                let mut ctx = ClassAd::new();
+                ctx.insert(Name::new("request"), Expr::Ad(request.clone()));
+                ctx.insert(Name::new("offer"), Expr::Ad(offer.clone()));
+                exprs
+                    .iter()
+                    .map(|e| component(eval_expr(&sides.bind(e, opts), &ctx, opts)))
+                    .collect()
+            }
+        }
+    }
+}
+
+/// The two ads and the keys naming them in dock expressions.
+struct Sides<'a> {
+    request: &'a ClassAd,
+    offer: &'a ClassAd,
+    request_key: Key,
+    offer_key: Key,
+}
+
+impl<'a> Sides<'a> {
+    fn new(request: &'a ClassAd, offer: &'a ClassAd) -> Sides<'a> {
+        Sides {
+            request,
+            offer,
+            request_key: Key::of("request"),
+            offer_key: Key::of("offer"),
+        }
+    }
+
+    /// `e` with every `request.X` and `offer.X` replaced by X's value in the match context.
+    fn bind(&self, e: &Expr, opts: &EvalOptions) -> Expr {
+        let b = |x: &Expr| self.bind(x, opts);
+        match e {
+            Expr::Select(base, name) => {
+                if let Expr::Attr(side) = base.unparen() {
+                    let pair = if side.key() == self.request_key {
+                        Some((self.request, self.offer))
+                    } else if side.key() == self.offer_key {
+                        Some((self.offer, self.request))
+                    } else {
+                        None
+                    };
+                    if let Some((my, target)) = pair {
+                        let ads = MatchAds { my, target };
+                        return Expr::Lit(eval_attr_in_match(name.as_str(), ads, opts));
+                    }
+                }
+                Expr::Select(Box::new(b(base)), *name)
+            }
+            Expr::Index(p) => Expr::Index(Box::new((b(&p.0), b(&p.1)))),
+            Expr::Unary(op, x) => Expr::Unary(*op, Box::new(b(x))),
+            Expr::Binary(op, p) => Expr::Binary(*op, Box::new((b(&p.0), b(&p.1)))),
+            Expr::Cond(p) => Expr::Cond(Box::new((b(&p.0), b(&p.1), b(&p.2)))),
+            Expr::Elvis(p) => Expr::Elvis(Box::new((b(&p.0), b(&p.1)))),
+            Expr::Call(f, args) => Expr::Call(*f, args.iter().map(b).collect()),
+            Expr::List(xs) => Expr::List(xs.iter().map(b).collect()),
+            Expr::Paren(x) => Expr::Paren(Box::new(b(x))),
+            Expr::Lit(_) | Expr::Attr(_) | Expr::Root(_) | Expr::Ad(_) => e.clone(),
+        }
+    }
+}
+
+/// `ads.my`'s Rank (key `rank`) against `ads.target` as a component; an ad without one ranks 0 without
+/// evaluating (the common first-fit case).
+fn rank_of(rank: Key, ads: MatchAds<'_>, opts: &EvalOptions) -> Value {
+    if ads.my.get_key(rank).is_none() {
+        return Value::Int(0);
+    }
+    rank_number(&eval_attr_in_match("Rank", ads, opts))
+}
+
+/// A rank as a vector component: numbers as they are, booleans 1 and 0, anything else 0
+/// (NaN too, which orders with nothing).
+pub fn rank_number(v: &Value) -> Value {
+    match v {
+        Value::Int(_) => v.clone(),
+        Value::Real(r) if !r.is_nan() => v.clone(),
+        Value::Bool(b) => Value::Int(i64::from(*b)),
+        _ => Value::Int(0),
+    }
+}
+
+/// A dock expression's value as a component: `None` for undefined and error (the candidate is
+/// discarded), else as [`rank_number`].
+fn component(v: Value) -> Option<Value> {
+    match v {
+        Value::Undefined | Value::Error => None,
+        v => Some(rank_number(&v)),
+    }
+}
+
+/// A component as a number (components are always numbers, see [`rank_number`]).
+fn number(v: &Value) -> f64 {
+    match v {
+        Value::Int(i) => *i as f64,
+        Value::Real(r) => *r,
+        _ => 0.0,
+    }
+}
+
+/// Compares two vectors lexicographically, componentwise as numbers (integers beyond 2^53
+/// compare exactly when both are integers).
+pub fn cmp_vectors(a: &[Value], b: &[Value]) -> Ordering {
+    for (x, y) in a.iter().zip(b) {
+        let o = match (x, y) {
+            (Value::Int(i), Value::Int(j)) => i.cmp(j),
+            _ => number(x).total_cmp(&number(y)),
+        };
+        if o != Ordering::Equal {
+            return o;
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use adjoin_query::parse;
+
+    fn ad(text: &str) -> Arc<ClassAd> {
+        Arc::new(parse::classad(text).expect("ad"))
+    }
+
+    /// The vector of `[Memory = 2048; Rank = …]` (offer) for `[Rank = …; Want = 3]` (request).
+    fn check(request_rank: &str, offer_rank: &str, dock: &[&str], want: Option<&str>) {
+        let req = ad(&format!("[Want = 3; Rank = {request_rank}]"));
+        let off = ad(&format!("[Memory = 2048; Rank = {offer_rank}]"));
+        let exprs = dock.iter().map(|d| parse::expr(d).expect("dock")).collect();
+        let got = Dock::new(exprs).vector(&req, &off, &EvalOptions::default());
+        let got = got.map(|v| format!("{:?}", v));
+        assert_eq!(
+            got.as_deref(),
+            want,
+            "{request_rank} / {offer_rank} / {dock:?}"
+        );
+    }
+
+    #[test]
+    fn vectors() {
+        check("TARGET.Memory", "1.5", &[], Some("[Int(2048), Real(1.5)]"));
+        check("undefined", "\"x\"", &[], Some("[Int(0), Int(0)]"));
+        check("true", "false", &[], Some("[Int(1), Int(0)]"));
+        check("TARGET.Nope", "error", &[], Some("[Int(0), Int(0)]"));
+        check(
+            "1",
+            "2",
+            &["request.Rank", "offer.Rank"],
+            Some("[Int(1), Int(2)]"),
+        );
+        check(
+            "TARGET.Memory",
+            "0",
+            &["request.Rank * 2"],
+            Some("[Int(4096)]"),
+        );
+        check(
+            "1",
+            "0",
+            &["offer.Memory - request.Want"],
+            Some("[Int(2045)]"),
+        );
+        check("1", "0", &["(request).Want"], Some("[Int(3)]"));
+        check("1", "0", &["request.Nope"], None);
+        check("1", "0", &["1", "offer.Rank / 0"], None);
+        check("1", "0", &["\"s\"", "true"], Some("[Int(0), Int(1)]"));
+    }
+
+    #[test]
+    fn comparisons() {
+        let v = |xs: &[f64]| xs.iter().map(|&x| Value::Real(x)).collect::<Vec<_>>();
+        for (a, b, want) in [
+            (v(&[1.0, 2.0]), v(&[1.0, 3.0]), Ordering::Less),
+            (v(&[2.0, 0.0]), v(&[1.0, 9.0]), Ordering::Greater),
+            (v(&[1.0]), v(&[1.0]), Ordering::Equal),
+            (
+                vec![Value::Int(2)],
+                vec![Value::Real(1.5)],
+                Ordering::Greater,
+            ),
+            (
+                vec![Value::Int(i64::MAX)],
+                vec![Value::Int(i64::MAX - 1)],
+                Ordering::Greater,
+            ),
+        ] {
+            assert_eq!(cmp_vectors(&a, &b), want, "{a:?} {b:?}");
+        }
+    }
+}

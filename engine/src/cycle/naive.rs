@@ -1,0 +1,107 @@
+//! Where a cycle finds a request's candidates: the spatial index (two-sided queries,
+//! confirmed by evaluation), or, for `--naive`, every live offer by plain evaluation — the
+//! oracle the indexed cycle must agree with. Offers consumed during the cycle are removed.
+
+use crate::indexed::{Collection, IndexedError};
+use adjoin_index::{units, AdId, Index, IndexOptions, Query, RoaringBitmap};
+use adjoin_query::eval::{symmetric_match, EvalOptions};
+use adjoin_query::ClassAd;
+use std::sync::Arc;
+
+/// The live offers of a cycle and how they are searched.
+pub enum Offers {
+    /// Through the spatial index.
+    Indexed(Box<Index>),
+    /// By evaluating every pair: each live offer's matchable units (one per port, or the ad).
+    Naive {
+        /// Units by offer position; `None` once consumed.
+        units: Vec<Option<Vec<Arc<ClassAd>>>>,
+        /// Evaluation options.
+        opts: EvalOptions,
+        /// Pairs evaluated so far.
+        evaluations: u64,
+    },
+}
+
+impl Offers {
+    /// The offers of `c` searched through an index.
+    pub fn indexed(c: &Collection, opts: IndexOptions) -> Result<Offers, IndexedError> {
+        Ok(Offers::Indexed(Box::new(c.index(opts)?)))
+    }
+
+    /// The offers of `c` searched by plain evaluation.
+    pub fn naive(c: &Collection, opts: EvalOptions) -> Offers {
+        let units = c
+            .ads
+            .iter()
+            .map(|a| Some(units(a).into_iter().map(|u| u.ad).collect()))
+            .collect();
+        Offers::Naive {
+            units,
+            opts,
+            evaluations: 0,
+        }
+    }
+
+    /// The live offers matching `request` both ways (some unit of each matching some unit of
+    /// the other), in load order.
+    pub fn candidates(&mut self, request: &Arc<ClassAd>) -> RoaringBitmap {
+        match self {
+            Offers::Indexed(idx) => {
+                let mut ads = RoaringBitmap::new();
+                for q in Query::two_sided(request, idx.options()) {
+                    idx.prepare(&q);
+                    let mut a = idx.candidates(&q);
+                    ads |= idx.confirm_ads(&q, &mut a);
+                }
+                ads
+            }
+            Offers::Naive {
+                units: offers,
+                opts,
+                evaluations,
+            } => {
+                let mine: Vec<Arc<ClassAd>> = units(request).into_iter().map(|u| u.ad).collect();
+                let mut ads = RoaringBitmap::new();
+                for (id, theirs) in (0..).zip(offers.iter()) {
+                    let Some(theirs) = theirs else { continue };
+                    let hit = theirs.iter().any(|o| {
+                        mine.iter().any(|m| {
+                            *evaluations += 1;
+                            symmetric_match(o, m, opts)
+                        })
+                    });
+                    if hit {
+                        ads.insert(id);
+                    }
+                }
+                ads
+            }
+        }
+    }
+
+    /// Drops offer `id` (consumed) from every later search.
+    pub fn remove(&mut self, id: AdId) {
+        match self {
+            Offers::Indexed(idx) => {
+                idx.remove(id);
+            }
+            Offers::Naive { units, .. } => {
+                if let Some(u) = units.get_mut(id as usize) {
+                    *u = None;
+                }
+            }
+        }
+    }
+
+    /// (index probes, requirement evaluations) so far.
+    pub fn work(&self) -> (u64, u64) {
+        match self {
+            Offers::Indexed(idx) => {
+                let s = idx.stats();
+                (s.probes, s.evaluations)
+            }
+            Offers::Naive { evaluations, .. } => (0, *evaluations),
+        }
+    }
+}

@@ -1,16 +1,17 @@
 //! `adjoin demo`: builds a fresh database holding a generated pool (slot ads after the
 //! dissertation's machine model with the attribute set of real slot ads, job ads shaped like
-//! the real job ad), loads it, runs a few queries, a small greedy matchmaking pass that
-//! records matches and consumes slots, reopens the database, and prints what each step took.
+//! the real job ad), loads it, runs a few queries and a matchmaking cycle (which records
+//! matches and consumes the matched ads), reopens the database, and prints what each step took.
 
 use super::db_arg::DbPath;
 use super::query::parse_constraint;
 use super::render::{count, duration, human_bytes, thousands, Table};
+use adjoin::cycle::CycleOptions;
 use adjoin::workload::{Workload, ARCH_OS};
 use adjoin::{Db, DbError};
-use adjoin_query::eval::{eval_attr_in_match, eval_attr_value, symmetric_match, MatchAds};
-use adjoin_query::{ClassAd, EvalOptions, Value};
-use adjoin_storage::{AdError, Durability, NewMatch, NewMember, PutOptions, StoredAd};
+use adjoin_query::eval::eval_attr_value;
+use adjoin_query::{ClassAd, EvalOptions, Expr, Value};
+use adjoin_storage::{AdError, Durability, PutOptions, StoredAd};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use std::collections::BTreeMap;
@@ -31,9 +32,6 @@ pub struct DemoArgs {
     /// Job ads to generate.
     #[arg(long, default_value_t = 5_000, value_name = "N")]
     jobs: u64,
-    /// Jobs the matchmaking pass tries to place.
-    #[arg(long, default_value_t = 100, value_name = "N")]
-    match_jobs: u64,
     /// The generator's seed (the same seed gives the same pool).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -120,85 +118,6 @@ fn text_attr(ad: &ClassAd, name: &str, opts: &EvalOptions) -> String {
     }
 }
 
-/// What the matchmaking pass did.
-struct Matched {
-    tried: u64,
-    matched: u64,
-    first_slot: Option<ClassAd>,
-    took: Duration,
-}
-
-/// Greedy matchmaking: each of the first `limit` jobs takes, among the slots still free that
-/// match it both ways, the one its `Rank` prefers; the match is recorded and the slot consumed.
-fn match_pass(db: &Db, jobs: &[StoredAd], slots: Vec<StoredAd>, limit: u64) -> Result<Matched> {
-    let opts = EvalOptions::default();
-    let start = Instant::now();
-    let mut free: Vec<Option<StoredAd>> = slots.into_iter().map(Some).collect();
-    let mut out = Matched {
-        tried: 0,
-        matched: 0,
-        first_slot: None,
-        took: Duration::ZERO,
-    };
-    for job in jobs.iter().take(limit as usize) {
-        out.tried += 1;
-        let mut best: Option<(usize, f64, Value)> = None;
-        for (i, slot) in free.iter().enumerate() {
-            let Some(slot) = slot else { continue };
-            if !symmetric_match(&job.ad, &slot.ad, &opts) {
-                continue;
-            }
-            let ads = MatchAds {
-                my: &job.ad,
-                target: &slot.ad,
-            };
-            let rank = match eval_attr_in_match("Rank", ads, &opts) {
-                Value::Int(r) => r as f64,
-                Value::Real(r) if r.is_finite() => r,
-                _ => 0.0,
-            };
-            if best.as_ref().is_none_or(|b| rank > b.1) {
-                let slot_rank = eval_attr_in_match(
-                    "Rank",
-                    MatchAds {
-                        my: &slot.ad,
-                        target: &job.ad,
-                    },
-                    &opts,
-                );
-                best = Some((i, rank, slot_rank));
-            }
-        }
-        let Some((i, rank, slot_rank)) = best else {
-            continue;
-        };
-        let Some(slot) = free[i].take() else { continue };
-        db.record_match(&NewMatch {
-            cycle: 1,
-            members: vec![
-                NewMember {
-                    collection: "jobs".into(),
-                    id: job.id().to_owned(),
-                    rank: Some(Value::Real(rank)),
-                    consume: false,
-                },
-                NewMember {
-                    collection: "machines".into(),
-                    id: slot.id().to_owned(),
-                    rank: Some(slot_rank),
-                    consume: true,
-                },
-            ],
-        })?;
-        out.matched += 1;
-        if out.first_slot.is_none() {
-            out.first_slot = Some(slot.ad);
-        }
-    }
-    out.took = start.elapsed();
-    Ok(out)
-}
-
 /// Runs `adjoin demo`.
 pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
     let total = Instant::now();
@@ -279,7 +198,6 @@ pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
             "ImageSize > 100000 && RequestMemory >= 64",
         ),
     ];
-    let mut willing = Vec::new();
     for (what, coll, constraint) in queries {
         let (ads, took) = timed_query(&db, coll, constraint)?;
         t.row([
@@ -288,9 +206,6 @@ pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
             duration(took),
             format!("{coll}: {constraint}"),
         ]);
-        if constraint.ends_with("Start") {
-            willing = ads;
-        }
     }
     let probe = "slot1@host0.pool.example";
     let start = Instant::now();
@@ -339,26 +254,36 @@ pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
         &t,
     );
 
-    // Matchmaking: jobs in load order, against the willing idle slots.
-    let all_jobs = db.scan("jobs")?.collect::<Result<Vec<_>, _>>()?;
-    let n_willing = willing.len() as u64;
-    let m = match_pass(&db, &all_jobs, willing, args.match_jobs)?;
+    // Matchmaking: one cycle, jobs in load order against every machine.
+    let cycle = adjoin::cycle::run(
+        &db,
+        &CycleOptions {
+            requests: "jobs".into(),
+            offers: "machines".into(),
+            ..CycleOptions::default()
+        },
+    )?;
     let _ = writeln!(
         report.text,
-        "\nMatchmaking pass (each job takes the willing slot its Rank prefers; the slot is consumed)\n  \
-         {} of {} placed on {} in {}; each match recorded with its ranks",
-        thousands(m.matched),
-        count(m.tried, "job"),
-        count(n_willing, "willing slot"),
-        duration(m.took)
+        "\nMatchmaking cycle (jobs in load order; each takes the compatible machine its docking \
+         vector [job Rank, machine Rank] prefers; matched ads consumed, each match recorded)\n  \
+         {} of {} placed on {} in {}; {} index probes, {} evaluations",
+        thousands(cycle.matched as u64),
+        count(cycle.requests as u64, "job"),
+        count(total_slots, "machine"),
+        duration(Duration::from_secs_f64(cycle.seconds)),
+        thousands(cycle.probes),
+        thousands(cycle.evaluations)
     );
-    if let Some(slot) = &m.first_slot {
-        let refusal = match db.put("machines", slot) {
+    if let Some(m) = cycle.matches.first() {
+        let mut again = ClassAd::new();
+        again.set("Name", Expr::lit(Value::str(&m.offer)));
+        let refusal = match db.put("machines", &again) {
             Err(DbError::Ad(e @ AdError::Consumed { .. })) => format!("refused: {e}"),
-            Ok(_) => "accepted (unexpected: the slot was consumed)".to_owned(),
+            Ok(_) => "accepted (unexpected: the machine was consumed)".to_owned(),
             Err(e) => e.to_string(),
         };
-        let _ = writeln!(report.text, "  re-advertising a matched slot: {refusal}");
+        let _ = writeln!(report.text, "  re-advertising a matched machine: {refusal}");
     }
 
     // Restart: close, reopen, first answer.

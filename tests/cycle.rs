@@ -1,6 +1,7 @@
 //! Matchmaking cycles (issue 5): the indexed cycle agrees with the naive one on random pools,
 //! the first-fit cycle on the dissertation's model gives HTCondor's answers, and a durable
-//! cycle consumes and records what it matched.
+//! cycle consumes and records what it matched. Autoclustered cycles (the default) agree with
+//! the uncached ones on pools of requests from a few templates.
 
 use adjoin::cycle::{self, CycleMatch, CycleOptions, CycleReport};
 use adjoin::storage::{IdRule, PutOptions};
@@ -173,6 +174,7 @@ fn request() -> impl Strategy<Value = String> {
         Just("Rank = TARGET.Memory;"),
         Just("Rank = -TARGET.Memory;"),
         Just("Rank = TARGET.Score;"),
+        Just("Rank = TARGET.Memory - Mem;"),
     ];
     let count = prop_oneof![
         Just(""),
@@ -229,6 +231,7 @@ proptest! {
         };
         let indexed = run(&db, opts(false));
         let naive = run(&db, opts(true));
+        prop_assert_eq!(naive.clusters, requests.len());
         prop_assert_eq!(&indexed.matches, &naive.matches);
         prop_assert_eq!(indexed.matched, naive.matched);
         // An offer is matched at most once.
@@ -238,4 +241,120 @@ proptest! {
         taken.dedup();
         prop_assert_eq!(taken.len(), n);
     }
+}
+
+/// Loads offers and requests (ids `m<i>`, `j<i>`) into a fresh database.
+fn pool(offers: &[String], requests: &[String]) -> Db {
+    let db = Db::open_in_memory().expect("db");
+    let ads = |kind: &str, xs: &[String]| -> Vec<String> {
+        xs.iter()
+            .enumerate()
+            .map(|(i, x)| format!("[Key = \"{kind}{i}\"; Serial = {i}; {x}]"))
+            .collect()
+    };
+    for (coll, xs) in [("machines", ads("m", offers)), ("jobs", ads("j", requests))] {
+        if !xs.is_empty() {
+            load(
+                &db,
+                coll,
+                &xs.iter().map(String::as_str).collect::<Vec<_>>(),
+            );
+        }
+    }
+    db
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn clustered_cycles_equal_naive_cycles(
+        offers in prop::collection::vec(offer(), 0..14),
+        templates in prop::collection::vec(request(), 1..4),
+        picks in prop::collection::vec(0..8usize, 0..20),
+        order_by in prop_oneof![Just(None), Just(Some("Prio")), Just(Some("-Mem"))],
+        dock in prop_oneof![
+            Just(vec![]),
+            Just(vec!["request.Prio"]),
+            Just(vec!["request.Rank", "-offer.Memory"]),
+            Just(vec!["offer.Rank + request.Prio", "offer.Memory"]),
+            Just(vec!["offer.Memory - request.Mem"]),
+        ],
+    ) {
+        // Requests from a few templates, some with a Prio of their own (read only when the
+        // dock or the order reads it).
+        let requests: Vec<String> = picks
+            .iter()
+            .map(|&p| {
+                let t = &templates[p % templates.len()];
+                if p >= 6 {
+                    t.replacen("Prio = ", &format!("Prio = {p}; OldPrio = "), 1)
+                } else {
+                    t.clone()
+                }
+            })
+            .collect();
+        let db = pool(&offers, &requests);
+        let opts = |naive: bool, no_clusters: bool| {
+            let order_by = order_by.map(|o| parse::expr(o).expect("order-by"));
+            let dock: Vec<_> = dock.iter().map(|d| parse::expr(d).expect("dock")).collect();
+            move |o: &mut CycleOptions| {
+                o.dry_run = true;
+                o.naive = naive;
+                o.no_clusters = no_clusters;
+                o.order_by = order_by;
+                o.dock = dock;
+            }
+        };
+        let clustered = run(&db, opts(false, false));
+        let uncached = run(&db, opts(false, true));
+        let naive = run(&db, opts(true, false));
+        prop_assert_eq!(&clustered.matches, &naive.matches);
+        prop_assert_eq!(&uncached.matches, &naive.matches);
+        prop_assert_eq!(clustered.matched, naive.matched);
+        prop_assert!(clustered.clusters <= templates.len() * 3);
+        prop_assert_eq!(uncached.clusters, requests.len());
+    }
+}
+
+#[test]
+fn clusters_on_the_dissertation_model() {
+    // Every job of the model has its own real MemoryReqs: as many clusters as jobs.
+    let db = workload(1000);
+    let clustered = run(&db, |o| o.dry_run = true);
+    assert_eq!(clustered.clusters, 1000);
+    // The model's machines against 2,000 jobs of 24 kinds.
+    let arch = ["INTEL", "SUN4u", "ALPHA"];
+    let jobs: Vec<String> = (0..2000)
+        .map(|i| {
+            format!(
+                "[Key = {i}; Type = \"Job\"; ImageSize = {}; MemoryReqs = {}; \
+                 Requirements = TARGET.Arch == \"{}\" && TARGET.VirtualMemory > ImageSize]",
+                (i % 4) * 100,
+                (i % 2) * 50,
+                arch[i % 3]
+            )
+        })
+        .collect();
+    load(
+        &db,
+        "jobs2",
+        &jobs.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    let opts = |no_clusters: bool, naive: bool| {
+        move |o: &mut CycleOptions| {
+            o.requests = "jobs2".into();
+            o.dry_run = true;
+            o.no_clusters = no_clusters;
+            o.naive = naive;
+        }
+    };
+    let clustered = run(&db, opts(false, false));
+    let uncached = run(&db, opts(true, false));
+    let naive = run(&db, opts(false, true));
+    assert_eq!(clustered.clusters, 12);
+    assert_eq!(uncached.clusters, 2000);
+    assert_eq!(clustered.matches, uncached.matches);
+    assert_eq!(clustered.matches, naive.matches);
+    assert!(clustered.probes < uncached.probes);
 }

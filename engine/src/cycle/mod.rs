@@ -15,12 +15,17 @@
 //! - Each (request, offer) pair is one match record, members `[request, offer]`, the offer
 //!   always consumed. Their ranks are the default vector's two components; with `--dock` the
 //!   request member carries the whole vector as a list and the offer member none.
-//! - Autoclustering is not built yet: `clusters` reports the number of requests.
+//! - Requests are autoclustered ([`cluster`]): requests alike in everything the cycle reads
+//!   of them share one sorted candidate list, computed once and popped, taken offers skipped.
+//!   The results are exactly those of the uncached path (`no_clusters`, and `naive`), which
+//!   computes every request's list afresh. `clusters` reports the number of clusters.
 
+pub mod cluster;
 pub mod dock;
 pub mod naive;
 pub mod order;
 
+use self::cluster::Clusters;
 use self::dock::{cmp_vectors, Dock};
 use self::naive::Offers;
 use crate::indexed::{Collection, IndexedError};
@@ -45,8 +50,10 @@ pub struct CycleOptions {
     pub dock: Vec<Expr>,
     /// Decide the matches but write nothing.
     pub dry_run: bool,
-    /// Find candidates by evaluating every pair instead of through the index.
+    /// Find candidates by evaluating every pair instead of through the index (uncached).
     pub naive: bool,
+    /// Compute every request's candidates afresh instead of once per cluster.
+    pub no_clusters: bool,
     /// Index and evaluation options.
     pub index: IndexOptions,
 }
@@ -81,7 +88,7 @@ pub struct CycleReport {
     pub probes: u64,
     /// Requirement evaluations (index confirmations, or every pair with `naive`).
     pub evaluations: u64,
-    /// Request clusters (the number of requests until autoclustering is built).
+    /// Request clusters (the number of requests when uncached).
     pub clusters: usize,
     /// Ads the scans could not read (skipped).
     pub damaged: Vec<DbError>,
@@ -133,10 +140,23 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
         Offers::indexed(&offers, opts.index.clone())?
     };
     let dock = Dock::new(opts.dock.clone());
+    let mut clusters = if opts.naive || opts.no_clusters {
+        Clusters::singletons(requests.len())
+    } else {
+        Clusters::of(
+            &requests.ads,
+            &offers.ads,
+            &opts.dock,
+            opts.order_by.as_ref(),
+            &eval,
+        )
+    };
+    // Offers taken this cycle (or gone), by position: cached lists skip them.
+    let mut taken = vec![false; offers.ads.len()];
     let mut report = CycleReport {
         cycle: if opts.dry_run { 0 } else { next_cycle(db)? },
         requests: requests.len(),
-        clusters: requests.len(),
+        clusters: clusters.len(),
         ..CycleReport::default()
     };
     for ri in order::request_order(&requests.ads, opts.order_by.as_ref(), &eval) {
@@ -147,22 +167,30 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
         if want == 0 {
             continue;
         }
-        let mut scored: Vec<(Vec<Value>, AdId)> = pool
-            .candidates(req)
-            .iter()
-            .filter_map(|o| {
-                let offer = offers.ad(o)?;
-                dock.vector(req, offer, &eval).map(|v| (v, o))
-            })
-            .collect();
-        // Best vector first; the sort is stable and candidates come in load order.
-        scored.sort_by(|a, b| cmp_vectors(&b.0, &a.0));
+        let compute = || {
+            let mut scored: Vec<(Vec<Value>, AdId)> = pool
+                .candidates(req)
+                .iter()
+                .filter_map(|o| {
+                    let offer = offers.ad(o)?;
+                    dock.vector(req, offer, &eval).map(|v| (v, o))
+                })
+                .collect();
+            // Best vector first; the sort is stable and candidates come in load order.
+            scored.sort_by(|a, b| cmp_vectors(&b.0, &a.0));
+            scored
+        };
+        let Some(list) = clusters.list(ri, compute) else {
+            continue;
+        };
         let mut got = 0;
-        for (vector, o) in scored {
-            if got == want {
+        while got < want {
+            let Some((vector, o)) = list.peek(&taken) else {
                 break;
-            }
+            };
+            let vector = vector.to_vec();
             let Some(offer_id) = offers.id(o) else {
+                list.advance();
                 continue;
             };
             let record = if opts.dry_run {
@@ -184,6 +212,7 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
                         // request went: it can match nothing more.
                         if collection == opts.offers {
                             pool.remove(o);
+                            take(&mut taken, o);
                             continue;
                         }
                         break;
@@ -192,6 +221,7 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
                 }
             };
             pool.remove(o);
+            take(&mut taken, o);
             got += 1;
             report.matches.push(CycleMatch {
                 request: req_id.clone(),
@@ -207,6 +237,13 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
     report.damaged.extend(offers.damaged);
     report.seconds = start.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// Marks offer `o` taken.
+fn take(taken: &mut [bool], o: AdId) {
+    if let Some(t) = taken.get_mut(o as usize) {
+        *t = true;
+    }
 }
 
 /// The record of one match: the request (consumed with its first match) and the offer.

@@ -261,16 +261,9 @@ impl ImportedAxis {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mangle::{classify, Classified, MangledValue};
+    use crate::mangle::test_key as key;
     use crate::property::{property, Property, Relation};
     use adjoin_query::Value;
-
-    fn key(v: &Value) -> MangledValue {
-        match classify(v) {
-            Classified::Key(k) => k,
-            other => panic!("{v:?}: {other:?}"),
-        }
-    }
 
     fn parts(rel: Relation, c: Value) -> Vec<MangledInterval> {
         match property(rel, &c) {

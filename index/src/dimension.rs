@@ -171,16 +171,9 @@ impl DimensionPoints {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mangle::{classify, Classified};
+    use crate::mangle::test_key as key;
     use crate::property::{property, Property, Relation};
     use adjoin_query::{AbsTime, Value};
-
-    fn key(v: &Value) -> MangledValue {
-        match classify(v) {
-            Classified::Key(k) => k,
-            other => panic!("{v:?}: {other:?}"),
-        }
-    }
 
     fn window(rel: Relation, c: &Value) -> Vec<MangledInterval> {
         match property(rel, c) {

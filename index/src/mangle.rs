@@ -281,6 +281,15 @@ fn rel(r: f64) -> Classified {
     })
 }
 
+/// Test helper: the key of a value that has one (panics otherwise).
+#[cfg(test)]
+pub(crate) fn test_key(v: &Value) -> MangledValue {
+    match classify(v) {
+        Classified::Key(k) => k,
+        other => panic!("{v:?}: {other:?}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

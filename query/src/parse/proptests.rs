@@ -8,19 +8,10 @@ use super::tests::{same_ad, same_expr};
 use super::*;
 use crate::ast::{BinOp, Expr, UnOp};
 use crate::name::Name;
+use crate::print::unparse::strength;
 use crate::value::{AbsTime, Value};
 use proptest::prelude::*;
 use std::sync::Arc;
-
-/// Binding strength as the printer computes it.
-fn strength(e: &Expr) -> u8 {
-    match e {
-        Expr::Cond(_) | Expr::Elvis(_) => 0,
-        Expr::Binary(op, _) => precedence(*op),
-        Expr::Unary(..) => 11,
-        _ => 12,
-    }
-}
 
 /// `e`, parenthesised when it binds looser than `min`.
 fn wrap(e: Expr, min: u8) -> Expr {

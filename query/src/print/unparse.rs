@@ -19,7 +19,7 @@ pub const MAX_PRINT_DEPTH: u32 = 2000;
 
 /// Binding strength of an expression's outermost construct, for deciding parentheses:
 /// 0 conditional, 1–10 binary operators (see [`precedence`]), 11 unary, 12 postfix/primary.
-fn strength(e: &Expr) -> u8 {
+pub(crate) fn strength(e: &Expr) -> u8 {
     match e {
         Expr::Cond(_) | Expr::Elvis(_) => 0,
         Expr::Binary(op, _) => precedence(*op),

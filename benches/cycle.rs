@@ -1,13 +1,24 @@
-//! A matchmaking cycle on the dissertation's job/machine model (`shared/workloads/ads_4000.txt`:
-//! 4,000 machines, 4,000 jobs; jobs in load order, first fit): indexed and autoclustered against
-//! plain evaluation of every pair, in one run. HTCondor's library needs 0.41 s for this cycle on
-//! this machine class (shared/workloads/README.md) and matches 3,724 jobs.
+//! Matchmaking cycles (dry runs, in-memory databases; each figure includes reading both
+//! collections, indexing the offers and clustering the requests):
+//! - `first_fit_cycle_ads_4000`: the dissertation's job/machine model
+//!   (`shared/workloads/ads_4000.txt`: 4,000 machines, 4,000 jobs; jobs in load order, first
+//!   fit), indexed and autoclustered against plain evaluation of every pair, in one run.
+//!   HTCondor's library needs 0.41 s for this cycle on this machine class
+//!   (shared/workloads/README.md) and matches 3,724 jobs.
+//! - `cycle_10k`: 10,000 generated slots against 10,000 generated jobs of 1,000 autoclusters
+//!   (`adjoin::workload`), indexed, autoclustered and uncached. The naive cycle (100M pairs,
+//!   over a minute) is too slow for criterion's ten samples: `examples/cycle_timing.rs
+//!   --naive` measures the ratio in one run.
+//! - `cycle_clustered_1k`: 1,000 slots against 2,000 jobs of 100 autoclusters: autoclustered,
+//!   uncached and naive.
 
 // criterion_group! generates an undocumented public function.
 #![allow(missing_docs)]
 
 use adjoin::cycle::{run, CycleOptions};
-use adjoin::storage::{IdRule, PutOptions};
+use adjoin::storage::{Durability, IdRule, PutOptions};
+use adjoin::workload::templates::JobTemplates;
+use adjoin::workload::Workload;
 use adjoin::{Db, LoadOptions};
 use criterion::{criterion_group, criterion_main, Criterion};
 
@@ -35,15 +46,44 @@ fn workload() -> Db {
     db
 }
 
-fn bench(c: &mut Criterion) {
-    let db = workload();
-    let opts = |naive: bool| CycleOptions {
+/// `offers` generated slots and `requests` generated jobs of `clusters` templates.
+fn generated(offers: u64, requests: u64, clusters: usize) -> Db {
+    let db = Db::open_in_memory().expect("db");
+    let mut w = Workload::new(42).expect("workload");
+    let put = PutOptions {
+        durability: Durability::Buffered,
+        ..PutOptions::default()
+    };
+    let mut loader = db.store().loader("machines", put.clone());
+    for n in 0..offers {
+        loader.push(&w.slot_ad(n)).expect("push");
+    }
+    loader.finish().expect("load");
+    let templates = JobTemplates::new(w.rng(), clusters).expect("templates");
+    let mut g = w.rng().clone();
+    let mut loader = db.store().loader("jobs", put);
+    for job in templates.jobs(&mut g, requests) {
+        loader.push(&job).expect("push");
+    }
+    loader.finish().expect("load");
+    db
+}
+
+/// A dry-run cycle of jobs against machines, options set by `f`.
+fn opts(f: impl FnOnce(&mut CycleOptions)) -> CycleOptions {
+    let mut o = CycleOptions {
         requests: "jobs".into(),
         offers: "machines".into(),
         dry_run: true,
-        naive,
         ..CycleOptions::default()
     };
+    f(&mut o);
+    o
+}
+
+fn ads_4000(c: &mut Criterion) {
+    let db = workload();
+    let opts = |naive: bool| opts(|o| o.naive = naive);
     for naive in [false, true] {
         let report = run(&db, &opts(naive)).expect("cycle");
         assert_eq!(report.matched, 3724, "HTCondor's first-fit answer");
@@ -59,5 +99,42 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// The variants of a generated pool's cycle: (name, options), the first autoclustered.
+fn variants(naive: bool) -> Vec<(&'static str, CycleOptions)> {
+    let mut v = vec![
+        ("autoclustered", opts(|_| {})),
+        ("uncached", opts(|o| o.no_clusters = true)),
+    ];
+    if naive {
+        v.push(("naive", opts(|o| o.naive = true)));
+    }
+    v
+}
+
+fn generated_pools(c: &mut Criterion) {
+    for (group, offers, requests, clusters, naive) in [
+        ("cycle_10k", 10_000, 10_000, 1_000, false),
+        ("cycle_clustered_1k", 1_000, 2_000, 100, true),
+    ] {
+        let db = generated(offers, requests, clusters);
+        let variants = variants(naive);
+        // Every variant makes the same matches.
+        let reports: Vec<_> = variants
+            .iter()
+            .map(|(_, o)| run(&db, o).expect("cycle"))
+            .collect();
+        for r in &reports {
+            assert_eq!(r.matches, reports[0].matches);
+        }
+        assert_eq!(reports[0].clusters, clusters);
+        let mut g = c.benchmark_group(group);
+        g.sample_size(10);
+        for (name, o) in &variants {
+            g.bench_function(*name, |b| b.iter(|| run(&db, o).expect("cycle")));
+        }
+        g.finish();
+    }
+}
+
+criterion_group!(benches, ads_4000, generated_pools);
 criterion_main!(benches);

@@ -659,8 +659,9 @@ fn check_and_reads_name_a_damaged_record() {
         lines[0].starts_with("damaged: tree blocks, collection m, id n3: checksum mismatch"),
         "{out:?}"
     );
+    // Meta (format, counters, the collection's generation), catalog, block, dir, names.
     assert_eq!(
-        lines[1], "9 entries read (3 ads): 1 damaged record",
+        lines[1], "10 entries read (3 ads): 1 damaged record",
         "{out:?}"
     );
     // A query reports the damaged record and prints the others; get names it too.

@@ -1,7 +1,7 @@
 //! Matchmaking cycles (issue 5): the indexed cycle agrees with the naive one on random pools,
 //! the first-fit cycle on the dissertation's model gives HTCondor's answers, and a durable
-//! cycle consumes and records what it matched. Autoclustered cycles (the default) agree with
-//! the uncached ones on pools of requests from a few templates.
+//! cycle consumes and records what it matched, in groups of matches. Autoclustered cycles (the
+//! default) agree with the uncached ones on pools of requests from a few templates.
 
 use adjoin::cycle::{self, CycleMatch, CycleOptions, CycleReport};
 use adjoin::storage::{IdRule, PutOptions};
@@ -147,6 +147,46 @@ fn durable_cycle_consumes_and_records() {
     // The next cycle: only m4 is left, and no job left fits it both ways.
     let next = run(&db, |_| {});
     assert_eq!((next.cycle, next.matches.len()), (2, 0));
+}
+
+#[test]
+fn durable_cycles_commit_in_groups() {
+    // 3,724 matches: several groups (`cycle::group::GROUP`), the records those of a dry run.
+    let db = workload(4000);
+    let dry = run(&db, |o| o.dry_run = true);
+    let opts = CycleOptions {
+        requests: "jobs".into(),
+        offers: "machines".into(),
+        ..CycleOptions::default()
+    };
+    let r = db.match_cycle(&opts).expect("cycle");
+    assert!(r.matches.len() > 3 * cycle::group::GROUP);
+    let plain = |ms: &[CycleMatch]| -> Vec<(String, String, Vec<adjoin_query::Value>)> {
+        ms.iter()
+            .map(|m| (m.request.clone(), m.offer.clone(), m.vector.clone()))
+            .collect()
+    };
+    assert_eq!(plain(&r.matches), plain(&dry.matches));
+    assert_eq!((r.cycle, r.matched), (1, dry.matched));
+    let recs = db.matches().expect("matches");
+    assert_eq!(recs.len(), r.matches.len());
+    for (i, (m, rec)) in r.matches.iter().zip(&recs).enumerate() {
+        assert_eq!(
+            (m.record, rec.id, rec.cycle),
+            (Some(i as u64 + 1), i as u64 + 1, 1)
+        );
+        let ids: Vec<(&str, bool)> = rec
+            .members
+            .iter()
+            .map(|x| (x.id.as_str(), x.consumed))
+            .collect();
+        assert_eq!(ids, [(m.request.as_str(), true), (m.offer.as_str(), true)]);
+    }
+    for coll in ["machines", "jobs"] {
+        let left = db.scan(coll).expect("scan").count();
+        assert_eq!(left, 4000 - r.matches.len(), "{coll}");
+    }
+    assert!(db.check().expect("check").is_clean());
 }
 
 /// A random offer: memory, a rank, whether it declares `Score`.

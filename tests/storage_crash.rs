@@ -1,10 +1,11 @@
 //! Crash consistency: a child process writes durably and prints each acknowledged write; the
 //! parent SIGKILLs it at a random moment, reopens, and checks that every acknowledged ad is
-//! present and intact, every acknowledged consumption holds, and nothing partial is visible.
+//! present and intact, every acknowledged consumption holds, every match record has its ads
+//! consumed, and nothing partial is visible.
 //! The child is this test binary run again with `ADJOIN_CRASH_CHILD` set.
 
 use adjoin::query::{ClassAd, Expr, Value};
-use adjoin::storage::{Durability, NewMatch, NewMember, PutOptions};
+use adjoin::storage::{AfterRefusal, Durability, NewMatch, NewMember, PutOptions};
 use adjoin::workload::Rng;
 use adjoin::{Db, DbOptions};
 use std::collections::{BTreeMap, BTreeSet};
@@ -41,7 +42,7 @@ fn options() -> DbOptions {
 }
 
 /// The child: writes forever (until killed), printing `put ID` after a put or a committed
-/// chunk returns, and `consumed ID MATCH` after a match commits. Numbers start at `$START`.
+/// chunk returns, and `consumed ID MATCH` after a match (alone or in a group) commits. Numbers start at `$START`.
 #[test]
 fn crash_child() {
     let Ok(path) = std::env::var(CHILD_ENV) else {
@@ -113,6 +114,37 @@ fn crash_child() {
                 for r in &l.results()[before..] {
                     println!("put {}", r.as_ref().expect("stored").id);
                 }
+            }
+            9 => {
+                // Group commit: a few matches in one transaction, one of them refused (its ad
+                // consumed by an earlier match of the batch).
+                let n = live.len().min(3);
+                if n == 0 {
+                    continue;
+                }
+                let mut victims: Vec<u64> = (0..n)
+                    .map(|_| live.swap_remove(rng.range(0, live.len() as i64) as usize))
+                    .collect();
+                victims.push(victims[0]);
+                let ms: Vec<NewMatch> = victims
+                    .iter()
+                    .map(|v| NewMatch {
+                        cycle: k,
+                        members: vec![NewMember {
+                            collection: "slots".into(),
+                            id: format!("c{v}"),
+                            rank: None,
+                            consume: true,
+                        }],
+                    })
+                    .collect();
+                let outcomes = db
+                    .record_matches(&ms, AfterRefusal::Continue)
+                    .expect("batch");
+                for (v, r) in victims.iter().zip(&outcomes).take(n) {
+                    println!("consumed c{v} {}", r.as_ref().expect("match").id);
+                }
+                assert!(outcomes[n].is_err(), "consumed twice");
             }
             _ => {
                 if live.is_empty() {
@@ -263,6 +295,17 @@ fn acknowledged_writes_survive_sigkill() {
                 ad.id()
             );
             max = max.max(k + 1);
+        }
+        // Every match record has its ads consumed, by it: a group of matches commits whole.
+        for rec in db.matches().expect("matches") {
+            for m in rec.members.iter().filter(|m| m.consumed) {
+                assert!(
+                    db.get("slots", &m.id).expect("get").is_none(),
+                    "round {round}"
+                );
+                let ts = db.tombstone("slots", &m.id).expect("tombstone");
+                assert_eq!(ts.and_then(|t| t.match_id), Some(rec.id), "round {round}");
+            }
         }
         let report = db.check().expect("check");
         assert!(report.is_clean(), "round {round}: {:?}", report.damage);

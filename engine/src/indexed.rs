@@ -1,13 +1,12 @@
-//! A collection read into memory in load order and indexed spatially (`adjoin query --explain`,
-//! `adjoin candidates`, `adjoin join`): ad ids for the index are load positions, mapped back to
-//! the stored ids through [`Collection::id`].
+//! A collection read into memory in load order and indexed privately (`adjoin join`, cycles,
+//! and the nested-loop oracles): ad ids for the index are load positions, mapped back to the
+//! stored ids through [`Collection::id`]. (Queries of one collection use the index the `Db`
+//! holds: `db/indexes.rs`.)
 
 use crate::{Db, DbError};
-use adjoin_index::{
-    naive_join, AdId, Explain, Index, IndexError, IndexOptions, Query, RoaringBitmap,
-};
+use adjoin_index::{naive_join, AdId, Index, IndexError, IndexOptions, RoaringBitmap};
 use adjoin_query::eval::EvalOptions;
-use adjoin_query::{ClassAd, Expr};
+use adjoin_query::ClassAd;
 use std::sync::Arc;
 use thiserror::Error;
 
@@ -101,19 +100,6 @@ impl Collection {
     }
 }
 
-/// The ads of `index` satisfying `constraint` with each as MY, ascending and each once (an ad
-/// with ports is selected when any port's view is), and what the query did; with `explain`,
-/// the step sizes are counted too.
-pub fn one_sided(index: &mut Index, constraint: &Expr, explain: bool) -> (Vec<AdId>, Explain) {
-    let mut q = Query::one_sided(constraint, index.options());
-    if explain {
-        q = q.explained();
-    }
-    let (hits, ex) = index.matching(&q);
-    let ads: RoaringBitmap = hits.iter().map(|h| h.ad).collect();
-    (ads.iter().collect(), ex)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,26 +123,6 @@ mod tests {
 
     fn ad(text: &str) -> Arc<ClassAd> {
         Arc::new(parse::classad(text).expect("ad"))
-    }
-
-    #[test]
-    fn one_sided_queries_agree_with_evaluation() {
-        let c = collection(MACHINES);
-        assert_eq!((c.len(), c.id(3), c.id(4)), (4, Some("d"), None));
-        let mut idx = c.index(IndexOptions::default()).expect("index");
-        for (constraint, want) in [
-            ("Memory >= 2048", &[0, 2, 3][..]),
-            ("Memory < 1024", &[1][..]),
-            ("Name == \"c\" || Memory == 512", &[1, 2][..]),
-            ("Requirements", &[3][..]),
-            ("Memory", &[0, 1, 2, 3][..]),
-            ("Undeclared > 1", &[][..]),
-        ] {
-            let e = parse::expr(constraint).expect("constraint");
-            let (got, ex) = one_sided(&mut idx, &e, true);
-            assert_eq!(got, want, "{constraint}");
-            assert_eq!(ex.confirmed as usize, want.len(), "{constraint}");
-        }
     }
 
     #[test]

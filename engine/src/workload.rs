@@ -5,6 +5,8 @@
 
 use adjoin_query::{parse, ClassAd, Expr, Name, ParseError, Value};
 
+pub mod templates;
+
 /// A small, fast, seeded generator (SplitMix64).
 #[derive(Clone, Debug)]
 pub struct Rng(u64);

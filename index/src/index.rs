@@ -88,16 +88,82 @@ pub struct Inserted {
     pub exact: bool,
 }
 
+/// Where an index that does not hold its ads reads them back (e.g. a database): evaluation
+/// (confirming inexact candidates) and new imported axes need the ads themselves.
+pub trait AdSource: Send + Sync + std::fmt::Debug {
+    /// The ads `ids`, in the order asked; `None` for one that is gone or cannot be read.
+    fn fetch(&self, ids: &[AdId]) -> Vec<Option<Arc<ClassAd>>>;
+
+    /// Every ad the source holds, in one pass (to read a new attribute of all of them).
+    fn for_each(&self, f: &mut dyn FnMut(AdId, Arc<ClassAd>));
+}
+
+/// Converts ads as an index would, without the index (see [`Index::converter`]).
+#[derive(Clone, Debug)]
+pub struct Converter {
+    opts: IndexOptions,
+    imported: Vec<Key>,
+    keep_views: bool,
+}
+
+/// An ad converted for insertion: per unit, its rectangles and imported values.
+#[derive(Clone, Debug)]
+pub struct Converted {
+    units: Vec<ConvertedUnit>,
+}
+
+#[derive(Clone, Debug)]
+struct ConvertedUnit {
+    port: Option<u16>,
+    view: Option<Arc<ClassAd>>,
+    rects: crate::rectangle::Rectangles,
+    imp: Vec<(Key, ImpValue)>,
+}
+
+impl Converter {
+    /// `ad` converted: one unit per port (or the ad itself).
+    pub fn convert(&self, ad: &Arc<ClassAd>) -> Converted {
+        let opts = &self.opts;
+        Converted {
+            units: units(ad)
+                .into_iter()
+                .map(|unit| ConvertedUnit {
+                    port: unit.port,
+                    rects: rectangles(
+                        &constraint_dpf(&unit.ad, &opts.eval, opts.profile_cap),
+                        opts.rectangle_cap,
+                    ),
+                    imp: self
+                        .imported
+                        .iter()
+                        .map(|&k| (k, imp_value(&unit.ad, k, &opts.eval)))
+                        .collect(),
+                    view: self.keep_views.then_some(unit.ad),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl Converted {
+    /// Whether the ad has ports (more than the ad itself as its unit).
+    pub fn has_ports(&self) -> bool {
+        self.units.iter().any(|u| u.port.is_some())
+    }
+}
+
 /// A stored unit: an ad, or one port of it.
 #[derive(Clone, Debug)]
 pub(crate) struct UnitData {
     pub(crate) ad: AdId,
     pub(crate) port: Option<u16>,
-    /// What is evaluated: the ad itself or the port's view.
-    pub(crate) view: Arc<ClassAd>,
+    /// What is evaluated: the ad itself or the port's view; `None` when the index reads its
+    /// ads from an [`AdSource`].
+    pub(crate) view: Option<Arc<ClassAd>>,
     pub(crate) rids: Vec<u32>,
     /// The unit's value of every attribute with an imported axis.
-    pub(crate) imp: FxHashMap<Key, ImpValue>,
+    /// (A few entries: a vector, not a map, as there is one per unit.)
+    pub(crate) imp: Vec<(Key, ImpValue)>,
 }
 
 /// A stored rectangle's bounds (Exp, sorted by attribute), kept to undo its insertion.
@@ -157,7 +223,9 @@ pub struct Stats {
 #[derive(Debug)]
 pub struct Index {
     pub(crate) opts: IndexOptions,
-    ads: FxHashMap<AdId, Vec<u32>>,
+    /// Where ads are read back when units do not hold them.
+    pub(crate) source: Option<Arc<dyn AdSource>>,
+    pub(crate) ads: FxHashMap<AdId, Vec<u32>>,
     pub(crate) units: Vec<Option<UnitData>>,
     free_units: Vec<u32>,
     pub(crate) rids: Rids<u32>,
@@ -174,7 +242,7 @@ pub struct Index {
     pub(crate) live: Bits,
     /// Live units with more than one rectangle (when none, RIDs stand for units one to one).
     multi: usize,
-    deferring: bool,
+    pub(crate) deferring: bool,
     pub(crate) counters: Counters,
 }
 
@@ -189,6 +257,7 @@ impl Index {
     pub fn new(opts: IndexOptions) -> Index {
         Index {
             opts,
+            source: None,
             ads: FxHashMap::default(),
             units: Vec::new(),
             free_units: Vec::new(),
@@ -203,6 +272,15 @@ impl Index {
             multi: 0,
             deferring: false,
             counters: Counters::default(),
+        }
+    }
+
+    /// An empty index that keeps no ads in memory: it reads them from `source` when it must
+    /// evaluate (inexact candidates) or give an attribute an imported axis.
+    pub fn with_source(opts: IndexOptions, source: Arc<dyn AdSource>) -> Index {
+        Index {
+            source: Some(source),
+            ..Index::new(opts)
         }
     }
 
@@ -235,11 +313,6 @@ impl Index {
     pub fn owner(&self, rid: u32) -> Option<(AdId, Option<u16>)> {
         let u = self.unit(*self.rids.owner(rid)?)?;
         Some((u.ad, u.port))
-    }
-
-    /// What a RID's rectangle is matched as: its ad, or its port's view.
-    pub fn unit_ad(&self, rid: u32) -> Option<&Arc<ClassAd>> {
-        Some(&self.unit(*self.rids.owner(rid)?)?.view)
     }
 
     /// The RIDs of ad `id`'s rectangles.
@@ -312,14 +385,48 @@ impl Index {
     /// Stores ad `id` (replacing any ad stored under it): one unit per port, one rectangle
     /// per profile (and `!=` split) of each unit's constraint.
     pub fn insert(&mut self, id: AdId, ad: Arc<ClassAd>) -> Result<Inserted, IndexError> {
+        let converted = self.converter().convert(&ad);
+        self.insert_converted(id, converted)
+    }
+
+    /// What converts ads for this index (e.g. on other threads, ahead of
+    /// [`Index::insert_converted`]). It is valid until an attribute gets an imported axis.
+    pub fn converter(&self) -> Converter {
+        Converter {
+            opts: self.opts.clone(),
+            imported: self.imported.keys().copied().collect(),
+            keep_views: self.source.is_none(),
+        }
+    }
+
+    /// Stores ad `id` as converted by this index's [`Converter`] (replacing any ad stored
+    /// under it).
+    pub fn insert_converted(
+        &mut self,
+        id: AdId,
+        converted: Converted,
+    ) -> Result<Inserted, IndexError> {
         self.remove(id);
         let mut report = Inserted {
             exact: true,
             ..Inserted::default()
         };
         let mut stored = Vec::new();
-        for unit in units(&ad) {
-            match self.add_unit(id, unit, &mut report) {
+        for unit in converted.units {
+            report.exact &= unit.rects.exact;
+            report.rectangles += unit.rects.rects.len();
+            report
+                .errors
+                .extend(unit.rects.errors.iter().map(|e| (unit.port, *e)));
+            let placed = self.place_unit(
+                id,
+                unit.port,
+                unit.view,
+                unit.rects.rects,
+                unit.rects.exact,
+                unit.imp,
+            );
+            match placed {
                 Ok(u) => stored.push(u),
                 Err(e) => {
                     for u in stored {
@@ -362,7 +469,7 @@ impl Index {
         result.map(|()| total)
     }
 
-    fn rebuild_axes(&mut self) {
+    pub(crate) fn rebuild_axes(&mut self) {
         for a in self.exported.values_mut() {
             a.rebuild();
         }
@@ -371,28 +478,23 @@ impl Index {
         }
     }
 
-    fn add_unit(&mut self, id: AdId, unit: Unit, report: &mut Inserted) -> Result<u32, IndexError> {
-        let opts = &self.opts;
-        let conv = rectangles(
-            &constraint_dpf(&unit.ad, &opts.eval, opts.profile_cap),
-            opts.rectangle_cap,
-        );
-        let imp: FxHashMap<Key, ImpValue> = self
-            .imported
-            .keys()
-            .map(|&k| (k, imp_value(&unit.ad, k, &opts.eval)))
-            .collect();
-        report.exact &= conv.exact;
-        report.rectangles += conv.rects.len();
-        self.multi += usize::from(conv.rects.len() > 1);
-        report
-            .errors
-            .extend(conv.errors.iter().map(|e| (unit.port, *e)));
+    /// Stores a converted unit: its rectangles (none: its constraint is never true), whether
+    /// they are exact, and its imported values.
+    pub(crate) fn place_unit(
+        &mut self,
+        id: AdId,
+        port: Option<u16>,
+        view: Option<Arc<ClassAd>>,
+        rects: Vec<crate::rectangle::Rectangle>,
+        exact: bool,
+        imp: Vec<(Key, ImpValue)>,
+    ) -> Result<u32, IndexError> {
+        self.multi += usize::from(rects.len() > 1);
         let data = UnitData {
             ad: id,
-            port: unit.port,
-            view: unit.ad,
-            rids: Vec::with_capacity(conv.rects.len()),
+            port,
+            view,
+            rids: Vec::with_capacity(rects.len()),
             imp,
         };
         let u = match self.free_units.pop() {
@@ -407,14 +509,14 @@ impl Index {
         };
         // A unit whose constraint is never true still has values a one-sided query may want:
         // it gets one RID with no bounds, in `never`.
-        let never = conv.rects.is_empty();
+        let never = rects.is_empty();
         let rects = if never {
             vec![crate::rectangle::Rectangle {
                 exp: Vec::new(),
                 deviant: false,
             }]
         } else {
-            conv.rects
+            rects
         };
         for rect in rects {
             let rid = match self.rids.allocate(u) {
@@ -431,7 +533,7 @@ impl Index {
             if rect.deviant {
                 self.deviant_exported.insert(rid);
             }
-            if !conv.exact {
+            if !exact {
                 self.inexact.insert(rid);
             }
             if never {
@@ -503,30 +605,100 @@ impl Index {
         self.free_units.push(u);
     }
 
-    /// Gives every attribute of `attrs` an imported axis, scanning the stored units once per
-    /// new attribute (adaptive dimensions).
+    /// Gives every attribute of `attrs` an imported axis, reading the stored units once
+    /// (adaptive dimensions). A unit whose ad cannot be read back counts as deviant there:
+    /// it stays a candidate, and evaluation decides.
     pub fn ensure_imported(&mut self, attrs: &[Key]) {
-        let missing: Vec<Key> = attrs
+        let mut missing: Vec<Key> = attrs
             .iter()
             .copied()
             .filter(|k| !self.imported.contains_key(k))
             .collect();
+        missing.sort_unstable();
+        missing.dedup();
         if missing.is_empty() {
             return;
         }
+        let _span = tracing::debug_span!("import_axes", attrs = missing.len()).entered();
         let opts = self.opts.eval.clone();
-        for k in missing {
-            let mut axis = ImportedAxis::new();
-            for data in self.units.iter_mut().flatten() {
-                let v = imp_value(&data.view, k, &opts);
+        let mut axes: Vec<ImportedAxis> = missing.iter().map(|_| ImportedAxis::new()).collect();
+        let mut record = |data: &mut UnitData, view: Option<&ClassAd>| {
+            for (&k, axis) in missing.iter().zip(&mut axes) {
+                let v = view.map_or(ImpValue::Deviant, |ad| imp_value(ad, k, &opts));
                 for &rid in &data.rids {
                     axis.insert(&v, rid, true);
                 }
-                data.imp.insert(k, v);
+                data.imp.push((k, v));
             }
+        };
+        match self.source.clone() {
+            // Views held: read them.
+            None => {
+                for data in self.units.iter_mut().flatten() {
+                    let view = data.view.clone();
+                    record(data, view.as_deref());
+                }
+            }
+            // Ads in a source: one pass over all of them; a unit the pass did not reach
+            // (its ad gone or unreadable) counts as deviant.
+            Some(source) => {
+                let mut done = vec![false; self.units.len()];
+                let (ads, units) = (&self.ads, &mut self.units);
+                source.for_each(&mut |id, ad| {
+                    let Some(us) = ads.get(&id) else { return };
+                    let views = crate::ports::units(&ad);
+                    for &u in us {
+                        let Some(Some(data)) = units.get_mut(u as usize) else {
+                            continue;
+                        };
+                        let view = views.iter().find(|x| x.port == data.port);
+                        record(data, view.map(|x| &*x.ad));
+                        if let Some(d) = done.get_mut(u as usize) {
+                            *d = true;
+                        }
+                    }
+                });
+                for (data, _) in units
+                    .iter_mut()
+                    .zip(&done)
+                    .filter(|(_, d)| !**d)
+                    .filter_map(|(u, d)| Some((u.as_mut()?, d)))
+                {
+                    record(data, None);
+                }
+            }
+        }
+        for (k, mut axis) in missing.into_iter().zip(axes) {
             axis.rebuild();
             self.imported.insert(k, axis);
         }
+    }
+
+    /// The views of units `us`, in order: held, or read from the source in one batch (each ad
+    /// once); `None` for a unit that is gone or whose ad cannot be read.
+    pub(crate) fn views(&self, us: &[u32]) -> Vec<Option<Arc<ClassAd>>> {
+        let Some(source) = &self.source else {
+            return us
+                .iter()
+                .map(|&u| self.unit(u).and_then(|d| d.view.clone()))
+                .collect();
+        };
+        let mut ids: Vec<AdId> = us.iter().filter_map(|&u| Some(self.unit(u)?.ad)).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let fetched = source.fetch(&ids);
+        let by_ad: FxHashMap<AdId, Vec<Unit>> = ids
+            .into_iter()
+            .zip(fetched)
+            .filter_map(|(id, ad)| Some((id, units(&ad?))))
+            .collect();
+        us.iter()
+            .map(|&u| {
+                let d = self.unit(u)?;
+                let found = by_ad.get(&d.ad)?.iter().find(|x| x.port == d.port)?;
+                Some(Arc::clone(&found.ad))
+            })
+            .collect()
     }
 
     /// Checks every structure against the stored units (tests).

@@ -11,6 +11,7 @@
 //! - [`dimension`]: one attribute's trees and points, one per domain;
 //! - [`maps`]: the unimported, unexported and deviant RID maps;
 //! - [`rid`]: RID allocation and the universal set;
+//! - [`snapshot`]: an index's converted contents as plain data, for restarts;
 //! - [`collect`]: turning reported RIDs into roaring bitmaps;
 //! - [`position`], [`ranked`]: all domains on one order; sorted sets with checkpointed prefix
 //!   bitmaps, answering wide ranges in a few bitmap operations;
@@ -66,6 +67,7 @@ pub mod query;
 pub mod ranked;
 pub mod rectangle;
 pub mod rid;
+pub mod snapshot;
 pub mod window;
 pub mod workload;
 
@@ -77,7 +79,9 @@ pub use axis::{ExportedAxis, ImportedAxis};
 pub use bits::Bits;
 pub use collect::RidCollector;
 pub use dimension::{DimensionPoints, DimensionTrees};
-pub use index::{AdId, Index, IndexError, IndexOptions, Inserted, Stats};
+pub use index::{
+    AdId, AdSource, Converted, Converter, Index, IndexError, IndexOptions, Inserted, Stats,
+};
 pub use interval::{Bound, Interval};
 pub use interval_tree::IntervalTree;
 pub use join::{join, naive_join};
@@ -94,4 +98,5 @@ pub use ranked::Ranked;
 pub use rectangle::{imp_value, rectangles, ConsistencyError, ImpValue, Rectangle, Rectangles};
 pub use rid::{Rids, RidsExhausted};
 pub use roaring::RoaringBitmap;
+pub use snapshot::{IndexSnapshot, SnapshotError};
 pub use window::{accepts, satisfies, Direction, Query};

@@ -36,6 +36,9 @@ use std::sync::Arc;
 /// An axis with at most this many distinct keys (ends) is cheap to probe whatever the range.
 const FEW_KEYS: usize = 64;
 
+/// Candidates whose views are read back from a source at once.
+const CONFIRM_BATCH: usize = 1024;
+
 /// One component of a window: the probe's point (as a position) against stored bounds, an
 /// attribute the probe lacks, or the probe's interval (as end positions) against stored
 /// values.
@@ -284,13 +287,13 @@ impl Index {
         }
     }
 
-    /// Whether stored `unit` matches `q` by evaluation.
-    fn evaluate(&self, q: &Query, unit: &UnitData) -> bool {
+    /// Whether `view` (a stored unit's ad or port view) matches `q` by evaluation.
+    fn evaluate(&self, q: &Query, view: &ClassAd) -> bool {
         let opts = &self.opts.eval;
         match (q.direction, &q.probe, &q.constraint) {
-            (Direction::TwoSided, Some(p), _) => symmetric_match(&unit.view, &p.ad, opts),
-            (Direction::Reverse, Some(p), _) => accepts(&unit.view, &p.ad, opts),
-            (Direction::OneSided, _, Some(c)) => satisfies(&unit.view, c, opts),
+            (Direction::TwoSided, Some(p), _) => symmetric_match(view, &p.ad, opts),
+            (Direction::Reverse, Some(p), _) => accepts(view, &p.ad, opts),
+            (Direction::OneSided, _, Some(c)) => satisfies(view, c, opts),
             _ => false,
         }
     }
@@ -322,7 +325,9 @@ impl Index {
         let mut seen = RoaringBitmap::new();
         let single = self.one_rect_per_unit();
         let all_exact = a.all_exact();
-        let (mut exact, mut evaluated, mut confirmed) = (0, 0, 0);
+        let (mut exact, mut confirmed) = (0, 0);
+        // Units to evaluate: their views are read in one batch when the index holds none.
+        let mut pending: Vec<u32> = Vec::new();
         for rid in a.rids.iter() {
             let Some(&u) = self.rids.owner(rid) else {
                 continue;
@@ -331,16 +336,23 @@ impl Index {
                 continue;
             }
             let Some(unit) = self.unit(u) else { continue };
-            let ok = if all_exact || a.exact.contains(rid) {
+            if all_exact || a.exact.contains(rid) {
                 exact += 1;
-                true
-            } else {
-                evaluated += 1;
-                self.evaluate(q, unit)
-            };
-            if ok {
                 confirmed += 1;
                 hit(unit);
+            } else {
+                pending.push(u);
+            }
+        }
+        let evaluated = pending.len() as u64;
+        for chunk in pending.chunks(CONFIRM_BATCH) {
+            for (&u, view) in chunk.iter().zip(self.views(chunk)) {
+                let Some(unit) = self.unit(u) else { continue };
+                // An ad that cannot be read back matches nothing.
+                if view.is_some_and(|v| self.evaluate(q, &v)) {
+                    confirmed += 1;
+                    hit(unit);
+                }
             }
         }
         a.explain.exact = exact;

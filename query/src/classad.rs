@@ -26,6 +26,14 @@ impl ClassAd {
         ClassAd::default()
     }
 
+    /// An empty ad with room for `n` attributes.
+    pub fn with_capacity(n: usize) -> ClassAd {
+        ClassAd {
+            attrs: IndexMap::with_capacity_and_hasher(n, FxBuildHasher),
+            low_keys: 0,
+        }
+    }
+
     /// Binds `name` to `expr`, replacing (in place) any binding of the same name in any case.
     pub fn insert(&mut self, name: Name, expr: Expr) {
         if name.key().0 < 16 {

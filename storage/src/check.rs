@@ -84,6 +84,7 @@ impl AdStore {
                 meta::NEXT_MATCH,
             ]
             .contains(&k.as_slice())
+                || k.starts_with(meta::GENERATION)
             {
                 match codec::open::<u64>(&k, &v) {
                     Ok(n) => {

@@ -44,6 +44,16 @@ pub mod meta {
     pub const NEXT_GENERATED: &[u8] = b"next_generated";
     /// The next match id (`u64`).
     pub const NEXT_MATCH: &[u8] = b"next_match";
+    /// The prefix of the per-collection generation counters.
+    pub const GENERATION: &[u8] = b"generation/";
+
+    /// The key of collection `c`'s generation: how many committed writes changed its records
+    /// (`u64`).
+    pub fn generation(c: super::CollId) -> Vec<u8> {
+        let mut k = GENERATION.to_vec();
+        k.extend_from_slice(&c.to_be_bytes());
+        k
+    }
 }
 
 /// The number a collection is known by inside keys.

@@ -142,15 +142,18 @@ impl Names {
     pub(crate) fn decode(&self, bytes: &[u8]) -> Result<ClassAd, CodecError> {
         let pairs: Vec<(u32, Expr)> = codec::decode(bytes)?;
         let t = self.table.read();
-        pairs
-            .into_iter()
-            .map(|(c, e)| match t.names.get(c as usize) {
-                Some(n) => Ok((*n, e)),
-                None => Err(CodecError::Decode(format!(
-                    "unknown attribute name number {c}"
-                ))),
-            })
-            .collect()
+        let mut ad = ClassAd::with_capacity(pairs.len());
+        for (c, e) in pairs {
+            match t.names.get(c as usize) {
+                Some(n) => ad.insert(*n, e),
+                None => {
+                    return Err(CodecError::Decode(format!(
+                        "unknown attribute name number {c}"
+                    )))
+                }
+            }
+        }
+        Ok(ad)
     }
 }
 

@@ -14,6 +14,15 @@ use crate::key::{self, tree, CollId};
 use crate::record::StoredAd;
 use crate::store::{damage, AdStore};
 
+/// A collection's identity and write count ([`AdStore::generation`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Generation {
+    /// The collection's number (a collection dropped and made again gets a new one).
+    pub collection: CollId,
+    /// Committed writes that changed its records.
+    pub writes: u64,
+}
+
 /// What one attempt of a `get` found.
 enum Got {
     /// The answer.
@@ -103,6 +112,34 @@ impl AdStore {
             inner,
             block: None,
             now: self.now(),
+        })
+    }
+
+    /// The generation of collection `name`: its number and how many committed writes have
+    /// changed its records. Equal generations mean equal records (ids, contents, expiry), so
+    /// data derived from a collection (an index snapshot) can be checked against it. `None`
+    /// for a collection that does not exist.
+    pub fn generation(&self, name: &str) -> Result<Option<Generation>, AdError> {
+        let Some(c) = self.coll_id(name) else {
+            return Ok(None);
+        };
+        Ok(Some(Generation {
+            collection: c,
+            writes: self.generation_of(c)?,
+        }))
+    }
+
+    /// Collection `c`'s write count. A damaged counter reads as a value no earlier write
+    /// left (the clock's nanoseconds), so that nothing derived before is taken as current.
+    pub(crate) fn generation_of(&self, c: CollId) -> Result<u64, AdError> {
+        let k = key::meta::generation(c);
+        Ok(match self.store.get(tree::META, &k)? {
+            None => 0,
+            Some(raw) => codec::open::<u64>(&k, &raw).unwrap_or_else(|_| {
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(u64::MAX / 2, |d| d.as_nanos() as u64)
+            }),
         })
     }
 

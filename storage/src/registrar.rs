@@ -1,6 +1,11 @@
 //! Consumption and the match registrar (dissertation 3.4.2, 3.5): a consumed ad is removed and
 //! its id tombstoned in the same transaction, and a match is recorded together with the
 //! consumption of its members, so a crash leaves either the whole match or none of it.
+//!
+//! Group commit: [`AdStore::record_matches`] plans many matches in one transaction and
+//! flushes once. Each match is still all or nothing: its members are checked (live, not
+//! consumed earlier in the batch, each consumed once) before anything of it is planned, so a
+//! refused match leaves the transaction as it found it.
 
 use crate::backend::KeyRange;
 use crate::codec;
@@ -9,7 +14,7 @@ use crate::key::{self, meta, tree};
 use crate::record::{MatchMember, MatchRecord, Tombstone};
 use crate::store::{damage, t, AdStore, Durability};
 use crate::txn::Txn;
-use crate::write::remove_one;
+use crate::write::{missing, remove_one, unreachable_outcome};
 use adjoin_query::Value;
 
 /// One ad of a match being recorded.
@@ -34,6 +39,17 @@ pub struct NewMatch {
     pub members: Vec<NewMember>,
 }
 
+/// What [`AdStore::record_matches`] does with the matches after one it refuses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AfterRefusal {
+    /// Attempts them: every match that can be recorded is.
+    #[default]
+    Continue,
+    /// Attempts none of them, for callers whose later matches were decided assuming the
+    /// earlier ones were made (a matchmaking cycle).
+    Stop,
+}
+
 /// Consumes ad `id` of `name` in `txn`: removes it and tombstones its id. False when no live
 /// ad has that id (nothing planned then).
 fn consume_one(
@@ -55,6 +71,73 @@ fn consume_one(
     };
     txn.set_tombstone(c, id, Some(ts));
     Ok(true)
+}
+
+/// True when ad `id` of `name` is live as `txn` will leave it (stored, not expired at `now`).
+/// Reads, plans nothing.
+fn live(txn: &mut Txn<'_>, name: &str, id: &str, now: i64) -> Result<bool, AdError> {
+    let Some(c) = txn.collection(name)? else {
+        return Ok(false);
+    };
+    let Some(loc) = txn.lookup(c.id, id) else {
+        return Ok(false);
+    };
+    match txn.record(name, c.id, loc)? {
+        Some(rec) => Ok(rec.header.expires.is_none_or(|at| at > now)),
+        None => Err(missing(name, id, loc.seq)),
+    }
+}
+
+/// Plans match `m` in `txn`: its record and the consumption of its members. The outer
+/// `Result` fails the whole write; the inner one refuses this match only, with nothing of it
+/// planned (every member is checked before anything is changed).
+fn plan_match(
+    txn: &mut Txn<'_>,
+    store: &AdStore,
+    m: &NewMatch,
+    now: i64,
+) -> Result<Result<MatchRecord, AdError>, AdError> {
+    let consumed: Vec<&NewMember> = m.members.iter().filter(|mem| mem.consume).collect();
+    for (i, mem) in consumed.iter().enumerate() {
+        let twice = consumed[..i]
+            .iter()
+            .any(|p| p.collection == mem.collection && p.id == mem.id);
+        let ok = match live(txn, &mem.collection, &mem.id, now) {
+            Ok(ok) => ok && !twice,
+            Err(AdError::Damaged(d)) => return Ok(Err(AdError::Damaged(d))),
+            Err(e) => return Err(e),
+        };
+        if !ok {
+            return Ok(Err(AdError::MissingMember {
+                collection: mem.collection.clone(),
+                id: mem.id.clone(),
+            }));
+        }
+    }
+    let id = txn.counter(meta::NEXT_MATCH, 1)?;
+    for mem in consumed {
+        if !consume_one(txn, store, &mem.collection, &mem.id, now, Some(id))? {
+            return Err(unreachable_outcome("consuming a checked match member"));
+        }
+    }
+    let rec = MatchRecord {
+        id,
+        time: now,
+        cycle: m.cycle,
+        members: m
+            .members
+            .iter()
+            .map(|mem| MatchMember {
+                collection: mem.collection.clone(),
+                id: mem.id.clone(),
+                rank: mem.rank.clone(),
+                consumed: mem.consume,
+            })
+            .collect(),
+    };
+    txn.put(t::MATCHES, &key::match_id(id), &rec)?;
+    txn.set_counter(meta::NEXT_MATCH, id + 1);
+    Ok(Ok(rec))
 }
 
 impl AdStore {
@@ -82,44 +165,45 @@ impl AdStore {
     /// member to consume is not there ([`AdError::MissingMember`]) nothing is recorded or
     /// consumed.
     pub fn record_match(&self, m: &NewMatch) -> Result<MatchRecord, AdError> {
-        let _span =
-            tracing::debug_span!("record_match", cycle = m.cycle, members = m.members.len())
-                .entered();
+        self.record_matches(std::slice::from_ref(m), AfterRefusal::Stop)?
+            .pop()
+            .unwrap_or_else(|| Err(unreachable_outcome("recording a match")))
+    }
+
+    /// Records matches in one transaction and one flush (group commit), each with the
+    /// consumption of its members. Returns one outcome per match attempted, in order: every
+    /// match with [`AfterRefusal::Continue`], those up to the first refused with
+    /// [`AfterRefusal::Stop`]. A refused match records and consumes nothing: a member to
+    /// consume is missing, expired, consumed by an earlier match of the batch or named twice
+    /// ([`AdError::MissingMember`]), or its block is damaged ([`AdError::Damaged`]). Match ids
+    /// follow the order of the recorded matches. The outer error fails the whole batch
+    /// (nothing is written).
+    pub fn record_matches(
+        &self,
+        ms: &[NewMatch],
+        after: AfterRefusal,
+    ) -> Result<Vec<Result<MatchRecord, AdError>>, AdError> {
+        let _span = tracing::debug_span!("record_matches", matches = ms.len()).entered();
         let now = self.now();
-        let rec = {
+        let mut out = Vec::with_capacity(ms.len());
+        {
             let _w = self.write.lock();
             let mut txn = Txn::new(self);
-            let id = txn.counter(meta::NEXT_MATCH, 1)?;
-            for mem in m.members.iter().filter(|mem| mem.consume) {
-                if !consume_one(&mut txn, self, &mem.collection, &mem.id, now, Some(id))? {
-                    return Err(AdError::MissingMember {
-                        collection: mem.collection.clone(),
-                        id: mem.id.clone(),
-                    });
+            for m in ms {
+                let r = plan_match(&mut txn, self, m, now)?;
+                let refused = r.is_err();
+                out.push(r);
+                if refused && after == AfterRefusal::Stop {
+                    break;
                 }
             }
-            let rec = MatchRecord {
-                id,
-                time: now,
-                cycle: m.cycle,
-                members: m
-                    .members
-                    .iter()
-                    .map(|mem| MatchMember {
-                        collection: mem.collection.clone(),
-                        id: mem.id.clone(),
-                        rank: mem.rank.clone(),
-                        consumed: mem.consume,
-                    })
-                    .collect(),
-            };
-            txn.put(t::MATCHES, &key::match_id(id), &rec)?;
-            txn.set_counter(meta::NEXT_MATCH, id + 1);
+            if !out.iter().any(Result::is_ok) {
+                return Ok(out);
+            }
             txn.commit()?;
-            rec
-        };
+        }
         self.commit_point(Durability::Immediate)?;
-        Ok(rec)
+        Ok(out)
     }
 
     /// The match with id `id`.

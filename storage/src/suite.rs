@@ -1,10 +1,11 @@
 //! The ad store's semantics, checked case by case against every backend (memory and sled) by
-//! [`adstore_suite!`]: ids, load order, replace, lifetimes, consumption, the registrar, bulk
-//! loads, stats, check, and damage reporting.
+//! [`adstore_suite!`]: ids, load order, replace, lifetimes, consumption, the registrar and its
+//! group commit, bulk loads, stats, check, and damage reporting.
 
 use crate::backend::{MemStore, SledOptions, SledStore, Store};
 use crate::{
-    AdError, AdStore, Durability, Expiry, IdRule, NewMatch, NewMember, PutOptions, StoreOptions,
+    AdError, AdStore, AfterRefusal, Durability, Expiry, IdRule, MatchRecord, NewMatch, NewMember,
+    PutOptions, StoreOptions,
 };
 use adjoin_query::{parse, ClassAd, Value};
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -287,6 +288,120 @@ pub(crate) fn matches_commit_atomically(f: Fixture) {
     assert!(f.s.check().expect("check").is_clean());
 }
 
+/// A match of `members` (`(collection, id, consumed)`) in cycle 3.
+fn new_match(members: &[(&str, &str, bool)]) -> NewMatch {
+    NewMatch {
+        cycle: 3,
+        members: members
+            .iter()
+            .map(|&(c, id, consume)| NewMember {
+                collection: c.into(),
+                id: id.into(),
+                rank: Some(Value::Int(1)),
+                consume,
+            })
+            .collect(),
+    }
+}
+
+/// Each outcome of a batch: the match id, or `-` for a `MissingMember` refusal.
+fn outcomes(rs: &[Result<MatchRecord, AdError>]) -> String {
+    let each: Vec<String> = rs
+        .iter()
+        .map(|r| match r {
+            Ok(m) => m.id.to_string(),
+            Err(AdError::MissingMember { .. }) => "-".into(),
+            Err(e) => panic!("want a record or MissingMember, got {e}"),
+        })
+        .collect();
+    each.join(" ")
+}
+
+pub(crate) fn matches_commit_in_groups(f: Fixture) {
+    for j in ["j1", "j2", "j3", "j4", "j5"] {
+        put(&f, "jobs", &format!(r#"[GlobalJobId = "{j}"]"#));
+    }
+    for s in ["s1", "s2", "s3", "s4", "s5"] {
+        put(&f, "slots", &format!(r#"[Name = "{s}"]"#));
+    }
+    let at = PutOptions {
+        expiry: Expiry::At(1005),
+        ..PutOptions::default()
+    };
+    f.s.put("slots", &ad(r#"[Name = "old"]"#), &at)
+        .expect("put");
+    f.at(1005);
+    // One line per match: refused ones record and consume nothing, the rest commit together.
+    let batch = [
+        new_match(&[("jobs", "j1", true), ("slots", "s1", true)]),
+        new_match(&[("jobs", "j2", true), ("slots", "nope", true)]),
+        new_match(&[("jobs", "j2", true), ("slots", "s1", true)]),
+        new_match(&[("jobs", "j2", true), ("slots", "s2", true)]),
+        new_match(&[("jobs", "j3", true), ("jobs", "j3", true)]),
+        new_match(&[("jobs", "j3", true), ("slots", "old", true)]),
+        new_match(&[("jobs", "j3", true), ("nowhere", "s3", true)]),
+        new_match(&[("jobs", "j3", true), ("slots", "s3", true)]),
+        new_match(&[("jobs", "j3", false), ("slots", "s4", true)]),
+    ];
+    let rs =
+        f.s.record_matches(&batch, AfterRefusal::Continue)
+            .expect("batch");
+    assert_eq!(outcomes(&rs), "1 - - 2 - - - 3 4");
+    let check = |f: &Fixture| {
+        let all: Vec<(u64, u64, String)> =
+            f.s.matches()
+                .expect("list")
+                .map(|m| m.expect("match"))
+                .map(|m| (m.id, m.cycle, m.members[1].id.clone()))
+                .collect();
+        let want = [(1, "s1"), (2, "s2"), (3, "s3"), (4, "s4")];
+        assert_eq!(all, want.map(|(id, s)| (id, 3, s.to_owned())));
+        assert_eq!(ids(f, "jobs"), ["j4", "j5"]);
+        assert_eq!(ids(f, "slots"), ["s5"]);
+        for (c, id, m) in [
+            ("jobs", "j1", 1),
+            ("slots", "s1", 1),
+            ("jobs", "j2", 2),
+            ("slots", "s2", 2),
+            ("jobs", "j3", 3),
+            ("slots", "s4", 4),
+        ] {
+            let ts = f.s.tombstone(c, id).expect("tombstone").map(|t| t.match_id);
+            assert_eq!(ts, Some(Some(m)), "{c} {id}");
+        }
+        assert!(f.s.check().expect("check").is_clean());
+    };
+    check(&f);
+    // Stop: nothing after the first refusal is attempted; a batch refusing everything, or
+    // empty, writes nothing.
+    let batch = [
+        new_match(&[("jobs", "j4", true), ("slots", "s5", true)]),
+        new_match(&[("jobs", "j5", true), ("slots", "s1", true)]),
+        new_match(&[("jobs", "j5", true), ("slots", "s5", false)]),
+    ];
+    let rs =
+        f.s.record_matches(&batch[1..], AfterRefusal::Stop)
+            .expect("batch");
+    assert_eq!(outcomes(&rs), "-");
+    let rs = f.s.record_matches(&[], AfterRefusal::Stop).expect("empty");
+    assert_eq!(outcomes(&rs), "");
+    check(&f);
+    let rs =
+        f.s.record_matches(&batch, AfterRefusal::Stop)
+            .expect("batch");
+    assert_eq!(outcomes(&rs), "5 -");
+    assert!(f.s.get("jobs", "j5").expect("get").is_some());
+    // The next match id follows the last recorded one, after reopening too.
+    let f = f.reopen();
+    assert_eq!(ids(&f, "slots"), Vec::<String>::new());
+    let m =
+        f.s.record_match(&new_match(&[("jobs", "j5", true)]))
+            .expect("match");
+    assert_eq!(m.id, 6);
+    assert_eq!(f.s.stats().expect("stats").matches, 6);
+    assert!(f.s.check().expect("check").is_clean());
+}
+
 pub(crate) fn bulk_loads(f: Fixture) {
     put(&f, "m", r#"[Name = "taken"]"#);
     f.s.consume("m", "taken").expect("consume");
@@ -424,6 +539,57 @@ pub(crate) fn block_edits_survive_reopening(f: Fixture) {
     assert!(f.s.check().expect("check").is_clean());
 }
 
+/// Every committed write that changes a collection's records moves it to a new generation;
+/// reads, refused writes and other collections' writes do not; reopening keeps it.
+pub(crate) fn generations_count_record_changes(f: Fixture) {
+    let generation = |f: &Fixture| f.s.generation("m").expect("generation");
+    assert_eq!(generation(&f), None);
+    put(&f, "m", r#"[Name = "a"]"#);
+    let g0 = generation(&f).expect("exists");
+    let mut last = g0.writes;
+    let mut step = |f: &Fixture, changes: bool, what: &str| {
+        let g = generation(f).expect("exists");
+        assert_eq!(g.collection, g0.collection, "{what}");
+        assert_eq!(g.writes != last, changes, "{what}");
+        assert!(g.writes >= last, "{what}");
+        last = g.writes;
+    };
+    put(&f, "m", r#"[Name = "a"; x = 1]"#);
+    step(&f, true, "a replacing put");
+    put(&f, "m", r#"[Name = "b"]"#);
+    step(&f, true, "a new ad");
+    ids(&f, "m");
+    f.s.get("m", "a").expect("get");
+    step(&f, false, "reads");
+    put(&f, "other", r#"[Name = "a"]"#);
+    step(&f, false, "another collection");
+    f.s.consume("m", "b").expect("consume");
+    step(&f, true, "consumption");
+    f.s.put("m", &ad(r#"[Name = "b"]"#), &PutOptions::default())
+        .expect_err("tombstoned");
+    step(&f, false, "a refused put");
+    assert!(!f
+        .s
+        .remove("m", "nobody", Durability::Immediate)
+        .expect("remove"));
+    step(&f, false, "removing nothing");
+    f.s.put(
+        "m",
+        &ad(r#"[Name = "c"]"#),
+        &PutOptions {
+            expiry: Expiry::At(1010),
+            ..PutOptions::default()
+        },
+    )
+    .expect("put");
+    step(&f, true, "an expiring ad");
+    f.at(1010);
+    f.s.purge().expect("purge");
+    step(&f, true, "a purge");
+    let f = f.reopen();
+    step(&f, false, "reopening");
+}
+
 /// One `#[test]` per case, for the fixture `$make` builds.
 macro_rules! adstore_suite {
     ($modname:ident, $make:expr) => {
@@ -448,6 +614,14 @@ macro_rules! adstore_suite {
             #[test]
             fn matches_commit_atomically() {
                 super::matches_commit_atomically($make(1000))
+            }
+            #[test]
+            fn generations_count_record_changes() {
+                super::generations_count_record_changes($make(1000))
+            }
+            #[test]
+            fn matches_commit_in_groups() {
+                super::matches_commit_in_groups($make(1000))
             }
             #[test]
             fn bulk_loads() {

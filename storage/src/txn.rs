@@ -391,6 +391,18 @@ impl<'s> Txn<'s> {
             }
         }
         changes.extend(adds);
+        // Every collection with a block written moves to its next generation.
+        let mut changed: Vec<CollId> = self.blocks.keys().map(|&(c, _)| c).collect();
+        changed.dedup();
+        for c in changed {
+            let k = key::meta::generation(c);
+            let next = self.s.generation_of(c)?.wrapping_add(1);
+            writes.push((
+                t::META,
+                k.clone(),
+                Some(codec::seal(&k, &next).map_err(encoding)?),
+            ));
+        }
         for c in self.colls.values() {
             if c.before != Some(c.now) {
                 let k = key::catalog(&c.name);

@@ -37,6 +37,8 @@ pub struct Put {
     pub replaced: bool,
     /// Its place in load order.
     pub seq: u64,
+    /// When it expires, if it does.
+    pub expires: Option<i64>,
 }
 
 /// An ad ready to store: id and expiry resolved, ad encoded.
@@ -145,6 +147,7 @@ fn put_one(
                 generated,
                 replaced: true,
                 seq: loc.seq,
+                expires: header.expires,
             };
             txn.replace(name, c, loc, Rec::new(header, p.ad_bytes))?;
             return Ok(Ok(put));
@@ -165,6 +168,7 @@ fn put_one(
         generated,
         replaced: false,
         seq,
+        expires: header.expires,
     };
     txn.append(c, Rec::new(header, p.ad_bytes));
     Ok(Ok(put))

@@ -6,7 +6,7 @@ use super::db_arg::DbPath;
 use super::query::require_collection;
 use super::render::{self, write_ad, AdStyle};
 use adjoin::indexed::Collection;
-use adjoin_index::{join, IndexOptions};
+use adjoin_index::IndexOptions;
 use adjoin_query::parse::{self, Format};
 use anyhow::{Context, Result};
 use clap::Args;
@@ -56,35 +56,61 @@ pub fn run(args: CandidatesArgs, db: &DbPath) -> Result<ExitCode> {
         eprintln!("adjoin: {e}");
         return Ok(ExitCode::from(1));
     }
-    let coll = Collection::scan(&db, &args.from)?;
-    for e in &coll.damaged {
-        eprintln!("adjoin: {e}");
-    }
-    let requests = [probe];
-    let opts = IndexOptions::default();
-    let mut matched = if args.naive {
-        coll.naive_join(&requests, &opts.eval)
-    } else {
-        join(&mut coll.index(opts)?, &requests)
-    };
-    let matched = matched.pop().unwrap_or_default();
-    let style = AdStyle::JsonLine;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut buf = String::new();
-    for id in &matched {
-        buf.clear();
-        if args.json {
-            if let Some(ad) = coll.ad(id) {
-                write_ad(&mut buf, ad, style);
-            }
-        } else if let Some(name) = coll.id(id) {
-            buf.push_str(name);
-            buf.push('\n');
+    let mut damaged = 0usize;
+    if args.naive {
+        let coll = Collection::scan(&db, &args.from)?;
+        for e in &coll.damaged {
+            eprintln!("adjoin: {e}");
         }
-        out.write_all(buf.as_bytes())?;
+        damaged += coll.damaged.len();
+        let opts = IndexOptions::default();
+        let matched = coll
+            .naive_join(&[probe], &opts.eval)
+            .pop()
+            .unwrap_or_default();
+        for id in &matched {
+            buf.clear();
+            if args.json {
+                if let Some(ad) = coll.ad(id) {
+                    write_ad(&mut buf, ad, AdStyle::JsonLine);
+                }
+            } else if let Some(name) = coll.id(id) {
+                buf.push_str(name);
+                buf.push('\n');
+            }
+            out.write_all(buf.as_bytes())?;
+        }
+    } else {
+        // Through the collection's held index (restored from its snapshot when current).
+        let answer = db.candidates(&args.from, &probe)?;
+        for e in &answer.damaged {
+            eprintln!("adjoin: {e}");
+        }
+        damaged += answer.damaged.len();
+        if args.json {
+            for ad in db.read_ids(&args.from, answer.ids) {
+                match ad {
+                    Ok(ad) => {
+                        buf.clear();
+                        write_ad(&mut buf, &ad.ad, AdStyle::JsonLine);
+                        out.write_all(buf.as_bytes())?;
+                    }
+                    Err(e) => {
+                        eprintln!("adjoin: {e}");
+                        damaged += 1;
+                    }
+                }
+            }
+        } else {
+            for id in &answer.ids {
+                writeln!(out, "{id}")?;
+            }
+        }
     }
     out.flush()?;
-    Ok(if coll.damaged.is_empty() {
+    Ok(if damaged == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

@@ -1,13 +1,11 @@
 //! `adjoin query`: the live ads of a collection for which a constraint, evaluated with the
 //! stored ad as MY, is true (like `condor_status -constraint`), printed long, as JSON lines,
-//! projected, or counted; with `--explain`, answered through the spatial index, telling what
-//! the index did.
+//! projected, or counted; answered through the collection's spatial index (`--explain` tells
+//! what it did).
 
 use super::db_arg::DbPath;
 use super::render::{self, project, write_ad, AdStyle};
-use adjoin::indexed::{one_sided, Collection};
 use adjoin::Db;
-use adjoin_index::IndexOptions;
 use adjoin_query::{parse, Expr, Value};
 use anyhow::{bail, Result};
 use clap::Args;
@@ -29,8 +27,8 @@ pub struct QueryArgs {
     /// Print only these attributes of each ad (in this order).
     #[arg(long, value_name = "A,B", value_delimiter = ',')]
     attrs: Vec<String>,
-    /// Answer through the spatial index and print what it did (dimensions probed, candidates,
-    /// how many evaluation confirmed) to stderr after the results.
+    /// Print what the spatial index did (dimensions probed, candidates, how many evaluation
+    /// confirmed) to stderr after the results.
     #[arg(long)]
     explain: bool,
     /// The constraint; an ad is selected when it evaluates to true [default: true].
@@ -93,23 +91,15 @@ pub fn run(args: QueryArgs, db: &DbPath) -> Result<ExitCode> {
         out.write_all(buf.as_bytes())?;
         Ok(())
     };
-    let mut explain = None;
-    if args.explain {
-        let coll = Collection::scan(&db, &args.from)?;
-        for e in &coll.damaged {
-            eprintln!("adjoin: {e}");
-        }
-        damaged = coll.damaged.len() as u64;
-        let mut index = coll.index(IndexOptions::default())?;
-        let (ids, ex) = one_sided(&mut index, &constraint, true);
-        for id in ids {
-            if let Some(ad) = coll.ad(id) {
-                emit(ad)?;
-            }
-        }
-        explain = Some(ex);
+    let answer = db.indexed_query(&args.from, &constraint)?;
+    for e in &answer.damaged {
+        eprintln!("adjoin: {e}");
+    }
+    damaged += answer.damaged.len() as u64;
+    if args.count {
+        n = answer.ids.len() as u64;
     } else {
-        for ad in db.query(&args.from, &constraint)? {
+        for ad in db.read_ids(&args.from, answer.ids) {
             match ad {
                 Ok(ad) => emit(&ad.ad)?,
                 Err(e) => {
@@ -119,6 +109,7 @@ pub fn run(args: QueryArgs, db: &DbPath) -> Result<ExitCode> {
             }
         }
     }
+    let explain = args.explain.then_some(answer.explain);
     if args.count {
         writeln!(out, "{n}")?;
     }

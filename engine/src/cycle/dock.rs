@@ -7,7 +7,10 @@
 //! and anything else through a context ad `[request = …; offer = …]`. A candidate whose vector
 //! has an undefined or error component is discarded; other non-numbers count 0.
 
-use adjoin_query::eval::{eval_attr_in_match, eval_expr, EvalOptions, MatchAds};
+use super::matchlist::{Builder, Matchlist};
+pub use super::ranks::Ranker;
+use adjoin_index::AdId;
+use adjoin_query::eval::{eval_attr_in_match, eval_expr, eval_key_in_match, EvalOptions, MatchAds};
 use adjoin_query::{ClassAd, Expr, Key, Name, Value};
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -16,10 +19,7 @@ use std::sync::Arc;
 #[derive(Clone, Debug)]
 pub enum Dock {
     /// `[request Rank, offer Rank]`, non-numbers counting 0.
-    Ranks {
-        /// The key of `Rank`.
-        rank: Key,
-    },
+    Ranks(Ranker),
     /// The given expressions, in order.
     Exprs(Vec<Expr>),
 }
@@ -28,11 +28,47 @@ impl Dock {
     /// The default vector when `exprs` is empty, else those expressions.
     pub fn new(exprs: Vec<Expr>) -> Dock {
         if exprs.is_empty() {
-            Dock::Ranks {
-                rank: Key::of("Rank"),
-            }
+            Dock::Ranks(Ranker::plain(Key::of("Rank")))
         } else {
             Dock::Exprs(exprs)
+        }
+    }
+
+    /// [`Dock::new`] for a cycle over `offers` (by position): with the default vector, what
+    /// repeats is evaluated once ([`Ranker`]).
+    pub fn for_offers(exprs: Vec<Expr>, offers: &[Arc<ClassAd>]) -> Dock {
+        if exprs.is_empty() {
+            Dock::Ranks(Ranker::new(Key::of("Rank"), offers))
+        } else {
+            Dock::Exprs(exprs)
+        }
+    }
+
+    /// The matchlist of `request` over `candidates` (positions in `offers`, ascending): each
+    /// candidate with its vector, best first; candidates whose vector has an undefined or
+    /// error component left out.
+    pub fn matchlist(
+        &self,
+        request: &Arc<ClassAd>,
+        candidates: impl IntoIterator<Item = AdId>,
+        offers: &[Arc<ClassAd>],
+        opts: &EvalOptions,
+    ) -> Matchlist {
+        match self {
+            Dock::Ranks(r) => r.matchlist(request, candidates, offers, opts),
+            Dock::Exprs(exprs) => {
+                let mut b = Builder::new(exprs.len());
+                for o in candidates {
+                    let Some(offer) = offers.get(o as usize) else {
+                        continue;
+                    };
+                    if let Some(v) = self.vector(request, offer, opts) {
+                        let n = b.vector(v);
+                        b.push(n, o);
+                    }
+                }
+                b.finish()
+            }
         }
     }
 
@@ -44,7 +80,8 @@ impl Dock {
         opts: &EvalOptions,
     ) -> Option<Vec<Value>> {
         match self {
-            Dock::Ranks { rank } => {
+            Dock::Ranks(ranker) => {
+                let rank = ranker.key();
                 let r = MatchAds {
                     my: request,
                     target: offer,
@@ -53,7 +90,7 @@ impl Dock {
                     my: offer,
                     target: request,
                 };
-                Some(vec![rank_of(*rank, r, opts), rank_of(*rank, o, opts)])
+                Some(vec![rank_of(rank, r, opts), rank_of(rank, o, opts)])
             }
             Dock::Exprs(exprs) => {
                 let sides = Sides::new(request, offer);
@@ -122,11 +159,11 @@ impl<'a> Sides<'a> {
 
 /// `ads.my`'s Rank (key `rank`) against `ads.target` as a component; an ad without one ranks 0 without
 /// evaluating (the common first-fit case).
-fn rank_of(rank: Key, ads: MatchAds<'_>, opts: &EvalOptions) -> Value {
+pub(super) fn rank_of(rank: Key, ads: MatchAds<'_>, opts: &EvalOptions) -> Value {
     if ads.my.get_key(rank).is_none() {
         return Value::Int(0);
     }
-    rank_number(&eval_attr_in_match("Rank", ads, opts))
+    rank_number(&eval_key_in_match(rank, ads, opts))
 }
 
 /// A rank as a vector component: numbers as they are, booleans 1 and 0, anything else 0
@@ -224,6 +261,82 @@ mod tests {
         check("1", "0", &["request.Nope"], None);
         check("1", "0", &["1", "offer.Rank / 0"], None);
         check("1", "0", &["\"s\"", "true"], Some("[Int(0), Int(1)]"));
+    }
+
+    /// Every entry of `l`, best first.
+    fn entries(mut l: Matchlist, n: usize) -> Vec<(Vec<Value>, AdId)> {
+        let taken = vec![false; n];
+        let mut out = Vec::new();
+        while let Some((v, o)) = l.peek(&taken) {
+            out.push((v.to_vec(), o));
+            l.advance();
+        }
+        out
+    }
+
+    #[test]
+    fn matchlists_with_rank_classes_are_the_plain_ones() {
+        let offers: Vec<Arc<ClassAd>> = [
+            "[Memory = 1; Rank = TARGET.Owner == \"a\" ? 1.0 : 0.0]",
+            "[Memory = 2; Rank = TARGET.Owner == \"a\" ? 1.0 : 0.0]",
+            "[Memory = 2; Rank = Memory + TARGET.Prio]",
+            "[Memory = 3; Rank = Memory + TARGET.Prio]",
+            "[Memory = 2; Rank = Memory + TARGET.Prio]",
+            "[Memory = 4]",
+            "[Memory = 4; Rank = eval(\"Memory\")]",
+            "[Memory = 5; Rank = eval(\"Memory\")]",
+            "[Memory = 1; Rank = true]",
+            "[Memory = 1; Rank = \"x\"]",
+            "[Memory = 6; Rank = TARGET.Owner == \"a\" ? 1.0 : 0.0]",
+            "[Memory = 6; Score = 3]",
+            "[Memory = 6; Score = TARGET.Prio * 2]",
+            "[Memory = 7; Score = {1}]",
+        ]
+        .map(ad)
+        .to_vec();
+        let n = offers.len();
+        let opts = EvalOptions::default();
+        let classed = Dock::for_offers(Vec::new(), &offers);
+        let plain = Dock::new(Vec::new());
+        if let Dock::Ranks(r) = &classed {
+            // The first two alike, two by Memory, the eval ones classless.
+            assert_eq!(r.class(0), r.class(1));
+            assert_eq!(r.class(2), r.class(4));
+            assert_ne!(r.class(2), r.class(3));
+            assert_eq!((r.class(6), r.class(7)), (None, None));
+        }
+        // Twice over: ranks of one shape are remembered from its second list on; offers
+        // whose Score reads the request (or is not a plain value) are evaluated each time.
+        let requests = [
+            "[Owner = \"a\"; Prio = 2]",
+            "[Owner = \"b\"; Prio = 1; Rank = 0.0]",
+            "[Owner = \"a\"; Rank = TARGET.Memory]",
+            "[Owner = \"b\"; Rank = TARGET.Memory]",
+            "[Owner = \"a\"; Rank = -TARGET.Memory; Prio = 1.5]",
+            "[Rank = (3)]",
+            "[Prio = 1; Rank = TARGET.Score]",
+            "[Prio = 2; Rank = TARGET.Score]",
+            "[Prio = 3; Rank = TARGET.Score + Bonus; Bonus = 1]",
+            "[Prio = 3; Rank = TARGET.Score + Bonus; Bonus = 2]",
+            "[Prio = 4; Rank = TARGET.Score + Bonus; Bonus = 2]",
+            "[Prio = 1; Rank = eval(\"TARGET.Memory\")]",
+        ];
+        for req in requests.iter().chain(&requests) {
+            let r = ad(req);
+            let want: Vec<(Vec<Value>, AdId)> = {
+                // Each candidate's vector, stably sorted best first.
+                let mut v: Vec<(Vec<Value>, AdId)> = (0..)
+                    .zip(&offers)
+                    .filter_map(|(o, off)| plain.vector(&r, off, &opts).map(|v| (v, o)))
+                    .collect();
+                v.sort_by(|a, b| cmp_vectors(&b.0, &a.0));
+                v
+            };
+            for dock in [&classed, &plain] {
+                let got = entries(dock.matchlist(&r, 0..n as AdId, &offers, &opts), n);
+                assert_eq!(got, want, "{req}");
+            }
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Where a cycle finds a request's candidates: the spatial index (two-sided queries,
 //! confirmed by evaluation), or, for `--naive`, every live offer by plain evaluation — the
-//! oracle the indexed cycle must agree with. Offers consumed during the cycle are removed.
+//! oracle the indexed cycle must agree with. Offers consumed during the cycle are removed (and
+//! put back when a durable cycle undoes a match its store refused).
 
 use crate::indexed::{Collection, IndexedError};
 use adjoin_index::{units, AdId, Index, IndexOptions, Query, RoaringBitmap};
@@ -92,6 +93,21 @@ impl Offers {
                 }
             }
         }
+    }
+
+    /// Puts back offer `id` (`ad`), removed by a match that was undone.
+    pub fn restore(&mut self, id: AdId, ad: &Arc<ClassAd>) -> Result<(), IndexedError> {
+        match self {
+            Offers::Indexed(idx) => {
+                idx.insert(id, ad.clone())?;
+            }
+            Offers::Naive { units: offers, .. } => {
+                if let Some(u) = offers.get_mut(id as usize) {
+                    *u = Some(units(ad).into_iter().map(|u| u.ad).collect());
+                }
+            }
+        }
+        Ok(())
     }
 
     /// (index probes, requirement evaluations) so far.

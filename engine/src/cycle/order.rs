@@ -2,9 +2,9 @@
 //! requests whose value is not a number last, ties in load order (a stable sort).
 
 use adjoin_query::eval::{eval_attr_value, eval_expr, EvalOptions};
-use adjoin_query::{ClassAd, Expr, Value};
+use adjoin_query::{ClassAd, Expr, Key, Value};
 use std::cmp::Ordering;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The positions of `requests` in serving order; load order without `order_by`.
 pub fn request_order(
@@ -42,6 +42,14 @@ fn priority(v: &Value) -> Option<f64> {
 /// How many times a request may be matched in one cycle: its `RequestCount` when that is a
 /// number (reals truncated, negatives 0), else 1.
 pub fn request_count(request: &ClassAd, opts: &EvalOptions) -> usize {
+    static KEY: OnceLock<Key> = OnceLock::new();
+    // Absent: undefined without evaluating (the common case).
+    if request
+        .get_key(*KEY.get_or_init(|| Key::of("RequestCount")))
+        .is_none()
+    {
+        return 1;
+    }
     match eval_attr_value(request, "RequestCount", opts) {
         Value::Int(i) => usize::try_from(i.max(0)).unwrap_or(usize::MAX),
         // `as` saturates; NaN becomes 0.

@@ -1,12 +1,15 @@
 //! Loading ad files into a collection: every good ad is stored and every bad one reported at
 //! its file position, or, strictly, all or nothing.
 
+use super::indexes::Writing;
 use super::{Db, DbError};
 use crate::load::{parse_ahead, parse_chunk, parse_workers, split, BadAd};
+use adjoin_index::Converted;
 use adjoin_query::parse::Format;
 use adjoin_query::ClassAd;
 use adjoin_storage::{AdError, Put, PutOptions};
 use std::path::Path;
+use std::sync::Arc;
 
 /// How to load.
 #[derive(Clone, Debug)]
@@ -208,6 +211,28 @@ impl Db {
         if opts.strict {
             return self.load_strict(collection, sources, opts);
         }
+        self.hold_index_if_cheap(collection)?;
+        let slots = self.held_slots();
+        let mut w = Writing::begin(self, &slots)?;
+        let out = self.load_chunks(collection, sources, opts, progress, &mut w);
+        w.finish()?;
+        out
+    }
+
+    /// Loads chunk by chunk, applying each committed chunk to the held index, if any.
+    fn load_chunks(
+        &self,
+        collection: &str,
+        sources: impl Iterator<Item = Result<Source, DbError>>,
+        opts: &LoadOptions,
+        progress: &mut dyn FnMut(&LoadProgress),
+        w: &mut Writing<'_>,
+    ) -> Result<LoadReport, DbError> {
+        // When an index follows, the parse workers convert the ads for it too; the converted
+        // ads of the pushed, not yet committed ads wait here.
+        let converter = w.converter(collection);
+        let keep = converter.is_some();
+        let mut kept: Vec<Option<Converted>> = Vec::new();
         let mut report = LoadReport::default();
         let mut loader = self.store().loader(collection, opts.put.clone());
         let mut origin: Vec<(usize, u32)> = Vec::new(); // (file index, line) per pushed ad
@@ -219,20 +244,26 @@ impl Db {
                       reported: &mut usize,
                       report: &mut LoadReport,
                       origin: &[(usize, u32)],
-                      files: &[String]| {
-            for (r, &(f, line)) in loader.results()[*reported..]
-                .iter()
-                .zip(&origin[*reported..])
-            {
+                      files: &[String],
+                      kept: &mut Vec<Option<Converted>>,
+                      w: &mut Writing<'_>| {
+            let results = &loader.results()[*reported..];
+            for (i, (r, &(f, line))) in results.iter().zip(&origin[*reported..]).enumerate() {
                 match r {
-                    Ok(put) => report.stored.push(LoadedAd {
-                        file: files[f].clone(),
-                        line,
-                        put: put.clone(),
-                    }),
+                    Ok(put) => {
+                        if let Some(ad) = kept.get_mut(i).and_then(Option::take) {
+                            w.apply(collection, |h| h.apply_converted(put, ad));
+                        }
+                        report.stored.push(LoadedAd {
+                            file: files[f].clone(),
+                            line,
+                            put: put.clone(),
+                        });
+                    }
                     Err(e) => report.bad.push(refused(&files[f], line, e)),
                 }
             }
+            kept.drain(..results.len().min(kept.len()));
             *reported = loader.results().len();
         };
         for source in sources {
@@ -246,8 +277,14 @@ impl Db {
             let put = &opts.put;
             std::thread::scope(|scope| -> Result<(), DbError> {
                 let workers = parse_workers();
-                let parsed =
-                    parse_ahead(scope, chunks, format, workers, |ad| store.prepare(&ad, put));
+                let converter = &converter;
+                let parsed = parse_ahead(scope, chunks, format, workers, move |ad| {
+                    let prepared = store.prepare(&ad, put);
+                    (
+                        prepared,
+                        converter.as_ref().map(|c| c.convert(&Arc::new(ad))),
+                    )
+                });
                 for (chunk, parsed) in parsed.flatten() {
                     let offset = chunk.text.as_ptr() as u64 - source.text.as_ptr() as u64;
                     if let Some(bad) = not_utf8(&source, &chunk) {
@@ -256,10 +293,21 @@ impl Db {
                     }
                     match parsed {
                         Ok(ads) => {
-                            for ad in ads {
+                            for (ad, parsed) in ads {
                                 origin.push((f, chunk.line));
+                                if keep {
+                                    kept.push(parsed);
+                                }
                                 if loader.push_prepared(ad)? > 0 {
-                                    absorb(&loader, &mut reported, &mut report, &origin, &files);
+                                    absorb(
+                                        &loader,
+                                        &mut reported,
+                                        &mut report,
+                                        &origin,
+                                        &files,
+                                        &mut kept,
+                                        w,
+                                    );
                                     prog.bytes_done = done_before + offset;
                                     prog.stored = report.stored.len() as u64;
                                     prog.bad = report.bad.len() as u64;
@@ -280,7 +328,15 @@ impl Db {
             done_before += source.text.len() as u64;
         }
         loader.commit()?;
-        absorb(&loader, &mut reported, &mut report, &origin, &files);
+        absorb(
+            &loader,
+            &mut reported,
+            &mut report,
+            &origin,
+            &files,
+            &mut kept,
+            w,
+        );
         loader.finish()?;
         // Bad ads were noted as met, refusals as committed: put both in input order.
         report.bad.sort_by(|a, b| {
@@ -335,7 +391,17 @@ impl Db {
         }
         let mut put = opts.put.clone();
         put.durability = adjoin_storage::Durability::Immediate;
-        match self.store().put_all(collection, &ads, &put) {
+        self.hold_index_if_cheap(collection)?;
+        let slots = self.held_slots();
+        let mut w = Writing::begin(self, &slots)?;
+        let stored = self.store().put_all(collection, &ads, &put);
+        if let Ok(puts) = &stored {
+            for (p, ad) in puts.iter().zip(ads) {
+                w.apply(collection, |h| h.apply_put(p, Arc::new(ad)));
+            }
+        }
+        w.finish()?;
+        match stored {
             Ok(puts) => Ok(LoadReport {
                 stored: puts
                     .into_iter()

@@ -4,11 +4,17 @@
 //! `Db` is `Send + Sync`: share it in an `Arc`; queries run while a write goes on (writers
 //! are serialized inside, readers take no lock).
 
+mod indexes;
 mod loading;
 mod query;
+mod snapshot;
 
+pub use self::indexes::Held;
 pub use self::loading::{LoadOptions, LoadProgress, LoadReport, LoadedAd};
-pub use self::query::Query;
+pub use self::query::{selects, Answer, Query};
+
+use self::indexes::{Indexes, Writing};
+use adjoin_index::IndexOptions;
 
 use adjoin_query::ClassAd;
 use adjoin_storage::backend::{MemStore, SledOptions, SledStore, Store};
@@ -100,6 +106,9 @@ pub enum DbError {
     /// A constraint that does not parse: e.g. `query 'Memory >'`.
     #[error("constraint: {0}")]
     Constraint(#[from] adjoin_query::ParseError),
+    /// A collection's index ran out of rectangle ids.
+    #[error("indexing: {0}")]
+    Index(#[from] adjoin_index::IndexError),
     /// A strict load refused its input because some ads are bad: e.g. `load --strict` of a file
     /// with one malformed ad. Nothing was stored.
     #[error("load refused: {} bad ad(s), nothing stored; first: {}", bad.len(), bad.first().map(ToString::to_string).unwrap_or_default())]
@@ -110,10 +119,15 @@ pub enum DbError {
 }
 
 /// A database of ad collections.
+///
+/// It holds a spatial index per collection it has queried (see `indexes.rs`), restored from
+/// a snapshot or rebuilt on first use and kept current by its writes; [`Db::close`] (or
+/// dropping the Db) writes the snapshots of those that changed.
 #[derive(Debug)]
 pub struct Db {
-    store: AdStore,
+    store: Arc<AdStore>,
     path: Option<PathBuf>,
+    indexes: Indexes,
 }
 
 impl Db {
@@ -130,10 +144,11 @@ impl Db {
             ..SledOptions::default()
         };
         let backend = SledStore::open(path, &sled_opts).map_err(OpenError::from)?;
-        let store = AdStore::open(Arc::new(backend), opts.store_options())?;
+        let store = Arc::new(AdStore::open(Arc::new(backend), opts.store_options())?);
         Ok(Db {
             store,
             path: Some(path.to_owned()),
+            indexes: Indexes::new(Some(path.to_owned()), IndexOptions::default()),
         })
     }
 
@@ -145,14 +160,19 @@ impl Db {
     /// A database in memory with `opts`.
     pub fn open_in_memory_with(opts: &DbOptions) -> Result<Db, DbError> {
         let backend: Arc<dyn Store> = Arc::new(MemStore::new());
-        let store = AdStore::open(backend, opts.store_options())?;
-        Ok(Db { store, path: None })
+        let store = Arc::new(AdStore::open(backend, opts.store_options())?);
+        Ok(Db {
+            store,
+            path: None,
+            indexes: Indexes::new(None, IndexOptions::default()),
+        })
     }
 
     /// Flushes and closes the database, returning once its directory is free for another
     /// process to open (sled's threads can hold the lock a moment after the last handle goes).
     pub fn close(self) -> Result<(), DbError> {
         self.store.flush()?;
+        self.save_indexes()?;
         let path = self.path.clone();
         drop(self);
         if let Some(p) = path {
@@ -167,7 +187,9 @@ impl Db {
         self.path.as_deref()
     }
 
-    /// The ad store underneath (for operations the facade does not wrap).
+    /// The ad store underneath (for operations the facade does not wrap). A held index does
+    /// not follow writes made here: it notices the collection's new generation at its next
+    /// use and is rebuilt.
     pub fn store(&self) -> &AdStore {
         &self.store
     }
@@ -175,7 +197,7 @@ impl Db {
     /// Stores `ad` in `collection` (id from `Name`, then `GlobalJobId`, else generated),
     /// durably.
     pub fn put(&self, collection: &str, ad: &ClassAd) -> Result<Put, DbError> {
-        Ok(self.store.put(collection, ad, &PutOptions::default())?)
+        self.put_with(collection, ad, &PutOptions::default())
     }
 
     /// Stores `ad` with the given id rule, expiry and durability.
@@ -185,7 +207,33 @@ impl Db {
         ad: &ClassAd,
         opts: &PutOptions,
     ) -> Result<Put, DbError> {
-        Ok(self.store.put(collection, ad, opts)?)
+        self.writing(|w| {
+            let put = self.store.put(collection, ad, opts)?;
+            w.apply(collection, |h| h.apply_put(&put, Arc::new(ad.clone())));
+            Ok(put)
+        })
+    }
+
+    /// Runs a write with every held index locked, so that they follow it (`indexes.rs`).
+    fn writing<T>(
+        &self,
+        write: impl FnOnce(&mut Writing<'_>) -> Result<T, DbError>,
+    ) -> Result<T, DbError> {
+        let slots = self.held_slots();
+        let mut w = Writing::begin(self, &slots)?;
+        let out = write(&mut w);
+        w.finish()?;
+        out
+    }
+
+    /// Writes the snapshots of the held indexes that changed (the store flushed first, so
+    /// that no snapshot runs ahead of what is durable).
+    pub fn save_indexes(&self) -> Result<(), DbError> {
+        self.store.flush()?;
+        self.indexes.save().map_err(|source| DbError::Io {
+            path: self.path.clone().unwrap_or_default(),
+            source,
+        })
     }
 
     /// The live ad `id` of `collection`.
@@ -195,7 +243,13 @@ impl Db {
 
     /// Removes ad `id`, durably; true when a live ad was removed.
     pub fn remove(&self, collection: &str, id: &str) -> Result<bool, DbError> {
-        Ok(self.store.remove(collection, id, Durability::Immediate)?)
+        self.writing(|w| {
+            let removed = self.store.remove(collection, id, Durability::Immediate)?;
+            if removed {
+                w.apply(collection, |h| h.apply_remove(id));
+            }
+            Ok(removed)
+        })
     }
 
     /// The live ads of `collection` in load order.
@@ -210,12 +264,38 @@ impl Db {
 
     /// Consumes ad `id` (removes it and tombstones its id), durably.
     pub fn consume(&self, collection: &str, id: &str) -> Result<(), DbError> {
-        Ok(self.store.consume(collection, id)?)
+        self.writing(|w| {
+            self.store.consume(collection, id)?;
+            w.apply(collection, |h| h.apply_remove(id));
+            Ok(())
+        })
     }
 
     /// Records a match, consuming the members it says to, in one durable transaction.
     pub fn record_match(&self, m: &NewMatch) -> Result<MatchRecord, DbError> {
-        Ok(self.store.record_match(m)?)
+        self.writing(|w| {
+            let rec = self.store.record_match(m)?;
+            for member in m.members.iter().filter(|m| m.consume) {
+                w.apply(&member.collection, |h| h.apply_remove(&member.id));
+            }
+            Ok(rec)
+        })
+    }
+
+    /// Records many matches in one durable transaction (one flush), each with the consumption
+    /// of its members and all or nothing; one outcome per match attempted, in order. A refused
+    /// match (e.g. a member gone: `AdError::MissingMember`) records and consumes nothing;
+    /// `after` says whether the matches after it are still attempted.
+    pub fn record_matches(
+        &self,
+        ms: &[NewMatch],
+        after: adjoin_storage::AfterRefusal,
+    ) -> Result<Vec<Result<MatchRecord, DbError>>, DbError> {
+        let outcomes = self.store.record_matches(ms, after)?;
+        Ok(outcomes
+            .into_iter()
+            .map(|r| r.map_err(DbError::from))
+            .collect())
     }
 
     /// The recorded matches, oldest first.
@@ -235,7 +315,7 @@ impl Db {
 
     /// Purges expired ads and tombstones, durably.
     pub fn purge(&self) -> Result<Purged, DbError> {
-        Ok(self.store.purge()?)
+        self.writing(|_| Ok(self.store.purge()?))
     }
 
     /// Counts per collection, matches, and bytes on disk.
@@ -251,6 +331,15 @@ impl Db {
     /// Makes every write so far durable.
     pub fn flush(&self) -> Result<(), DbError> {
         Ok(self.store.flush()?)
+    }
+}
+
+impl Drop for Db {
+    fn drop(&mut self) {
+        // Best effort: a snapshot not written only costs a rebuild on the next open.
+        if let Err(e) = self.save_indexes() {
+            tracing::warn!(%e, "index snapshots not written");
+        }
     }
 }
 

@@ -2,9 +2,11 @@
 //! stored ad as MY, is true (like `condor_status -constraint`).
 
 use super::{Db, DbError};
+use adjoin_index::{AdId, Explain, Query as IndexQuery};
 use adjoin_query::eval::{eval_expr, EvalOptions};
-use adjoin_query::{parse, Expr, Value};
+use adjoin_query::{parse, ClassAd, Expr, Value};
 use adjoin_storage::{AdScan, StoredAd};
+use std::sync::Arc;
 
 /// True when a constraint's value selects the ad: `true`, or a non-zero number (HTCondor's
 /// boolean-equivalent rule); `undefined`, `error` and everything else do not.
@@ -17,37 +19,113 @@ pub fn selects(v: &Value) -> bool {
     }
 }
 
-/// The ads of a scan that satisfy a constraint, in load order ([`Db::query`]).
-pub struct Query<'d> {
-    scan: AdScan<'d>,
-    constraint: Expr,
-    opts: EvalOptions,
+/// The ads of a collection that satisfy a constraint, in load order ([`Db::query`]): found
+/// through the collection's index, or by a scan.
+pub struct Query<'d>(Source<'d>);
+
+enum Source<'d> {
+    /// Evaluating every ad of a scan.
+    Scan {
+        scan: AdScan<'d>,
+        constraint: Expr,
+        opts: EvalOptions,
+    },
+    /// Reading the ids the index answered, one by one.
+    Ids {
+        db: &'d Db,
+        collection: String,
+        ids: std::vec::IntoIter<String>,
+    },
+    /// Reading the ids the index answered by a scan (when they are much of the collection:
+    /// each block is then decoded once).
+    Wanted {
+        scan: AdScan<'d>,
+        wanted: std::collections::HashSet<String>,
+    },
 }
 
 impl Iterator for Query<'_> {
     type Item = Result<StoredAd, DbError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            match self.scan.next()? {
-                Ok(ad) => {
-                    if selects(&eval_expr(&self.constraint, &ad.ad, &self.opts)) {
-                        return Some(Ok(ad));
+        match &mut self.0 {
+            Source::Scan {
+                scan,
+                constraint,
+                opts,
+            } => loop {
+                match scan.next()? {
+                    Ok(ad) => {
+                        if selects(&eval_expr(constraint, &ad.ad, opts)) {
+                            return Some(Ok(ad));
+                        }
                     }
+                    Err(e) => return Some(Err(e.into())),
                 }
-                Err(e) => return Some(Err(e.into())),
-            }
+            },
+            Source::Ids {
+                db,
+                collection,
+                ids,
+            } => loop {
+                // An ad removed or expired since the index answered is skipped.
+                match db.get(collection, &ids.next()?) {
+                    Ok(Some(ad)) => return Some(Ok(ad)),
+                    Ok(None) => continue,
+                    Err(e) => return Some(Err(e)),
+                }
+            },
+            Source::Wanted { scan, wanted } => loop {
+                match scan.next()? {
+                    Ok(ad) if wanted.contains(ad.id()) => return Some(Ok(ad)),
+                    Ok(_) => continue,
+                    Err(e) => return Some(Err(e.into())),
+                }
+            },
         }
     }
 }
 
+/// A read of this share of a collection or more is done by a scan.
+const SCAN_SHARE: u64 = 4;
+
+/// What [`Db::indexed_query`] found.
+#[derive(Debug)]
+pub struct Answer {
+    /// The ids selected, in load order.
+    pub ids: Vec<String>,
+    /// What the index did.
+    pub explain: Explain,
+    /// Ads that could not be read when the index was made or asked (not in `ids`).
+    pub damaged: Vec<String>,
+}
+
+/// Whether two sets of evaluation options evaluate alike (the index's and a query's).
+fn same_eval(a: &EvalOptions, b: &EvalOptions) -> bool {
+    (
+        a.target_fallback,
+        a.now,
+        a.tz_offset,
+        a.max_depth,
+        a.max_work,
+    ) == (
+        b.target_fallback,
+        b.now,
+        b.tz_offset,
+        b.max_depth,
+        b.max_work,
+    )
+}
+
 impl Db {
-    /// The live ads of `collection` satisfying `constraint`, in load order.
+    /// The live ads of `collection` satisfying `constraint`, in load order, found through
+    /// the collection's index.
     pub fn query(&self, collection: &str, constraint: &Expr) -> Result<Query<'_>, DbError> {
         self.query_with(collection, constraint, EvalOptions::default())
     }
 
-    /// [`Db::query`] with evaluation options (e.g. a fixed clock).
+    /// [`Db::query`] with evaluation options (e.g. a fixed clock). Options other than the
+    /// index's are answered by a scan, which evaluates every ad.
     pub fn query_with(
         &self,
         collection: &str,
@@ -55,10 +133,98 @@ impl Db {
         opts: EvalOptions,
     ) -> Result<Query<'_>, DbError> {
         let _span = tracing::debug_span!("query", collection).entered();
-        Ok(Query {
+        if same_eval(&opts, &self.indexes.opts.eval) {
+            let answer = self.indexed_query(collection, constraint)?;
+            return Ok(self.read_ids(collection, answer.ids));
+        }
+        Ok(Query(Source::Scan {
             scan: self.scan(collection)?,
             constraint: constraint.clone(),
             opts,
+        }))
+    }
+
+    /// The ads `ids` of `collection` (in load order, as an index answers them), skipping
+    /// those gone since: one by one, or by one scan when they are much of the collection.
+    pub fn read_ids(&self, collection: &str, ids: Vec<String>) -> Query<'_> {
+        let stored = self.store.stored_count(collection).unwrap_or(u64::MAX);
+        if ids.len() as u64 * SCAN_SHARE >= stored && ids.len() >= 64 {
+            if let Ok(scan) = self.scan(collection) {
+                return Query(Source::Wanted {
+                    scan,
+                    wanted: ids.into_iter().collect(),
+                });
+            }
+        }
+        Query(Source::Ids {
+            db: self,
+            collection: collection.to_owned(),
+            ids: ids.into_iter(),
+        })
+    }
+
+    /// The ids of the live ads of `collection` satisfying `constraint` (evaluated with each
+    /// ad as MY), in load order, through the collection's index, and what the index did.
+    /// An ad with ports is judged whole, as a scan judges it (the index holds its ports).
+    pub fn indexed_query(&self, collection: &str, constraint: &Expr) -> Result<Answer, DbError> {
+        let now = self.now();
+        let eval = self.indexes.opts.eval.clone();
+        let q = IndexQuery::one_sided(constraint, &self.indexes.opts).explained();
+        self.with_index_importing(collection, &q.window_attrs(), |held| {
+            let (hits, explain) = held.index.matching(&q);
+            let mut found: Vec<AdId> = hits
+                .iter()
+                .map(|h| h.ad)
+                .filter(|&n| !held.ported(n) && !held.expired(n, now))
+                .collect();
+            let mut damaged = held.damaged().to_vec();
+            for n in held.ported_ads() {
+                let Some(id) = held.id(n) else { continue };
+                match self.store.get(collection, &id) {
+                    Ok(Some(ad)) if selects(&eval_expr(constraint, &ad.ad, &eval)) => found.push(n),
+                    Ok(_) => {}
+                    Err(e) => damaged.push(e.to_string()),
+                }
+            }
+            found.sort_unstable();
+            found.dedup();
+            Answer {
+                ids: found.into_iter().filter_map(|n| held.id(n)).collect(),
+                explain,
+                damaged,
+            }
+        })
+    }
+
+    /// The ids of the live ads of `collection` that match `ad` both ways (each one's
+    /// requirements true with the other as TARGET; ports as [`adjoin_index::join`] docks
+    /// them), in load order, through the collection's index.
+    pub fn candidates(&self, collection: &str, ad: &Arc<ClassAd>) -> Result<Answer, DbError> {
+        let now = self.now();
+        self.with_index(collection, |held| {
+            let before = held.index.stats();
+            let found = adjoin_index::join(&mut held.index, std::slice::from_ref(ad))
+                .pop()
+                .unwrap_or_default();
+            let after = held.index.stats();
+            let explain = Explain {
+                direction: "two-sided".into(),
+                probes: after.probes - before.probes,
+                candidates: after.candidates - before.candidates,
+                exact: after.exact - before.exact,
+                evaluations: after.evaluations - before.evaluations,
+                confirmed: after.confirmed - before.confirmed,
+                ..Explain::default()
+            };
+            Answer {
+                ids: found
+                    .iter()
+                    .filter(|&n| !held.expired(n, now))
+                    .filter_map(|n| held.id(n))
+                    .collect(),
+                explain,
+                damaged: held.damaged().to_vec(),
+            }
         })
     }
 
@@ -68,24 +234,16 @@ impl Db {
         self.query(collection, &e)
     }
 
-    /// How many live ads of `collection` satisfy `constraint` (all of them when `None`).
+    /// How many live ads of `collection` satisfy `constraint` (all of them when `None`),
+    /// through the index: no ad is read unless the index must evaluate it.
     pub fn count(&self, collection: &str, constraint: Option<&Expr>) -> Result<u64, DbError> {
-        let mut n = 0;
         match constraint {
-            Some(c) => {
-                for ad in self.query(collection, c)? {
-                    ad?;
-                    n += 1;
-                }
-            }
+            Some(c) => Ok(self.indexed_query(collection, c)?.ids.len() as u64),
             None => {
-                for ad in self.scan(collection)? {
-                    ad?;
-                    n += 1;
-                }
+                let now = self.now();
+                self.with_index(collection, |held| held.live(now))
             }
         }
-        Ok(n)
     }
 }
 

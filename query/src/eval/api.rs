@@ -90,6 +90,11 @@ pub fn eval_attr_in_match(name: &str, ads: MatchAds<'_>, opts: &EvalOptions) -> 
     let Some(key) = Key::find(name) else {
         return Value::Undefined;
     };
+    eval_key_in_match(key, ads, opts)
+}
+
+/// [`eval_attr_in_match`] of the attribute whose key is `key` (no lookup of the name).
+pub fn eval_key_in_match(key: Key, ads: MatchAds<'_>, opts: &EvalOptions) -> Value {
     let arena = Arena::new();
     let (m, t) = (top(ads.my), top(ads.target));
     m.other.set(Some(&t));

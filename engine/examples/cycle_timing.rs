@@ -1,0 +1,176 @@
+//! Times one matchmaking cycle at scale: OFFERS generated slot ads (the dissertation's machine
+//! model with the real slot ads' attributes) against REQUESTS job ads drawn from CLUSTERS
+//! templates (`adjoin::workload::templates`), loaded into a database, then one dry-run cycle,
+//! with its figures and where its time went; optionally, in the same run, the `--naive` cycle
+//! (every pair evaluated: the ratio is measured here), the uncached cycle, and a durable one.
+//!
+//! `cargo run --release -p adjoin --example cycle_timing -- OFFERS REQUESTS CLUSTERS
+//! [--naive] [--uncached] [--durable] [--db PATH] [--seed N]`
+//! (numbers may be written `200_000`; `--db` puts the database on disk at PATH, which must not
+//! exist yet; by default it is in memory).
+
+use adjoin::cycle::{run, CycleOptions, CycleReport};
+use adjoin::storage::{Durability, PutOptions};
+use adjoin::workload::templates::JobTemplates;
+use adjoin::workload::Workload;
+use adjoin::Db;
+use std::error::Error;
+use std::time::Instant;
+
+/// The command line.
+#[derive(Debug, Default)]
+struct Args {
+    offers: u64,
+    requests: u64,
+    clusters: usize,
+    naive: bool,
+    uncached: bool,
+    durable: bool,
+    db: Option<String>,
+    seed: u64,
+}
+
+fn number<T: std::str::FromStr>(s: &str) -> Result<T, String> {
+    s.replace(['_', ','], "")
+        .parse()
+        .map_err(|_| format!("not a number: {s}"))
+}
+
+fn args() -> Result<Args, String> {
+    let mut a = Args {
+        seed: 42,
+        ..Args::default()
+    };
+    let mut positional = Vec::new();
+    let mut it = std::env::args().skip(1);
+    while let Some(x) = it.next() {
+        match x.as_str() {
+            "--naive" => a.naive = true,
+            "--uncached" => a.uncached = true,
+            "--durable" => a.durable = true,
+            "--db" => a.db = Some(it.next().ok_or("--db needs a path")?),
+            "--seed" => a.seed = number(&it.next().ok_or("--seed needs a number")?)?,
+            _ => positional.push(x),
+        }
+    }
+    let [o, r, k] = positional.as_slice() else {
+        return Err(
+            "usage: cycle_timing OFFERS REQUESTS CLUSTERS [--naive] [--uncached] \
+                    [--durable] [--db PATH] [--seed N]"
+                .into(),
+        );
+    };
+    (a.offers, a.requests, a.clusters) = (number(o)?, number(r)?, number(k)?);
+    Ok(a)
+}
+
+/// Loads `ads` into `coll` with one bulk load (one flush at its end).
+fn load(
+    db: &Db,
+    coll: &str,
+    ads: impl Iterator<Item = adjoin::query::ClassAd>,
+) -> Result<usize, Box<dyn Error>> {
+    let mut loader = db.store().loader(
+        coll,
+        PutOptions {
+            durability: Durability::Buffered,
+            ..PutOptions::default()
+        },
+    );
+    for ad in ads {
+        loader.push(&ad)?;
+    }
+    let report = loader.finish()?;
+    if report.rejected() > 0 {
+        return Err(format!("{coll}: {} ads refused", report.rejected()).into());
+    }
+    Ok(report.stored())
+}
+
+fn print(label: &str, r: &CycleReport) {
+    let p = &r.phases;
+    println!(
+        "{label}: {} requests, {} matched ({} matches), {} clusters, {} probes, {} evaluations, {:.3} s",
+        r.requests,
+        r.matched,
+        r.matches.len(),
+        r.clusters,
+        r.probes,
+        r.evaluations,
+        r.seconds
+    );
+    println!(
+        "  scan requests {:.3} s | beside it: scan offers {:.3} s, index {:.3} s, shape {:.3} s | cluster {:.3} s, order {:.3} s, matching {:.3} s",
+        p.scan_requests, p.scan_offers, p.index, p.shape, p.cluster, p.order, p.matching
+    );
+}
+
+fn main() -> Result<(), Box<dyn Error>> {
+    let a = args()?;
+    let db = match &a.db {
+        Some(path) => {
+            if std::path::Path::new(path).exists() {
+                return Err(format!("{path} exists; give a fresh path").into());
+            }
+            Db::open(path)?
+        }
+        None => Db::open_in_memory()?,
+    };
+    let t = Instant::now();
+    let mut w = Workload::new(a.seed)?;
+    let stored_offers = load(&db, "machines", (0..a.offers).map(|n| w.slot_ad(n)))?;
+    let templates = JobTemplates::new(w.rng(), a.clusters)?;
+    let mut g = w.rng().clone();
+    let stored_requests = load(&db, "jobs", templates.jobs(&mut g, a.requests))?;
+    println!(
+        "pool: {stored_offers} offers, {stored_requests} requests from {} templates; generated and loaded in {:.1} s",
+        templates.len(),
+        t.elapsed().as_secs_f64()
+    );
+    let opts = |f: &dyn Fn(&mut CycleOptions)| {
+        let mut o = CycleOptions {
+            requests: "jobs".into(),
+            offers: "machines".into(),
+            dry_run: true,
+            ..CycleOptions::default()
+        };
+        f(&mut o);
+        o
+    };
+    let t = Instant::now();
+    let indexed = run(&db, &opts(&|_| {}))?;
+    let returned = t.elapsed().as_secs_f64();
+    print("indexed, autoclustered, dry run", &indexed);
+    println!("  run() returned after {returned:.3} s");
+    if a.uncached {
+        let r = run(&db, &opts(&|o| o.no_clusters = true))?;
+        print("indexed, uncached, dry run", &r);
+        println!(
+            "  same matches as autoclustered: {}",
+            r.matches == indexed.matches
+        );
+    }
+    if a.naive {
+        let r = run(&db, &opts(&|o| o.naive = true))?;
+        print("naive, dry run", &r);
+        println!(
+            "  same matches as indexed: {}; naive / indexed = {:.0}×",
+            r.matches == indexed.matches,
+            r.seconds / indexed.seconds
+        );
+    }
+    if a.durable {
+        let r = run(&db, &opts(&|o| o.dry_run = false))?;
+        print("indexed, autoclustered, durable", &r);
+        println!(
+            "  same matches as the dry run: {}; {} match records",
+            r.matches.len() == indexed.matches.len()
+                && r.matches
+                    .iter()
+                    .zip(&indexed.matches)
+                    .all(|(x, y)| (&x.request, &x.offer) == (&y.request, &y.offer)),
+            db.matches()?.len()
+        );
+    }
+    Ok(())
+}

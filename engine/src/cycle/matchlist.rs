@@ -1,0 +1,233 @@
+//! A cluster's candidates ranked best first (matchlist caching, seed 002 4.1): entries in
+//! descending order of their docking vectors, ties in load order, popped by the cluster's
+//! requests in turn, entries taken by anyone passed over.
+//!
+//! Vectors are stored once per distinct value where the ranks repeat (an offer's rank that
+//! reads nothing of the offer, a request's constant rank): a first-fit list over thousands of
+//! candidates holds one vector, and ordering it is a counting sort over the distinct vectors.
+
+use super::dock::cmp_vectors;
+use adjoin_index::AdId;
+use adjoin_query::Value;
+use std::cmp::Ordering;
+
+/// One cluster's candidates, best first, and how far its requests have taken them.
+#[derive(Debug, Default)]
+pub struct Matchlist {
+    /// Components per vector.
+    dim: usize,
+    /// The vectors, `dim` components each.
+    vectors: Vec<Value>,
+    /// (vector number, offer), best first.
+    entries: Vec<(u32, AdId)>,
+    next: usize,
+}
+
+impl Matchlist {
+    /// A list of candidates already sorted best first.
+    pub fn new(entries: Vec<(Vec<Value>, AdId)>) -> Matchlist {
+        let dim = entries.first().map_or(0, |(v, _)| v.len());
+        let mut b = Builder::new(dim);
+        for (v, o) in entries {
+            let n = b.vector(v);
+            b.push(n, o);
+        }
+        Matchlist {
+            dim,
+            vectors: b.vectors,
+            entries: b.entries,
+            next: 0,
+        }
+    }
+
+    /// The number of entries (taken ones included).
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True when the list has no entries.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    fn vector(&self, n: u32) -> &[Value] {
+        let at = n as usize * self.dim;
+        self.vectors.get(at..at + self.dim).unwrap_or(&[])
+    }
+
+    /// The best candidate not yet taken (entries taken by anyone are passed over for good).
+    pub fn peek(&mut self, taken: &[bool]) -> Option<(&[Value], AdId)> {
+        while let Some((_, o)) = self.entries.get(self.next) {
+            if taken.get(*o as usize).copied().unwrap_or(true) {
+                self.next += 1;
+            } else {
+                break;
+            }
+        }
+        let &(n, o) = self.entries.get(self.next)?;
+        Some((self.vector(n), o))
+    }
+
+    /// Passes over the candidate [`Matchlist::peek`] returned (taken, or never usable).
+    pub fn advance(&mut self) {
+        self.next += 1;
+    }
+
+    /// Starts again from the best candidate: for offers taken by matches later undone (the
+    /// entries passed over are skipped again if still taken).
+    pub fn rewind(&mut self) {
+        self.next = 0;
+    }
+}
+
+impl From<Vec<(Vec<Value>, AdId)>> for Matchlist {
+    fn from(entries: Vec<(Vec<Value>, AdId)>) -> Matchlist {
+        Matchlist::new(entries)
+    }
+}
+
+/// A matchlist in the making: candidates pushed in load order with their vectors.
+#[derive(Debug)]
+pub struct Builder {
+    dim: usize,
+    vectors: Vec<Value>,
+    entries: Vec<(u32, AdId)>,
+}
+
+impl Builder {
+    /// An empty list of vectors of `dim` components.
+    pub fn new(dim: usize) -> Builder {
+        Builder {
+            dim,
+            vectors: Vec::new(),
+            entries: Vec::new(),
+        }
+    }
+
+    /// Adds a vector (of `dim` components: missing ones count 0, extra ones are dropped)
+    /// and returns its number, for any number of [`Builder::push`]es.
+    pub fn vector(&mut self, v: impl IntoIterator<Item = Value>) -> u32 {
+        let n = (self.vectors.len() / self.dim.max(1)) as u32;
+        let at = self.vectors.len();
+        self.vectors.extend(v.into_iter().take(self.dim));
+        self.vectors.resize(at + self.dim, Value::Int(0));
+        n
+    }
+
+    /// Adds offer `o` (after every offer pushed before it in load order) with vector `n`.
+    pub fn push(&mut self, n: u32, o: AdId) {
+        self.entries.push((n, o));
+    }
+
+    /// The matchlist: entries by vector descending, ties in the order pushed.
+    pub fn finish(self) -> Matchlist {
+        let Builder {
+            dim,
+            vectors,
+            mut entries,
+        } = self;
+        let count = vectors.len().checked_div(dim).unwrap_or(0);
+        let vector = |n: u32| {
+            let at = n as usize * dim;
+            vectors.get(at..at + dim).unwrap_or(&[])
+        };
+        // Rank the distinct vectors best first; equal ones share a rank (so their order
+        // here does not matter).
+        let mut by_value: Vec<u32> = (0..count as u32).collect();
+        by_value.sort_unstable_by(|&a, &b| cmp_vectors(vector(b), vector(a)));
+        let mut rank = vec![0u32; count];
+        let mut ranks = 0u32;
+        for (i, &n) in by_value.iter().enumerate() {
+            if i > 0 && cmp_vectors(vector(by_value[i - 1]), vector(n)) != Ordering::Equal {
+                ranks += 1;
+            }
+            if let Some(r) = rank.get_mut(n as usize) {
+                *r = ranks;
+            }
+        }
+        // A stable counting sort of the entries by their vector's rank.
+        let rank_of = |n: u32| rank.get(n as usize).copied().unwrap_or(0) as usize;
+        if ranks > 0 {
+            let mut starts = vec![0usize; ranks as usize + 2];
+            for &(n, _) in &entries {
+                starts[rank_of(n) + 1] += 1;
+            }
+            for i in 1..starts.len() {
+                starts[i] += starts[i - 1];
+            }
+            let mut sorted = vec![(0u32, 0 as AdId); entries.len()];
+            for &(n, o) in &entries {
+                let slot = &mut starts[rank_of(n)];
+                sorted[*slot] = (n, o);
+                *slot += 1;
+            }
+            entries = sorted;
+        }
+        Matchlist {
+            dim,
+            vectors,
+            entries,
+            next: 0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Candidates 0, 1, … pushed with these vectors (`r` a real, two components), in the
+    /// order the list gives them.
+    fn check(vectors: &[[f64; 2]], want: &[AdId]) {
+        let mut b = Builder::new(2);
+        for (o, v) in (0..).zip(vectors) {
+            let n = b.vector(v.map(Value::Real));
+            b.push(n, o);
+        }
+        let mut l = b.finish();
+        let taken = vec![false; vectors.len()];
+        let mut got = Vec::new();
+        while let Some((v, o)) = l.peek(&taken) {
+            assert_eq!(v.len(), 2);
+            got.push(o);
+            l.advance();
+        }
+        assert_eq!(got, want, "{vectors:?}");
+    }
+
+    #[test]
+    fn orders() {
+        check(&[], &[]);
+        check(&[[0.0, 0.0]; 3], &[0, 1, 2]);
+        check(&[[0.0, 1.0], [1.0, 0.0], [0.0, 2.0]], &[1, 2, 0]);
+        check(
+            &[[1.0, 1.0], [2.0, 0.0], [1.0, 1.0], [2.0, 0.0]],
+            &[1, 3, 0, 2],
+        );
+        // Components compare as totally ordered numbers: -0 below 0.
+        check(&[[-0.0, 0.0], [0.0, 0.0]], &[1, 0]);
+    }
+
+    #[test]
+    fn shared_vectors() {
+        // One vector for many offers; ties keep the order pushed.
+        let mut b = Builder::new(2);
+        let low = b.vector([Value::Int(0), Value::Int(0)]);
+        let high = b.vector([Value::Int(0), Value::Real(1.0)]);
+        for o in 0..6 {
+            b.push(if o % 3 == 2 { high } else { low }, o);
+        }
+        let mut l = b.finish();
+        assert_eq!(l.len(), 6);
+        let mut taken = vec![false; 6];
+        taken[5] = true;
+        let mut got = Vec::new();
+        while let Some((v, o)) = l.peek(&taken) {
+            got.push((o, v.to_vec()));
+            l.advance();
+        }
+        let ids: Vec<AdId> = got.iter().map(|g| g.0).collect();
+        assert_eq!(ids, [2, 0, 1, 3, 4]);
+        assert_eq!(got[0].1, [Value::Int(0), Value::Real(1.0)]);
+    }
+}

@@ -1,0 +1,250 @@
+//! Ranking a cluster's candidates by the default docking vector, `[request Rank, offer
+//! Rank]`, without evaluating what is known to repeat. Exact: every value is the one
+//! evaluation would give.
+//!
+//! - Offer classes: offers of one shape from `Rank` ([`Walk`]: the same `Rank` and the same
+//!   expressions for every name it mentions, transitively) rank a given request alike, so a
+//!   list evaluates an offer's rank once per class.
+//! - A request's rank that is absent or a literal is the same against every offer.
+//! - Remembered request ranks: requests of one shape from `Rank` rank a given offer alike
+//!   when everything that rank reads of the offer (its external references) is a plain
+//!   literal or absent (no expression of the offer is evaluated, so nothing else of the
+//!   request is read). Clusters differ in
+//!   much, but their `Rank`s are few; from the second list of a rank shape on, its value
+//!   against each offer is remembered for the rest of the cycle.
+//!
+//! What the analysis cannot follow (`eval`, `random`, …) is evaluated every time.
+
+use super::dock::{rank_number, rank_of};
+use super::matchlist::{Builder, Matchlist};
+use super::shape::{agree, binds_alike, plain, Bindings, ByHash, Walk};
+use adjoin_index::AdId;
+use adjoin_query::eval::{EvalOptions, MatchAds};
+use adjoin_query::refs::external_refs;
+use adjoin_query::{ClassAd, Expr, Key, Value};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Remembered request ranks, at most this many in all (the tables are dense over offers).
+const REMEMBERED: usize = 1 << 24;
+
+/// How a cycle ranks candidates by the default vector.
+#[derive(Clone, Debug)]
+pub struct Ranker {
+    /// The key of `Rank`.
+    rank: Key,
+    /// Each offer's class, by position; offers beyond it, or of class `None`, are
+    /// evaluated one by one.
+    classes: Vec<Option<u32>>,
+    remembered: RefCell<Remembered>,
+}
+
+/// Request ranks remembered across clusters.
+#[derive(Clone, Debug, Default)]
+struct Remembered {
+    /// Rank shapes by hash: their names, a request of that shape, its number (`None`:
+    /// dynamic, never remembered).
+    shapes: ByHash<Vec<RankShape>>,
+    /// Per rank shape, by number.
+    tables: Vec<Table>,
+    /// Entries in all the tables.
+    entries: usize,
+}
+
+/// A rank shape: its names, a request of it, its number (`None`: never remembered).
+type RankShape = (Vec<Key>, Arc<ClassAd>, Option<u32>);
+
+/// Each offer's rank, by position: `None` not yet known, `Some(None)` not to be remembered.
+type Ranks = Vec<Option<Option<Value>>>;
+
+/// A rank shape's remembered ranks.
+#[derive(Clone, Debug, Default)]
+struct Table {
+    /// What its rank reads of the offer (the external references).
+    reads: Vec<Key>,
+    /// Lists ranked so far.
+    lists: u32,
+    /// Empty until the second list.
+    ranks: Ranks,
+}
+
+impl Ranker {
+    /// A ranker that classes nothing (every rank evaluated).
+    pub fn plain(rank: Key) -> Ranker {
+        Ranker {
+            rank,
+            classes: Vec::new(),
+            remembered: RefCell::default(),
+        }
+    }
+
+    /// A ranker for a cycle over `offers` (by position), their classes found.
+    pub fn new(rank: Key, offers: &[Arc<ClassAd>]) -> Ranker {
+        let start = [rank];
+        let mut walk = Walk::default();
+        // Shapes by hash, with their class (`None`: dynamic).
+        let mut seen: ByHash<Vec<(Bindings<'_>, Option<u32>)>> = ByHash::default();
+        let mut count = 0u32;
+        let classes = offers
+            .iter()
+            .map(|o| {
+                let same = seen.entry(walk.shape(o, &start)).or_default();
+                if let Some((_, c)) = same.iter().find(|(b, _)| agree(b, &walk.bound)) {
+                    return *c;
+                }
+                let c = (!walk.dynamic()).then(|| {
+                    count += 1;
+                    count - 1
+                });
+                same.push((walk.bound.clone(), c));
+                c
+            })
+            .collect();
+        Ranker {
+            rank,
+            classes,
+            remembered: RefCell::default(),
+        }
+    }
+
+    /// The key of `Rank`.
+    pub fn key(&self) -> Key {
+        self.rank
+    }
+
+    /// Offer `o`'s class.
+    pub fn class(&self, o: AdId) -> Option<u32> {
+        self.classes.get(o as usize).copied().flatten()
+    }
+
+    /// The matchlist of `request` over `candidates` (positions in `offers`, ascending).
+    pub fn matchlist(
+        &self,
+        request: &Arc<ClassAd>,
+        candidates: impl IntoIterator<Item = AdId>,
+        offers: &[Arc<ClassAd>],
+        opts: &EvalOptions,
+    ) -> Matchlist {
+        let rank = self.rank;
+        let mut b = Builder::new(2);
+        let mine = constant_rank(request, rank);
+        let mut remembered = self.remembered.borrow_mut();
+        let mut table = match mine {
+            Some(_) => None,
+            None => remembered.table(request, rank, offers.len(), opts),
+        };
+        // Per class: the offers' rank, and their vector when the request's is constant.
+        let mut memo: HashMap<u32, (Value, Option<u32>)> = HashMap::new();
+        for o in candidates {
+            let Some(offer) = offers.get(o as usize) else {
+                continue;
+            };
+            let (r, t) = (
+                MatchAds {
+                    my: request,
+                    target: offer,
+                },
+                MatchAds {
+                    my: offer,
+                    target: request,
+                },
+            );
+            let theirs = |memo: &mut HashMap<u32, (Value, Option<u32>)>| match self.class(o) {
+                Some(c) => memo
+                    .entry(c)
+                    .or_insert_with(|| (rank_of(rank, t, opts), None))
+                    .0
+                    .clone(),
+                None => rank_of(rank, t, opts),
+            };
+            let n = match (&mine, self.class(o)) {
+                (Some(m), Some(c)) => match memo.get(&c) {
+                    Some(&(_, Some(n))) => n,
+                    _ => {
+                        let theirs = theirs(&mut memo);
+                        let n = b.vector([m.clone(), theirs.clone()]);
+                        memo.insert(c, (theirs, Some(n)));
+                        n
+                    }
+                },
+                (Some(m), None) => b.vector([m.clone(), theirs(&mut memo)]),
+                (None, _) => {
+                    let slot = table.as_mut().and_then(|(names, t)| {
+                        let slot = t.get_mut(o as usize)?;
+                        if slot.is_none() {
+                            *slot = Some(
+                                names
+                                    .iter()
+                                    .all(|&k| offer.get_key(k).is_none_or(plain))
+                                    .then(|| rank_of(rank, r, opts)),
+                            );
+                        }
+                        slot.clone().flatten()
+                    });
+                    let m = slot.unwrap_or_else(|| rank_of(rank, r, opts));
+                    b.vector([m, theirs(&mut memo)])
+                }
+            };
+            b.push(n, o);
+        }
+        b.finish()
+    }
+}
+
+impl Remembered {
+    /// What `request`'s rank reads of an offer, and the table of its rank shape, if its
+    /// ranks are remembered (from the second list of that shape on, within the overall
+    /// bound).
+    fn table(
+        &mut self,
+        request: &Arc<ClassAd>,
+        rank: Key,
+        offers: usize,
+        opts: &EvalOptions,
+    ) -> Option<(&[Key], &mut Ranks)> {
+        let mut walk = Walk::default();
+        let same = self.shapes.entry(walk.shape(request, &[rank])).or_default();
+        let found = same
+            .iter()
+            .find(|(names, rep, _)| binds_alike(&walk.bound, names, rep));
+        let n = match found {
+            Some(&(_, _, n)) => n?,
+            None => {
+                let names: Vec<Key> = walk.bound.iter().map(|b| b.0).collect();
+                let n = (!walk.dynamic()).then_some(self.tables.len() as u32);
+                if n.is_some() {
+                    // What the rank reads of the offer (the same for the whole shape).
+                    let reads = request
+                        .get_key(rank)
+                        .map(|e| external_refs(e, request, opts))
+                        .unwrap_or_default();
+                    let reads = reads.iter().map(|r| Key::of(r)).collect();
+                    self.tables.push(Table {
+                        reads,
+                        ..Table::default()
+                    });
+                }
+                same.push((names, Arc::clone(request), n));
+                n?
+            }
+        };
+        let t = self.tables.get_mut(n as usize)?;
+        t.lists += 1;
+        if t.lists == 2 && self.entries + offers <= REMEMBERED {
+            self.entries += offers;
+            t.ranks = vec![None; offers];
+        }
+        (t.ranks.len() == offers).then_some((t.reads.as_slice(), &mut t.ranks))
+    }
+}
+
+/// `request`'s Rank as a component when it is the same against every offer: absent (0) or a
+/// literal.
+fn constant_rank(request: &ClassAd, rank: Key) -> Option<Value> {
+    match request.get_key(rank).map(Expr::unparen) {
+        None => Some(Value::Int(0)),
+        Some(Expr::Lit(v)) => Some(rank_number(v)),
+        Some(_) => None,
+    }
+}

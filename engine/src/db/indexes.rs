@@ -1,0 +1,601 @@
+//! The indexes a [`Db`] holds: one spatial index per collection, made on first use and kept
+//! exact as the Db's own writes change the collection.
+//!
+//! A held index is made the cheapest way that is current: restored from the collection's
+//! snapshot file when the snapshot's store generation is the collection's (no ad is read),
+//! else rebuilt by one scan of the store. It keeps no ads in memory: it reads them back from
+//! the store ([`StoreSource`]) when it must evaluate a candidate or import a new attribute.
+//! Index numbers ([`AdId`]) follow load order: new ads get the next number, a replaced ad
+//! keeps its own.
+//!
+//! **Invariant**: a held index describes the collection as of its `generation`. Every write
+//! the Db makes to a collection whose index is held takes that index's lock, writes, applies
+//! the same change to the index and records the new generation; a query first compares the
+//! generation with the store's and rebuilds the index if they differ (e.g. after writes made
+//! through [`Db::store`] directly). On close the indexes that changed are written as
+//! snapshots (`snapshot.rs`).
+
+use super::snapshot::{self, OptionsStamp, SnapshotFile};
+use super::{Db, DbError};
+use adjoin_index::{AdId, AdSource, Converted, Converter, Index, IndexOptions, RoaringBitmap};
+use adjoin_query::ClassAd;
+use adjoin_storage::{AdError, AdStore, Generation};
+use parking_lot::{Mutex, RwLock};
+use rustc_hash::FxHashMap;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Ids by index number, shared by a held index and its source. The reverse map is made on
+/// first need (a write), so that a restart that only reads does not build it.
+#[derive(Debug, Default)]
+pub(crate) struct IdMap {
+    ids: Vec<Option<Box<str>>>,
+    by_id: Option<FxHashMap<Box<str>, AdId>>,
+    live: usize,
+}
+
+impl IdMap {
+    /// The map of `ids`, by index number.
+    fn from_ids(ids: Vec<Option<String>>) -> IdMap {
+        let ids: Vec<Option<Box<str>>> = ids
+            .into_iter()
+            .map(|i| i.map(String::into_boxed_str))
+            .collect();
+        let live = ids.iter().filter(|i| i.is_some()).count();
+        IdMap {
+            ids,
+            by_id: None,
+            live,
+        }
+    }
+
+    /// The id of number `n`.
+    pub(crate) fn id(&self, n: AdId) -> Option<&str> {
+        self.ids.get(n as usize)?.as_deref()
+    }
+
+    fn by_id(&mut self) -> &mut FxHashMap<Box<str>, AdId> {
+        let ids = &self.ids;
+        self.by_id.get_or_insert_with(|| {
+            (0..)
+                .zip(ids)
+                .filter_map(|(n, id)| Some((id.clone()?, n)))
+                .collect()
+        })
+    }
+
+    fn number(&mut self, id: &str) -> Option<AdId> {
+        self.by_id().get(id).copied()
+    }
+
+    /// Gives `id` the next number.
+    fn push(&mut self, id: &str) -> Option<AdId> {
+        let n = AdId::try_from(self.ids.len()).ok()?;
+        self.by_id().insert(id.into(), n);
+        self.ids.push(Some(id.into()));
+        self.live += 1;
+        Some(n)
+    }
+
+    fn remove(&mut self, id: &str) -> Option<AdId> {
+        let n = self.by_id().remove(id)?;
+        if let Some(slot) = self.ids.get_mut(n as usize) {
+            *slot = None;
+        }
+        self.live -= 1;
+        Some(n)
+    }
+}
+
+/// Reads a held index's ads back from the store, by index number.
+#[derive(Debug)]
+pub(crate) struct StoreSource {
+    store: Arc<AdStore>,
+    collection: String,
+    ids: Arc<RwLock<IdMap>>,
+}
+
+/// A fetch of at least this share of a collection reads it by one scan rather than by ids.
+const SCAN_SHARE: usize = 4;
+
+impl AdSource for StoreSource {
+    fn for_each(&self, f: &mut dyn FnMut(AdId, Arc<ClassAd>)) {
+        let Ok(scan) = self.store.scan(&self.collection) else {
+            return;
+        };
+        // The scan and the numbers both follow load order: walk them side by side.
+        let map = self.ids.read();
+        let mut n = 0usize;
+        for ad in scan.flatten() {
+            let start = n;
+            while n < map.ids.len() && map.ids[n].as_deref() != Some(ad.id()) {
+                n += 1;
+            }
+            if n == map.ids.len() {
+                // Not held (an ad the index does not know): look no further for it.
+                n = start;
+                continue;
+            }
+            f(n as AdId, Arc::new(ad.ad));
+            n += 1;
+        }
+    }
+
+    fn fetch(&self, wanted: &[AdId]) -> Vec<Option<Arc<ClassAd>>> {
+        let ids: Vec<Option<Box<str>>> = {
+            let map = self.ids.read();
+            wanted.iter().map(|&n| map.id(n).map(Into::into)).collect()
+        };
+        let live = self.ids.read().live;
+        if wanted.len() >= 64 && wanted.len() * SCAN_SHARE >= live {
+            // Most of the collection: one pass in load order decodes each block once.
+            let mut pos: HashMap<&str, usize> = HashMap::with_capacity(wanted.len());
+            for (i, id) in ids.iter().enumerate() {
+                if let Some(id) = id {
+                    pos.insert(id, i);
+                }
+            }
+            let mut out = vec![None; wanted.len()];
+            if let Ok(scan) = self.store.scan(&self.collection) {
+                for ad in scan.flatten() {
+                    if let Some(&i) = pos.get(ad.id()) {
+                        out[i] = Some(Arc::new(ad.ad));
+                    }
+                }
+            }
+            return out;
+        }
+        ids.iter()
+            .map(|id| {
+                let ad = self.store.get(&self.collection, id.as_deref()?).ok()??;
+                Some(Arc::new(ad.ad))
+            })
+            .collect()
+    }
+}
+
+/// One collection's index and what ties it to the store.
+#[derive(Debug)]
+pub struct Held {
+    /// The spatial index (its ad ids are index numbers).
+    pub index: Index,
+    ids: Arc<RwLock<IdMap>>,
+    expires: FxHashMap<AdId, i64>,
+    /// Ads with ports: a constraint query evaluates them whole (the index holds their ports).
+    ported: RoaringBitmap,
+    generation: Option<Generation>,
+    /// The snapshot file holds exactly this state.
+    saved: bool,
+    /// Ads the rebuild could not read (not indexed), as messages.
+    damaged: Vec<String>,
+    /// Made from a snapshot (rather than by a scan).
+    restored: bool,
+}
+
+impl Held {
+    /// The stored id of index number `n`.
+    pub fn id(&self, n: AdId) -> Option<String> {
+        self.ids.read().id(n).map(str::to_owned)
+    }
+
+    /// Whether ad `n` has expired at `now`.
+    pub fn expired(&self, n: AdId, now: i64) -> bool {
+        self.expires.get(&n).is_some_and(|&t| t <= now)
+    }
+
+    /// Whether the index was restored from a snapshot (rather than built by a scan).
+    pub fn restored(&self) -> bool {
+        self.restored
+    }
+
+    /// Ads the rebuild could not read (not indexed), as messages.
+    pub fn damaged(&self) -> &[String] {
+        &self.damaged
+    }
+
+    /// How many ads are live (held and not expired) at `now`.
+    pub fn live(&self, now: i64) -> u64 {
+        let expired = self.expires.values().filter(|&&t| t <= now).count();
+        (self.index.len() - expired) as u64
+    }
+
+    /// Whether ad `n` has ports.
+    pub fn ported(&self, n: AdId) -> bool {
+        self.ported.contains(n)
+    }
+
+    /// The ads with ports.
+    pub fn ported_ads(&self) -> &RoaringBitmap {
+        &self.ported
+    }
+
+    /// Stores (or replaces) ad `id` as the store just did, converted by the index's
+    /// [`Converter`].
+    fn put(&mut self, id: &str, replaced: bool, expires: Option<i64>, ad: Converted) -> bool {
+        let n = {
+            let mut map = self.ids.write();
+            match map.number(id) {
+                Some(n) if replaced => Some(n),
+                Some(_) => {
+                    // The old ad had expired: the new one is new, at the end of load order.
+                    if let Some(old) = map.remove(id) {
+                        self.index.remove(old);
+                        self.expires.remove(&old);
+                        self.ported.remove(old);
+                    }
+                    map.push(id)
+                }
+                None => map.push(id),
+            }
+        };
+        let Some(n) = n else {
+            return false; // Out of numbers: the caller drops the index.
+        };
+        match expires {
+            Some(t) => self.expires.insert(n, t),
+            None => self.expires.remove(&n),
+        };
+        if ad.has_ports() {
+            self.ported.insert(n);
+        } else {
+            self.ported.remove(n);
+        }
+        self.index.insert_converted(n, ad).is_ok()
+    }
+
+    /// Removes ad `id` as the store just did.
+    fn remove(&mut self, id: &str) {
+        if let Some(n) = self.ids.write().remove(id) {
+            self.index.remove(n);
+            self.expires.remove(&n);
+            self.ported.remove(n);
+        }
+    }
+
+    /// Removes the ads expired at `now` (a purge).
+    fn purge(&mut self, now: i64) {
+        let due: Vec<AdId> = self
+            .expires
+            .iter()
+            .filter(|&(_, &t)| t <= now)
+            .map(|(&n, _)| n)
+            .collect();
+        for n in due {
+            let id = self.ids.read().id(n).map(str::to_owned);
+            if let Some(id) = id {
+                self.remove(&id);
+            }
+        }
+    }
+
+    fn file(&self) -> Option<SnapshotFile> {
+        let generation = self.generation?;
+        let map = self.ids.read();
+        let mut expires: Vec<(AdId, i64)> = self.expires.iter().map(|(&n, &t)| (n, t)).collect();
+        expires.sort_unstable();
+        Some(SnapshotFile {
+            generation,
+            options: OptionsStamp::of(self.index.options()),
+            ids: map
+                .ids
+                .iter()
+                .map(|i| i.as_deref().map(str::to_owned))
+                .collect(),
+            expires,
+            ported: self.ported.iter().collect(),
+            damaged: self.damaged.clone(),
+            index: self.index.snapshot(),
+        })
+    }
+}
+
+/// A collection's slot: its held index, once made.
+type Slot = Arc<RwLock<Option<Held>>>;
+
+/// The held indexes of a Db.
+#[derive(Debug)]
+pub(crate) struct Indexes {
+    slots: Mutex<HashMap<String, Slot>>,
+    /// The database's directory, where snapshots go (none in memory).
+    dir: Option<PathBuf>,
+    pub(crate) opts: IndexOptions,
+}
+
+impl Indexes {
+    pub(crate) fn new(dir: Option<PathBuf>, opts: IndexOptions) -> Indexes {
+        Indexes {
+            slots: Mutex::new(HashMap::new()),
+            dir,
+            opts,
+        }
+    }
+
+    fn slot(&self, collection: &str) -> Slot {
+        Arc::clone(self.slots.lock().entry(collection.to_owned()).or_default())
+    }
+
+    /// Writes a snapshot of every held index that changed since its last one.
+    pub(crate) fn save(&self) -> std::io::Result<()> {
+        let Some(dir) = &self.dir else {
+            return Ok(());
+        };
+        let slots: Vec<Slot> = self.slots.lock().values().cloned().collect();
+        for slot in slots {
+            let mut guard = slot.write();
+            let Some(held) = guard.as_mut() else { continue };
+            if held.saved {
+                continue;
+            }
+            if let (Some(g), Some(file)) = (held.generation, held.file()) {
+                snapshot::write(dir, g.collection, &file)?;
+                held.saved = true;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Db {
+    /// The index of `collection`, current with the store: restored from its snapshot or
+    /// rebuilt by one scan when not held yet or stale. `f` runs under the index's lock.
+    pub fn with_index<R>(
+        &self,
+        collection: &str,
+        f: impl FnOnce(&mut Held) -> R,
+    ) -> Result<R, DbError> {
+        self.with_index_importing(collection, &[], f)
+    }
+
+    /// [`Db::with_index`]; an index built now imports `attrs` in the same pass (so that the
+    /// query about to run does not read every ad a second time).
+    pub(crate) fn with_index_importing<R>(
+        &self,
+        collection: &str,
+        attrs: &[adjoin_query::Key],
+        f: impl FnOnce(&mut Held) -> R,
+    ) -> Result<R, DbError> {
+        let slot = self.indexes.slot(collection);
+        let mut guard = slot.write();
+        let current = self.store.generation(collection)?;
+        if guard.as_ref().is_none_or(|h| h.generation != current) {
+            *guard = Some(self.make_index(collection, current, attrs)?);
+        }
+        match guard.as_mut() {
+            Some(held) => Ok(f(held)),
+            None => Err(DbError::Ad(AdError::NotFound {
+                collection: collection.to_owned(),
+                id: String::new(),
+            })),
+        }
+    }
+
+    fn make_index(
+        &self,
+        collection: &str,
+        current: Option<Generation>,
+        attrs: &[adjoin_query::Key],
+    ) -> Result<Held, DbError> {
+        let ids = Arc::new(RwLock::new(IdMap::default()));
+        let source = Arc::new(StoreSource {
+            store: Arc::clone(&self.store),
+            collection: collection.to_owned(),
+            ids: Arc::clone(&ids),
+        });
+        let stamp = OptionsStamp::of(&self.indexes.opts);
+        let mut earlier = None;
+        if let (Some(dir), Some(g)) = (&self.indexes.dir, current) {
+            match snapshot::read(dir, g.collection) {
+                Ok(file) if file.generation == g && file.options == stamp => {
+                    let _span = tracing::info_span!("restore_index", collection).entered();
+                    let ads = file.index.ads();
+                    let opts = self.indexes.opts.clone();
+                    // The id map and the index are independent: make them side by side.
+                    let (map, restored) = std::thread::scope(|scope| {
+                        let map = scope.spawn(|| IdMap::from_ids(file.ids));
+                        let restored = Index::restore(opts, source.clone(), file.index);
+                        (map.join(), restored)
+                    });
+                    match (map, restored) {
+                        (Ok(map), Ok(index)) => {
+                            *ids.write() = map;
+                            tracing::debug!(ads, "index restored from its snapshot");
+                            return Ok(Held {
+                                index,
+                                ids,
+                                expires: file.expires.into_iter().collect(),
+                                ported: file.ported.into_iter().collect(),
+                                generation: current,
+                                saved: true,
+                                damaged: file.damaged,
+                                restored: true,
+                            });
+                        }
+                        (_, Err(e)) => {
+                            tracing::warn!(%e, "index snapshot not restored; rebuilding")
+                        }
+                        (Err(_), _) => tracing::warn!("index snapshot not restored; rebuilding"),
+                    }
+                }
+                Ok(file) => earlier = Some(file.index),
+                Err(e) => tracing::debug!(%e, "no index snapshot"),
+            }
+        }
+        let _span = tracing::info_span!("rebuild_index", collection).entered();
+        let mut index = Index::with_source(self.indexes.opts.clone(), source);
+        // Attributes earlier queries imported, and the coming query's, are imported as the
+        // ads go in (on an empty index, declaring them reads nothing).
+        let mut keys: Vec<adjoin_query::Key> = attrs.to_vec();
+        if let Some(old) = earlier {
+            keys.extend(old.imported_names().map(adjoin_query::Key::of));
+        }
+        index.ensure_imported(&keys);
+        let mut held = Held {
+            index,
+            ids,
+            expires: FxHashMap::default(),
+            ported: RoaringBitmap::new(),
+            generation: current,
+            saved: false,
+            damaged: Vec::new(),
+            restored: false,
+        };
+        let mut ads = Vec::new();
+        for ad in self.store.scan(collection)? {
+            let ad = match ad {
+                Ok(ad) => ad,
+                Err(e) => {
+                    held.damaged.push(e.to_string());
+                    continue;
+                }
+            };
+            let Some(n) = held.ids.write().push(ad.id()) else {
+                break;
+            };
+            if let Some(t) = ad.header.expires {
+                held.expires.insert(n, t);
+            }
+            let ad = Arc::new(ad.ad);
+            if adjoin_index::units(&ad)
+                .first()
+                .is_some_and(|u| u.port.is_some())
+            {
+                held.ported.insert(n);
+            }
+            ads.push((n, ad));
+            if ads.len() == 4096 {
+                held.index.extend(std::mem::take(&mut ads))?;
+            }
+        }
+        held.index.extend(ads)?;
+        Ok(held)
+    }
+
+    /// The clock the store reads.
+    pub(crate) fn now(&self) -> i64 {
+        (self.store.options().clock)()
+    }
+
+    /// Holds `collection`'s index if that costs no scan: the collection is empty or new, or
+    /// its snapshot is current. A load then feeds the index as it goes (a collection loaded
+    /// without one is indexed by one scan when first queried).
+    pub(crate) fn hold_index_if_cheap(&self, collection: &str) -> Result<(), DbError> {
+        let g = self.store.generation(collection)?;
+        let cheap = match (g, &self.indexes.dir) {
+            (None, _) => true,
+            (Some(_), _) if self.store.stored_count(collection)? == 0 => true,
+            (Some(g), Some(dir)) => snapshot::generation(dir, g.collection) == Some(g),
+            (Some(_), None) => false,
+        };
+        if cheap {
+            self.with_index(collection, |_| ())?;
+        }
+        Ok(())
+    }
+
+    /// Every held slot, in name order (the order writers lock them in).
+    pub(crate) fn held_slots(&self) -> Vec<(String, Slot)> {
+        let mut v: Vec<(String, Slot)> = self
+            .indexes
+            .slots
+            .lock()
+            .iter()
+            .map(|(k, v)| (k.clone(), Arc::clone(v)))
+            .collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v
+    }
+}
+
+/// A write in progress, holding every held index's lock (see the module invariant). A write
+/// changes its own collections, and may purge expired ads of any: [`Writing::apply`] applies
+/// the former, [`Writing::finish`] the latter, then records each index's new generation.
+pub(crate) struct Writing<'a> {
+    db: &'a Db,
+    held: Vec<Locked<'a>>,
+}
+
+/// One held index locked by a write: its collection, the lock, the collection's generation
+/// before the write, and whether the index is current (and following the write).
+struct Locked<'a>(
+    &'a str,
+    parking_lot::RwLockWriteGuard<'a, Option<Held>>,
+    Option<Generation>,
+    bool,
+);
+
+impl<'a> Writing<'a> {
+    /// Locks `slots` (from [`Db::held_slots`]) and notes their generations.
+    pub(crate) fn begin(db: &'a Db, slots: &'a [(String, Slot)]) -> Result<Writing<'a>, DbError> {
+        let mut held = Vec::with_capacity(slots.len());
+        for (name, slot) in slots {
+            let guard = slot.write();
+            let before = db.store.generation(name)?;
+            let current = guard.as_ref().is_some_and(|h| h.generation == before);
+            held.push(Locked(name.as_str(), guard, before, current));
+        }
+        Ok(Writing { db, held })
+    }
+
+    /// A converter for `collection`'s index, if held and current: during the write no
+    /// attribute can get an imported axis (queries wait for the lock), so it stays valid.
+    pub(crate) fn converter(&self, collection: &str) -> Option<Converter> {
+        let Locked(_, guard, _, current) = self.held.iter().find(|h| h.0 == collection)?;
+        guard
+            .as_ref()
+            .filter(|_| *current)
+            .map(|h| h.index.converter())
+    }
+
+    /// Applies a change the write made to `collection`'s index, if held; `f` returns false
+    /// when the index cannot follow (it is dropped at [`Writing::finish`]).
+    pub(crate) fn apply(&mut self, collection: &str, f: impl FnOnce(&mut Held) -> bool) {
+        let Some(Locked(_, guard, _, current)) = self.held.iter_mut().find(|h| h.0 == collection)
+        else {
+            return;
+        };
+        if *current {
+            *current = guard.as_mut().is_some_and(f);
+        }
+    }
+
+    /// Records the write's end: each held index whose collection changed drops the ads
+    /// expired by now (a purge the write may have made) and takes the new generation; one
+    /// that was stale or could not follow is dropped, to be made again when next used.
+    pub(crate) fn finish(mut self) -> Result<(), DbError> {
+        let now = self.db.now();
+        for Locked(name, guard, before, current) in &mut self.held {
+            let after = self.db.store.generation(name)?;
+            match guard.as_mut() {
+                Some(h) if *current => {
+                    if after != *before {
+                        h.purge(now);
+                        h.generation = after;
+                        h.saved = false;
+                    }
+                }
+                _ => **guard = None,
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Held {
+    /// Applies a put the store made.
+    pub(crate) fn apply_put(&mut self, put: &adjoin_storage::Put, ad: Arc<ClassAd>) -> bool {
+        let converted = self.index.converter().convert(&ad);
+        self.put(&put.id, put.replaced, put.expires, converted)
+    }
+
+    /// Applies a put the store made, of an ad converted ahead by [`Writing::converter`].
+    pub(crate) fn apply_converted(&mut self, put: &adjoin_storage::Put, ad: Converted) -> bool {
+        self.put(&put.id, put.replaced, put.expires, ad)
+    }
+
+    /// Applies a removal (or consumption) the store made.
+    pub(crate) fn apply_remove(&mut self, id: &str) -> bool {
+        self.remove(id);
+        true
+    }
+}

@@ -112,7 +112,15 @@ fn main() -> Result<(), Box<dyn Error>> {
             if std::path::Path::new(path).exists() {
                 return Err(format!("{path} exists; give a fresh path").into());
             }
-            Db::open(path)?
+            // `ADJOIN_CACHE_MB` sets sled's page cache (1 GiB by default).
+            let mut opts = adjoin::DbOptions::default();
+            if let Some(mb) = std::env::var("ADJOIN_CACHE_MB")
+                .ok()
+                .and_then(|v| v.parse::<u64>().ok())
+            {
+                opts.cache_capacity = mb << 20;
+            }
+            Db::open_with(path, &opts)?
         }
         None => Db::open_in_memory()?,
     };

@@ -183,6 +183,12 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
     if opts.requests == opts.offers {
         return Err(CycleError::SameCollection(opts.requests.clone()));
     }
+    if !opts.dry_run {
+        // Indexes whose snapshots are current follow the consumption (and are saved again at
+        // close): otherwise a cycle would leave every later query a full rebuild.
+        db.hold_index_if_cheap(&opts.requests)?;
+        db.hold_index_if_cheap(&opts.offers)?;
+    }
     let eval = opts.index.eval.clone();
     let mut phases = Phases::default();
     // The offers' side on a second thread while this one reads the requests, passing them on

@@ -291,11 +291,20 @@ impl Db {
         ms: &[NewMatch],
         after: adjoin_storage::AfterRefusal,
     ) -> Result<Vec<Result<MatchRecord, DbError>>, DbError> {
-        let outcomes = self.store.record_matches(ms, after)?;
-        Ok(outcomes
-            .into_iter()
-            .map(|r| r.map_err(DbError::from))
-            .collect())
+        self.writing(|w| {
+            let outcomes = self.store.record_matches(ms, after)?;
+            for (m, outcome) in ms.iter().zip(&outcomes) {
+                if outcome.is_ok() {
+                    for member in m.members.iter().filter(|m| m.consume) {
+                        w.apply(&member.collection, |h| h.apply_remove(&member.id));
+                    }
+                }
+            }
+            Ok(outcomes
+                .into_iter()
+                .map(|r| r.map_err(DbError::from))
+                .collect())
+        })
     }
 
     /// The recorded matches, oldest first.

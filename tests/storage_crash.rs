@@ -138,9 +138,20 @@ fn crash_child() {
                         }],
                     })
                     .collect();
+                // Flushed with the batch, or (as a cycle's groups are) committed buffered and
+                // flushed after: a kill in between may lose the batch, never part of it.
+                let buffered = rng.range(0, 2) == 0;
+                let durability = if buffered {
+                    Durability::Buffered
+                } else {
+                    Durability::Immediate
+                };
                 let outcomes = db
-                    .record_matches(&ms, AfterRefusal::Continue)
+                    .record_matches_with(&ms, AfterRefusal::Continue, durability)
                     .expect("batch");
+                if buffered {
+                    db.flush().expect("flush");
+                }
                 for (v, r) in victims.iter().zip(&outcomes).take(n) {
                     println!("consumed c{v} {}", r.as_ref().expect("match").id);
                 }

@@ -183,6 +183,18 @@ impl AdStore {
         ms: &[NewMatch],
         after: AfterRefusal,
     ) -> Result<Vec<Result<MatchRecord, AdError>>, AdError> {
+        self.record_matches_with(ms, after, Durability::Immediate)
+    }
+
+    /// [`AdStore::record_matches`], flushed or not: with [`Durability::Buffered`] the batch
+    /// commits atomically but becomes durable at the next flush (a caller committing many
+    /// batches flushes once, before it reports them).
+    pub fn record_matches_with(
+        &self,
+        ms: &[NewMatch],
+        after: AfterRefusal,
+        durability: Durability,
+    ) -> Result<Vec<Result<MatchRecord, AdError>>, AdError> {
         let _span = tracing::debug_span!("record_matches", matches = ms.len()).entered();
         let now = self.now();
         let mut out = Vec::with_capacity(ms.len());
@@ -202,7 +214,7 @@ impl AdStore {
             }
             txn.commit()?;
         }
-        self.commit_point(Durability::Immediate)?;
+        self.commit_point(durability)?;
         Ok(out)
     }
 

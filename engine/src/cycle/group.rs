@@ -1,6 +1,8 @@
 //! Group commit of a durable cycle: matches are decided as if each committed at once, and
-//! written [`GROUP`] at a time, in one transaction and one flush
-//! ([`Db::record_matches`](crate::Db::record_matches) with [`AfterRefusal::Stop`]).
+//! written [`GROUP`] at a time, each group in one atomic transaction
+//! ([`Db::record_matches_with`](crate::Db::record_matches_with) with [`AfterRefusal::Stop`],
+//! buffered); the cycle flushes once at its end, before its report acknowledges any match. A
+//! crash midway loses whole groups, never part of a match.
 //!
 //! Exactness: the store records the group's matches in order up to the first it refuses (a
 //! member gone: expired, or consumed by someone else since the cycle read it) and stops there.
@@ -16,12 +18,11 @@
 use super::{take, Cycle, CycleError};
 use crate::DbError;
 use adjoin_index::AdId;
-use adjoin_storage::{AdError, AfterRefusal, NewMatch, StoreError};
+use adjoin_storage::{AdError, AfterRefusal, Durability, NewMatch, StoreError};
 
-/// Matches per transaction. At 1,024 the flush (about 0.25 ms) costs well under a
-/// microsecond a match, while a transaction rewrites at most two blocks of a few KiB a match
-/// (a few MiB in all, like a bulk-load chunk of 1,000 ads), a crash loses at most one group
-/// of decisions (never part of a match), and a refusal re-decides at most one group.
+/// Matches per transaction. At 1,024 a transaction rewrites at most two blocks of a few KiB a
+/// match (a few MiB in all, like a bulk-load chunk of 1,000 ads), and a refusal re-decides at
+/// most one group.
 pub const GROUP: usize = 1024;
 
 /// A match decided but not committed.
@@ -94,7 +95,12 @@ impl Cycle<'_> {
         if group.pending.is_empty() {
             return Ok(None);
         }
-        let outcomes = self.db.record_matches(&group.records, AfterRefusal::Stop)?;
+        // Atomic now, durable at the cycle's one flush (before its report).
+        let outcomes = self.db.record_matches_with(
+            &group.records,
+            AfterRefusal::Stop,
+            Durability::Buffered,
+        )?;
         let base = self.report.matches.len() - group.pending.len();
         let mut outcomes = outcomes.into_iter();
         for (i, p) in group.pending.iter().enumerate() {

@@ -8,11 +8,12 @@
 //!   that expires or is consumed by someone else during a durable cycle is skipped when its
 //!   match is refused ([`DbError`] `MissingMember`), and the next candidate is tried.
 //! - A durable cycle commits its matches in groups ([`group`]): each match atomic with the
-//!   consumption of its ads, many matches to a transaction and a flush. The results are those
-//!   of recording each match on its own as it is decided: when the store refuses a match of a
-//!   group because its offer went, the group's later decisions (made assuming it) are undone,
-//!   not recorded, and the refused match's request goes on with its next candidate; when its
-//!   request went, the request is passed over. A cycle killed midway leaves whole groups.
+//!   consumption of its ads, many matches to a transaction, one flush at the end. The results
+//!   are those of recording each match on its own as it is decided: when the store refuses a
+//!   match of a group because its offer went, the group's later decisions (made assuming it)
+//!   are undone, not recorded, and the refused match's request goes on with its next
+//!   candidate; when its request went, the request is passed over. A cycle killed midway
+//!   leaves whole groups.
 //! - A request is matched up to `RequestCount` times (default 1) with its best candidates,
 //!   best first (vector descending, ties to the earliest-loaded offer).
 //! - A request matched at least once is consumed, in the same transaction as its first match
@@ -257,6 +258,11 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
         clusters,
         ..
     } = c;
+    if !opts.dry_run {
+        // Every group committed atomically; one flush makes them all durable before the
+        // report acknowledges them.
+        db.flush()?;
+    }
     (report.probes, report.evaluations) = pool.work();
     report.damaged = requests.damaged;
     report.damaged.extend(offers.damaged);

@@ -291,8 +291,19 @@ impl Db {
         ms: &[NewMatch],
         after: adjoin_storage::AfterRefusal,
     ) -> Result<Vec<Result<MatchRecord, DbError>>, DbError> {
+        self.record_matches_with(ms, after, Durability::Immediate)
+    }
+
+    /// [`Db::record_matches`], flushed or not (`Buffered`: atomic now, durable at the next
+    /// [`Db::flush`]).
+    pub fn record_matches_with(
+        &self,
+        ms: &[NewMatch],
+        after: adjoin_storage::AfterRefusal,
+        durability: Durability,
+    ) -> Result<Vec<Result<MatchRecord, DbError>>, DbError> {
         self.writing(|w| {
-            let outcomes = self.store.record_matches(ms, after)?;
+            let outcomes = self.store.record_matches_with(ms, after, durability)?;
             for (m, outcome) in ms.iter().zip(&outcomes) {
                 if outcome.is_ok() {
                     for member in m.members.iter().filter(|m| m.consume) {

@@ -34,6 +34,8 @@ fn by_index(db: &Db, coll: &str, constraint: &Expr) -> Vec<String> {
 
 const CONSTRAINTS: &[&str] = &[
     "true",
+    "Extra > 5",
+    "regexp(\"^x86\", Arch, \"i\")",
     "Memory >= 2048",
     "Memory < 1024 || Arch == \"x86_64\"",
     "Arch =?= \"X86_64\"",
@@ -62,6 +64,9 @@ fn ad(i: u8, memory: u16, arch: u8, cpus: u8, ports: bool) -> ClassAd {
         "[Name = \"n{i}\"; Memory = {memory}; Arch = {arch}; Cpus = {cpus}; \
          Requirements = TARGET.ImageSize < Memory"
     );
+    if memory.len() % 2 == 0 {
+        text.push_str(&format!("; Extra = {}", cpus * 3));
+    }
     if ports {
         text.push_str("; Ports = {[Label = p; Memory = 4096]}");
     }
@@ -81,6 +86,8 @@ enum Op {
     /// A write through the store underneath, which the held index does not see.
     Bypass(u8, u16),
     Reopen,
+    /// One constraint (so that some attribute is first read after a reopen).
+    QueryOne(usize),
     Query,
 }
 
@@ -97,7 +104,8 @@ fn op() -> impl Strategy<Value = Op> {
         1 => Just(Op::Purge),
         1 => (0u8..24, any::<u16>()).prop_map(|(i, m)| Op::Bypass(i, m)),
         1 => Just(Op::Reopen),
-        3 => Just(Op::Query),
+        2 => (0..CONSTRAINTS.len()).prop_map(Op::QueryOne),
+        2 => Just(Op::Query),
     ]
 }
 
@@ -197,6 +205,9 @@ proptest! {
                 Op::Reopen => {
                     db.close().expect("close");
                     db = Db::open_with(&path, &options(&clock)).expect("reopen");
+                }
+                Op::QueryOne(i) => {
+                    assert_eq!(by_index(&db, "m", &exprs[i]), by_scan(&db, "m", &exprs[i]), "{}", CONSTRAINTS[i]);
                 }
                 Op::Query => check(&db, &exprs),
             }
@@ -334,4 +345,82 @@ fn a_durable_cycle_keeps_the_held_indexes_current() {
     let db = Db::open(&path).expect("reopen");
     assert_eq!(by_index(&db, "m", &e), by_scan(&db, "m", &e));
     assert!(db.with_index("m", |h| h.restored()).expect("index"));
+}
+
+#[test]
+fn many_inexact_candidates_are_confirmed_in_one_pass() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("db");
+    let db = Db::open(&path).expect("open");
+    let text: Vec<String> = (0..3000u32)
+        .map(|i| {
+            format!(
+                "[Name = \"s{i}\"; Arch = \"{}\"; Memory = {}]",
+                ["X86_64", "INTEL", "x86_64"][(i % 3) as usize],
+                i
+            )
+        })
+        .collect();
+    db.load_text(
+        "m",
+        "m.ads",
+        &text.join("\n"),
+        &adjoin::LoadOptions::default(),
+    )
+    .expect("load");
+    // Not in property form: every ad is a candidate, confirmed by evaluation.
+    let e = parse::expr("regexp(\"^x86\", Arch, \"i\") && Memory % 2 == 0").expect("e");
+    let answer = db.indexed_query("m", &e).expect("query");
+    assert_eq!(answer.explain.evaluations, 3000);
+    assert_eq!(answer.ids, by_scan(&db, "m", &e));
+    assert_eq!(answer.ids.len(), 1000);
+    db.close().expect("close");
+    let db = Db::open(&path).expect("reopen");
+    assert_eq!(by_index(&db, "m", &e), by_scan(&db, "m", &e));
+    assert!(db.with_index("m", |h| h.restored()).expect("index"));
+}
+
+#[test]
+fn concurrent_writers_and_queries_leave_the_index_exact() {
+    let e = parse::expr("Memory >= 4096").expect("constraint");
+    for round in 0..20u32 {
+        let db = Arc::new(Db::open_in_memory().expect("db"));
+        let writers: Vec<_> = (0..2u32)
+            .map(|w| {
+                let db = Arc::clone(&db);
+                std::thread::spawn(move || {
+                    for i in 0..60u32 {
+                        let text = format!(
+                            "[Name = \"w{w}-{}\"; Memory = {}]",
+                            i % 25,
+                            (i * 7 + round) % 16 * 512
+                        );
+                        db.put("m", &parse::classad(&text).expect("ad"))
+                            .expect("put");
+                        if i % 9 == 0 {
+                            db.remove("m", &format!("w{w}-{}", i % 5)).expect("remove");
+                        }
+                    }
+                })
+            })
+            .collect();
+        let reader = {
+            let db = Arc::clone(&db);
+            let e = e.clone();
+            std::thread::spawn(move || {
+                for _ in 0..30 {
+                    db.count("m", Some(&e)).expect("count");
+                }
+            })
+        };
+        for t in writers {
+            t.join().expect("writer");
+        }
+        reader.join().expect("reader");
+        assert_eq!(
+            by_index(&db, "m", &e),
+            by_scan(&db, "m", &e),
+            "round {round}"
+        );
+    }
 }

@@ -299,6 +299,11 @@ impl Index {
         self.ads.is_empty()
     }
 
+    /// The ids of the ads stored (in no particular order).
+    pub fn ad_ids(&self) -> impl Iterator<Item = AdId> + '_ {
+        self.ads.keys().copied()
+    }
+
     /// Whether ad `id` is stored.
     pub fn contains(&self, id: AdId) -> bool {
         self.ads.contains_key(&id)

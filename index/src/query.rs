@@ -24,13 +24,14 @@
 
 use crate::answer::{Answer, Explain, Hit, Step};
 use crate::bits::Bits;
-use crate::index::{Counters, Index, UnitData};
+use crate::index::{AdId, Counters, Index, UnitData};
 use crate::position::{ends, Pos};
 use crate::rectangle::{imp_value, ImpValue};
 use crate::window::{accepts, satisfies, Direction, Query};
 use adjoin_query::eval::symmetric_match;
 use adjoin_query::{ClassAd, Expr, Key};
 use roaring::RoaringBitmap;
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 /// An axis with at most this many distinct keys (ends) is cheap to probe whatever the range.
@@ -345,13 +346,37 @@ impl Index {
             }
         }
         let evaluated = pending.len() as u64;
-        for chunk in pending.chunks(CONFIRM_BATCH) {
-            for (&u, view) in chunk.iter().zip(self.views(chunk)) {
-                let Some(unit) = self.unit(u) else { continue };
-                // An ad that cannot be read back matches nothing.
-                if view.is_some_and(|v| self.evaluate(q, &v)) {
-                    confirmed += 1;
-                    hit(unit);
+        match &self.source {
+            // Much of a collection whose ads are elsewhere: one pass over all of them.
+            Some(source) if pending.len() >= CONFIRM_BATCH && pending.len() * 4 >= self.len() => {
+                let mut by_ad: FxHashMap<AdId, Vec<u32>> = FxHashMap::default();
+                for &u in &pending {
+                    if let Some(unit) = self.unit(u) {
+                        by_ad.entry(unit.ad).or_default().push(u);
+                    }
+                }
+                source.for_each(&mut |id, ad| {
+                    let Some(us) = by_ad.get(&id) else { return };
+                    let views = crate::ports::units(&ad);
+                    for unit in us.iter().filter_map(|&u| self.unit(u)) {
+                        let view = views.iter().find(|v| v.port == unit.port);
+                        if view.is_some_and(|v| self.evaluate(q, &v.ad)) {
+                            confirmed += 1;
+                            hit(unit);
+                        }
+                    }
+                });
+            }
+            _ => {
+                for chunk in pending.chunks(CONFIRM_BATCH) {
+                    for (&u, view) in chunk.iter().zip(self.views(chunk)) {
+                        let Some(unit) = self.unit(u) else { continue };
+                        // An ad that cannot be read back matches nothing.
+                        if view.is_some_and(|v| self.evaluate(q, &v)) {
+                            confirmed += 1;
+                            hit(unit);
+                        }
+                    }
                 }
             }
         }

@@ -8,12 +8,14 @@
 //! Index numbers ([`AdId`]) follow load order: new ads get the next number, a replaced ad
 //! keeps its own.
 //!
-//! **Invariant**: a held index describes the collection as of its `generation`. Every write
-//! the Db makes to a collection whose index is held takes that index's lock, writes, applies
-//! the same change to the index and records the new generation; a query first compares the
-//! generation with the store's and rebuilds the index if they differ (e.g. after writes made
-//! through [`Db::store`] directly). On close the indexes that changed are written as
-//! snapshots (`snapshot.rs`).
+//! **Invariant**: a held index describes the collection as of its `generation`. The Db's writes
+//! run one at a time (`Indexes::write`); each takes every held index's lock, writes, applies
+//! the same change to the index and records the new generation (a failed write that changed
+//! the collection anyway drops the index). A query first compares the generation with the
+//! store's and rebuilds the index if they differ (e.g. after writes made through
+//! [`Db::store`] directly; such a write made *while* a Db write runs is not told apart from
+//! it, so writes through `store()` must not race the Db's own). On close the indexes that
+//! changed are written as snapshots (`snapshot.rs`), under the write lock, after a flush.
 
 use super::snapshot::{self, OptionsStamp, SnapshotFile};
 use super::{Db, DbError};
@@ -85,6 +87,42 @@ impl IdMap {
         }
         self.live -= 1;
         Some(n)
+    }
+}
+
+/// When held ads expire: by number, and in time order (so that a write's purge and a count
+/// cost what expired, not every expiring ad).
+#[derive(Debug, Default)]
+struct Expiries {
+    at: FxHashMap<AdId, i64>,
+    by_time: std::collections::BTreeSet<(i64, AdId)>,
+}
+
+impl Expiries {
+    fn set(&mut self, n: AdId, t: Option<i64>) {
+        if let Some(old) = self.at.remove(&n) {
+            self.by_time.remove(&(old, n));
+        }
+        if let Some(t) = t {
+            self.at.insert(n, t);
+            self.by_time.insert((t, n));
+        }
+    }
+
+    fn expired(&self, n: AdId, now: i64) -> bool {
+        self.at.get(&n).is_some_and(|&t| t <= now)
+    }
+
+    /// The numbers expired at `now`.
+    fn due(&self, now: i64) -> Vec<AdId> {
+        self.by_time
+            .range(..(now.saturating_add(1), 0))
+            .map(|&(_, n)| n)
+            .collect()
+    }
+
+    fn due_count(&self, now: i64) -> usize {
+        self.by_time.range(..(now.saturating_add(1), 0)).count()
     }
 }
 
@@ -161,7 +199,7 @@ pub struct Held {
     /// The spatial index (its ad ids are index numbers).
     pub index: Index,
     ids: Arc<RwLock<IdMap>>,
-    expires: FxHashMap<AdId, i64>,
+    expires: Expiries,
     /// Ads with ports: a constraint query evaluates them whole (the index holds their ports).
     ported: RoaringBitmap,
     generation: Option<Generation>,
@@ -181,7 +219,7 @@ impl Held {
 
     /// Whether ad `n` has expired at `now`.
     pub fn expired(&self, n: AdId, now: i64) -> bool {
-        self.expires.get(&n).is_some_and(|&t| t <= now)
+        self.expires.expired(n, now)
     }
 
     /// Whether the index was restored from a snapshot (rather than built by a scan).
@@ -196,8 +234,7 @@ impl Held {
 
     /// How many ads are live (held and not expired) at `now`.
     pub fn live(&self, now: i64) -> u64 {
-        let expired = self.expires.values().filter(|&&t| t <= now).count();
-        (self.index.len() - expired) as u64
+        self.index.len().saturating_sub(self.expires.due_count(now)) as u64
     }
 
     /// Whether ad `n` has ports.
@@ -217,11 +254,14 @@ impl Held {
             let mut map = self.ids.write();
             match map.number(id) {
                 Some(n) if replaced => Some(n),
+                // The store replaced an ad the index does not hold (e.g. one the rebuild could
+                // not read): its place in load order is unknown here; drop the index.
+                None if replaced => return false,
                 Some(_) => {
                     // The old ad had expired: the new one is new, at the end of load order.
                     if let Some(old) = map.remove(id) {
                         self.index.remove(old);
-                        self.expires.remove(&old);
+                        self.expires.set(old, None);
                         self.ported.remove(old);
                     }
                     map.push(id)
@@ -232,10 +272,7 @@ impl Held {
         let Some(n) = n else {
             return false; // Out of numbers: the caller drops the index.
         };
-        match expires {
-            Some(t) => self.expires.insert(n, t),
-            None => self.expires.remove(&n),
-        };
+        self.expires.set(n, expires);
         if ad.has_ports() {
             self.ported.insert(n);
         } else {
@@ -248,23 +285,18 @@ impl Held {
     fn remove(&mut self, id: &str) {
         if let Some(n) = self.ids.write().remove(id) {
             self.index.remove(n);
-            self.expires.remove(&n);
+            self.expires.set(n, None);
             self.ported.remove(n);
         }
     }
 
     /// Removes the ads expired at `now` (a purge).
     fn purge(&mut self, now: i64) {
-        let due: Vec<AdId> = self
-            .expires
-            .iter()
-            .filter(|&(_, &t)| t <= now)
-            .map(|(&n, _)| n)
-            .collect();
-        for n in due {
+        for n in self.expires.due(now) {
             let id = self.ids.read().id(n).map(str::to_owned);
-            if let Some(id) = id {
-                self.remove(&id);
+            match id {
+                Some(id) => self.remove(&id),
+                None => self.expires.set(n, None),
             }
         }
     }
@@ -272,8 +304,7 @@ impl Held {
     fn file(&self) -> Option<SnapshotFile> {
         let generation = self.generation?;
         let map = self.ids.read();
-        let mut expires: Vec<(AdId, i64)> = self.expires.iter().map(|(&n, &t)| (n, t)).collect();
-        expires.sort_unstable();
+        let expires: Vec<(AdId, i64)> = self.expires.by_time.iter().map(|&(t, n)| (n, t)).collect();
         Some(SnapshotFile {
             generation,
             options: OptionsStamp::of(self.index.options()),
@@ -296,6 +327,9 @@ type Slot = Arc<RwLock<Option<Held>>>;
 /// The held indexes of a Db.
 #[derive(Debug)]
 pub(crate) struct Indexes {
+    /// Serializes the Db's writes (and snapshot saving), so that each write's generation
+    /// transition is its own (see [`Writing`]).
+    pub(crate) write: Mutex<()>,
     slots: Mutex<HashMap<String, Slot>>,
     /// The database's directory, where snapshots go (none in memory).
     dir: Option<PathBuf>,
@@ -305,6 +339,7 @@ pub(crate) struct Indexes {
 impl Indexes {
     pub(crate) fn new(dir: Option<PathBuf>, opts: IndexOptions) -> Indexes {
         Indexes {
+            write: Mutex::new(()),
             slots: Mutex::new(HashMap::new()),
             dir,
             opts,
@@ -338,7 +373,8 @@ impl Indexes {
 
 impl Db {
     /// The index of `collection`, current with the store: restored from its snapshot or
-    /// rebuilt by one scan when not held yet or stale. `f` runs under the index's lock.
+    /// rebuilt by one scan when not held yet or stale. `f` runs under the index's lock: it must
+    /// not call back into this `Db` (a query or a write there would wait for that lock).
     pub fn with_index<R>(
         &self,
         collection: &str,
@@ -396,25 +432,38 @@ impl Db {
                         let restored = Index::restore(opts, source.clone(), file.index);
                         (map.join(), restored)
                     });
+                    // A snapshot that passed its checksum may still contradict itself: every
+                    // number it uses must have an id.
+                    let known = |map: &IdMap, n: AdId| map.id(n).is_some();
+                    let consistent = |map: &IdMap, index: &Index| {
+                        index.len() == map.live
+                            && index.ad_ids().all(|n| known(map, n))
+                            && file.expires.iter().all(|&(n, _)| known(map, n))
+                            && file.ported.iter().all(|&n| known(map, n))
+                    };
                     match (map, restored) {
-                        (Ok(map), Ok(index)) => {
+                        (Ok(map), Ok(index)) if consistent(&map, &index) => {
+                            let mut expires = Expiries::default();
+                            for &(n, t) in &file.expires {
+                                expires.set(n, Some(t));
+                            }
                             *ids.write() = map;
                             tracing::debug!(ads, "index restored from its snapshot");
                             return Ok(Held {
                                 index,
                                 ids,
-                                expires: file.expires.into_iter().collect(),
-                                ported: file.ported.into_iter().collect(),
+                                expires,
+                                ported: file.ported.iter().copied().collect(),
                                 generation: current,
                                 saved: true,
-                                damaged: file.damaged,
+                                damaged: file.damaged.clone(),
                                 restored: true,
                             });
                         }
                         (_, Err(e)) => {
                             tracing::warn!(%e, "index snapshot not restored; rebuilding")
                         }
-                        (Err(_), _) => tracing::warn!("index snapshot not restored; rebuilding"),
+                        _ => tracing::warn!("index snapshot inconsistent; rebuilding"),
                     }
                 }
                 Ok(file) => earlier = Some(file.index),
@@ -433,7 +482,7 @@ impl Db {
         let mut held = Held {
             index,
             ids,
-            expires: FxHashMap::default(),
+            expires: Expiries::default(),
             ported: RoaringBitmap::new(),
             generation: current,
             saved: false,
@@ -452,9 +501,7 @@ impl Db {
             let Some(n) = held.ids.write().push(ad.id()) else {
                 break;
             };
-            if let Some(t) = ad.header.expires {
-                held.expires.insert(n, t);
-            }
+            held.expires.set(n, ad.header.expires);
             let ad = Arc::new(ad.ad);
             if adjoin_index::units(&ad)
                 .first()
@@ -561,13 +608,15 @@ impl<'a> Writing<'a> {
 
     /// Records the write's end: each held index whose collection changed drops the ads
     /// expired by now (a purge the write may have made) and takes the new generation; one
-    /// that was stale or could not follow is dropped, to be made again when next used.
-    pub(crate) fn finish(mut self) -> Result<(), DbError> {
+    /// that was stale or could not follow is dropped, to be made again when next used. After
+    /// a failed write (`ok` false) an index whose collection changed anyway (e.g. committed,
+    /// then the flush failed) is dropped too: what was applied to it is unknown.
+    pub(crate) fn finish(mut self, ok: bool) -> Result<(), DbError> {
         let now = self.db.now();
         for Locked(name, guard, before, current) in &mut self.held {
             let after = self.db.store.generation(name)?;
             match guard.as_mut() {
-                Some(h) if *current => {
+                Some(h) if *current && (ok || after == *before) => {
                     if after != *before {
                         h.purge(now);
                         h.generation = after;

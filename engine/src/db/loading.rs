@@ -179,7 +179,8 @@ impl Db {
     }
 
     /// Loads the ad files `paths` (`-` is standard input) into `collection`, calling `progress`
-    /// after each committed chunk.
+    /// after each committed chunk (while the load holds the Db's write lock: `progress` must not
+    /// call back into this `Db`).
     pub fn load_files(
         &self,
         collection: &str,
@@ -212,11 +213,7 @@ impl Db {
             return self.load_strict(collection, sources, opts);
         }
         self.hold_index_if_cheap(collection)?;
-        let slots = self.held_slots();
-        let mut w = Writing::begin(self, &slots)?;
-        let out = self.load_chunks(collection, sources, opts, progress, &mut w);
-        w.finish()?;
-        out
+        self.writing(|w| self.load_chunks(collection, sources, opts, progress, w))
     }
 
     /// Loads chunk by chunk, applying each committed chunk to the held index, if any.
@@ -392,15 +389,15 @@ impl Db {
         let mut put = opts.put.clone();
         put.durability = adjoin_storage::Durability::Immediate;
         self.hold_index_if_cheap(collection)?;
-        let slots = self.held_slots();
-        let mut w = Writing::begin(self, &slots)?;
-        let stored = self.store().put_all(collection, &ads, &put);
-        if let Ok(puts) = &stored {
-            for (p, ad) in puts.iter().zip(ads) {
-                w.apply(collection, |h| h.apply_put(p, Arc::new(ad)));
+        let stored = self.writing(|w| {
+            let stored = self.store().put_all(collection, &ads, &put);
+            if let Ok(puts) = &stored {
+                for (p, ad) in puts.iter().zip(ads) {
+                    w.apply(collection, |h| h.apply_put(p, Arc::new(ad)));
+                }
             }
-        }
-        w.finish()?;
+            Ok(stored)
+        })?;
         match stored {
             Ok(puts) => Ok(LoadReport {
                 stored: puts

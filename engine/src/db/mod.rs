@@ -1,8 +1,9 @@
 //! [`Db`]: the database a program opens — collections of ads on disk (or in memory), with
 //! lifetimes, consumption, a match registrar, constraint queries and file loading.
 //!
-//! `Db` is `Send + Sync`: share it in an `Arc`; queries run while a write goes on (writers
-//! are serialized inside, readers take no lock).
+//! `Db` is `Send + Sync`: share it in an `Arc`. Writes are serialized inside; gets and scans
+//! take no lock and run while a write goes on; a constraint query locks its collection's held
+//! index (`indexes.rs`), which a write to any collection also holds while it runs.
 
 mod indexes;
 mod loading;
@@ -219,16 +220,21 @@ impl Db {
         &self,
         write: impl FnOnce(&mut Writing<'_>) -> Result<T, DbError>,
     ) -> Result<T, DbError> {
+        // One Db write at a time, the slots listed under the same lock: every commit to a
+        // held collection is then a held index's own (writes through `store()` excepted).
+        let _one = self.indexes.write.lock();
         let slots = self.held_slots();
         let mut w = Writing::begin(self, &slots)?;
         let out = write(&mut w);
-        w.finish()?;
+        w.finish(out.is_ok())?;
         out
     }
 
     /// Writes the snapshots of the held indexes that changed (the store flushed first, so
     /// that no snapshot runs ahead of what is durable).
     pub fn save_indexes(&self) -> Result<(), DbError> {
+        // No Db write between the flush and the snapshots.
+        let _one = self.indexes.write.lock();
         self.store.flush()?;
         self.indexes.save().map_err(|source| DbError::Io {
             path: self.path.clone().unwrap_or_default(),

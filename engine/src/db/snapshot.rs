@@ -23,11 +23,17 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"ADJIDX\0\x01";
+
+/// The version of how ads are converted (profiles, rectangles, mangling, imported values):
+/// raise it with any change there, so that snapshots of older conversions are not restored.
+pub(crate) const CONVERSION: u32 = 1;
 const HEAD: usize = 8 + 8 + 4;
 
 /// What a snapshot was converted under: a restore with other options would index differently.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct OptionsStamp {
+    /// [`CONVERSION`] of the build that wrote it.
+    conversion: u32,
     target_fallback: bool,
     now: Option<i64>,
     tz_offset: Option<i32>,
@@ -40,6 +46,7 @@ pub(crate) struct OptionsStamp {
 impl OptionsStamp {
     pub(crate) fn of(o: &IndexOptions) -> OptionsStamp {
         OptionsStamp {
+            conversion: CONVERSION,
             target_fallback: o.eval.target_fallback,
             now: o.eval.now,
             tz_offset: o.eval.tz_offset,

@@ -200,3 +200,9 @@ fn format_1_fixture_is_migrated_and_reads_back() {
 fn format_2_fixture_reads_back() {
     reads_back(2);
 }
+
+#[test]
+fn format_3_fixture_reads_back() {
+    // The consumed ads' records are still in their blocks here, dead.
+    reads_back(3);
+}

@@ -213,12 +213,24 @@ impl AdStore {
             }
             let coll_index = index.colls.get(&c);
             for (i, e) in view.entries().iter().enumerate() {
-                r.ads += 1;
-                *found.entry(c).or_default() += 1;
                 last_seq.insert(c, e.seq);
                 if let Err(err) = view.body(i).and_then(|body| names.decode(body)) {
                     bad(r, Some(e.id), err.to_string());
                 }
+                // A dead record (consumed, left in its block) is not an ad; its id must be
+                // tombstoned (else it would read as live after a reopen).
+                if coll_index.is_some_and(|x| x.dead.contains(&e.seq)) {
+                    if !index.tombstoned.contains(&key::id(c, e.id)) {
+                        bad(
+                            r,
+                            Some(e.id),
+                            "a dead record whose id has no tombstone".into(),
+                        );
+                    }
+                    continue;
+                }
+                r.ads += 1;
+                *found.entry(c).or_default() += 1;
                 if let Some((_, ce)) = colls.get(&c) {
                     if e.seq >= ce.next_seq {
                         let p = format!(

@@ -8,6 +8,8 @@
 //! Change log (docs/storage-format.md repeats it):
 //! - **1**: first format: one `ads` entry per ad, an `ids` and an `expiry` tree.
 //! - **2**: ads in blocks (`blocks` tree); ids and expiries indexed in memory, not on disk.
+//! - **3**: a consumed ad's record may stay in its block (dead: its id is tombstoned) until
+//!   the tombstone goes; readers of format 2 would take such records for live ads.
 
 use crate::backend::{KeyRange, Store, TxError};
 use crate::codec;
@@ -15,7 +17,7 @@ use crate::error::{Damage, OpenError};
 use crate::key::{meta, tree};
 
 /// The format this build writes.
-pub const CURRENT: u32 = 2;
+pub const CURRENT: u32 = 3;
 
 /// A step from version `from` to `from + 1`.
 #[derive(Clone, Copy)]
@@ -27,10 +29,16 @@ pub struct Migration {
 }
 
 /// The migrations this build knows, by `from`.
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    from: 1,
-    run: crate::migrate::blocks_from_records,
-}];
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        from: 1,
+        run: crate::migrate::blocks_from_records,
+    },
+    Migration {
+        from: 2,
+        run: crate::migrate::dead_records_allowed,
+    },
+];
 
 /// What opening found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,8 +1,9 @@
 //! The in-memory index of a store: for each collection, where each id's record is and when
 //! ads expire, plus the keys of tombstoned ids. It is derived data: built on open by reading
 //! every block's directory (the `dirs` tree, which copies them: the blocks' bodies are not
-//! read) and every tombstone key, and changed by writers only after their transaction has
-//! committed.
+//! read) and every tombstone key — a record whose id is tombstoned is dead (consumed, left in
+//! its block: format 3) and is kept apart, not indexed — and changed by writers only after
+//! their transaction has committed.
 //!
 //! **Invariant** (while no writer runs): `ids[c][i] = Loc { block: b, seq: s }` exactly when
 //! block `(c, b)` holds a record with id `i` and sequence `s`; `expiry[c]` holds `(t, s, b)`
@@ -34,6 +35,16 @@ pub(crate) struct CollIndex {
     pub(crate) expiry: BTreeSet<(i64, u64, u64)>,
     /// Blocks whose directory is unreadable, and why.
     pub(crate) damaged: Vec<Damage>,
+    /// Dead records (consumed, left in their blocks) by sequence number, and by id.
+    pub(crate) dead: HashSet<u64>,
+    pub(crate) dead_ids: HashMap<Box<str>, Vec<Loc>>,
+}
+
+impl CollIndex {
+    fn add_dead(&mut self, id: Box<str>, loc: Loc) {
+        self.dead.insert(loc.seq);
+        self.dead_ids.entry(id).or_default().push(loc);
+    }
 }
 
 /// The index of every collection.
@@ -55,6 +66,10 @@ pub(crate) enum Change {
     Tombstone(Vec<u8>),
     /// The id's tombstone was deleted.
     Untombstone(Vec<u8>),
+    /// The record `id` at `loc` is dead: consumed, left in its block.
+    Dead(CollId, String, Loc),
+    /// The dead record `id` at `loc` was taken out of its block.
+    Buried(CollId, String, Loc),
 }
 
 /// What one block gives the index.
@@ -122,6 +137,12 @@ impl Index {
                 ids.reserve(usize::try_from(e.count).unwrap_or(0).min(1 << 26));
             }
         }
+        // Tombstones first: a record whose id is tombstoned is dead (format 3: consumption
+        // leaves the record in its block; no live ad can have a tombstoned id, as a put under
+        // one is refused until it lapses, and the put then buries the dead records).
+        for entry in store.scan(tree::TOMBSTONES, KeyRange::all())? {
+            ix.tombstoned.insert(entry?.0);
+        }
         // One thread reads the blocks and decodes their directories while this one fills the
         // maps: at a million ads, the two halves take about as long.
         std::thread::scope(|scope| -> Result<(), StoreError> {
@@ -133,6 +154,10 @@ impl Index {
                         Found::Ads(c, entries) => {
                             let coll = ix.colls.entry(c).or_default();
                             for (id, loc, expires) in entries {
+                                if ix.tombstoned.contains(&crate::key::id(c, &id)) {
+                                    coll.add_dead(id, loc);
+                                    continue;
+                                }
                                 if let Some(t) = expires {
                                     coll.expiry.insert((t, loc.seq, loc.block));
                                 }
@@ -150,9 +175,6 @@ impl Index {
                 })
             })
         })?;
-        for entry in store.scan(tree::TOMBSTONES, KeyRange::all())? {
-            ix.tombstoned.insert(entry?.0);
-        }
         Ok(ix)
     }
 
@@ -186,6 +208,23 @@ impl Index {
                 }
                 Change::Untombstone(k) => {
                     self.tombstoned.remove(&k);
+                }
+                Change::Dead(c, id, loc) => {
+                    self.colls
+                        .entry(c)
+                        .or_default()
+                        .add_dead(id.into_boxed_str(), loc);
+                }
+                Change::Buried(c, id, loc) => {
+                    if let Some(coll) = self.colls.get_mut(&c) {
+                        coll.dead.remove(&loc.seq);
+                        if let Some(locs) = coll.dead_ids.get_mut(id.as_str()) {
+                            locs.retain(|l| *l != loc);
+                            if locs.is_empty() {
+                                coll.dead_ids.remove(id.as_str());
+                            }
+                        }
+                    }
                 }
             }
         }

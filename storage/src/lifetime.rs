@@ -91,6 +91,12 @@ impl AdStore {
         for chunk in expired.chunks(self.opts.chunk_size.max(1)) {
             let mut txn = Txn::new(self);
             for k in chunk {
+                // The id's dead records go with its tombstone (format 3).
+                if let Some((c, id)) = crate::key::decode_id(k) {
+                    if let Some(name) = self.coll_name(c) {
+                        txn.bury(&name, c, &id)?;
+                    }
+                }
                 txn.delete_tombstone_key(k);
             }
             txn.commit()?;

@@ -96,6 +96,14 @@ pub(crate) fn blocks_from_records(store: &dyn Store) -> Result<(), String> {
     apply(store, &trees, &[], true)
 }
 
+/// Format 2 → 3: nothing to move (a format-2 store holds no dead records: consumption removed
+/// them); the stamp says that from now on consumed records may stay in their blocks.
+pub(crate) fn dead_records_allowed(store: &dyn Store) -> Result<(), String> {
+    store
+        .transaction(&[tree::META], &|tx| write_version_tx(tx, 0, 3))
+        .map_err(|e| e.to_string())
+}
+
 /// Applies `writes` (tree number, key, value or delete) to `trees` in one transaction, with
 /// `stamp` also recording format 2 (`trees[4]` is `meta`).
 fn apply(

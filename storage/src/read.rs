@@ -223,6 +223,13 @@ impl Iterator for AdScan<'_> {
             match View::open(&k, first, &v) {
                 Ok(view) => {
                     let mut rest = view.places();
+                    // Dead records (consumed, left in the block) are not read.
+                    if let Some((c, _)) = key::decode_block(&k) {
+                        let ix = self.store.index.read();
+                        if let Some(coll) = ix.colls.get(&c).filter(|x| !x.dead.is_empty()) {
+                            rest.retain(|p| !coll.dead.contains(&p.header.seq));
+                        }
+                    }
                     rest.reverse();
                     self.block = Some(Current {
                         key: k,

@@ -14,7 +14,7 @@ use crate::key::{self, meta, tree};
 use crate::record::{MatchMember, MatchRecord, Tombstone};
 use crate::store::{damage, t, AdStore, Durability};
 use crate::txn::Txn;
-use crate::write::{missing, remove_one, unreachable_outcome};
+use crate::write::{missing, unreachable_outcome};
 use adjoin_query::Value;
 
 /// One ad of a match being recorded.
@@ -50,8 +50,9 @@ pub enum AfterRefusal {
     Stop,
 }
 
-/// Consumes ad `id` of `name` in `txn`: removes it and tombstones its id. False when no live
-/// ad has that id (nothing planned then).
+/// Consumes ad `id` of `name` in `txn`: drops it (its record stays in its block, dead, without
+/// rewriting the block) and tombstones its id. False when no live ad has that id (nothing
+/// planned then).
 fn consume_one(
     txn: &mut Txn<'_>,
     store: &AdStore,
@@ -60,10 +61,24 @@ fn consume_one(
     now: i64,
     match_id: Option<u64>,
 ) -> Result<bool, AdError> {
-    let c = match remove_one(txn, name, id, now)? {
-        Some((true, c)) => c,
-        _ => return Ok(false),
+    // The record stays in its block, dead (format 3): the block is not rewritten.
+    let Some(coll) = txn.collection(name)? else {
+        return Ok(false);
     };
+    let c = coll.id;
+    let Some(loc) = txn.lookup(c, id) else {
+        return Ok(false);
+    };
+    let Some((_, expires)) = txn.peek(name, c, loc)? else {
+        return Err(missing(name, id, loc.seq));
+    };
+    if expires.is_some_and(|at| at <= now) {
+        return Ok(false);
+    }
+    if txn.kill(name, c, loc)?.is_none() {
+        return Err(missing(name, id, loc.seq));
+    }
+    txn.update_collection(name, |e| e.count = e.count.saturating_sub(1));
     let ts = Tombstone {
         consumed_at: now,
         until: now.saturating_add(store.opts.tombstone_ttl),
@@ -82,8 +97,8 @@ fn live(txn: &mut Txn<'_>, name: &str, id: &str, now: i64) -> Result<bool, AdErr
     let Some(loc) = txn.lookup(c.id, id) else {
         return Ok(false);
     };
-    match txn.record(name, c.id, loc)? {
-        Some(rec) => Ok(rec.header.expires.is_none_or(|at| at > now)),
+    match txn.peek(name, c.id, loc)? {
+        Some((_, expires)) => Ok(expires.is_none_or(|at| at > now)),
         None => Err(missing(name, id, loc.seq)),
     }
 }

@@ -590,6 +590,57 @@ pub(crate) fn generations_count_record_changes(f: Fixture) {
     step(&f, false, "reopening");
 }
 
+/// Consumption leaves the record in its block, dead (format 3): it is gone from every read,
+/// across reopens, until its tombstone goes — then a put under the id, or the purge of the
+/// tombstone, takes it out of the block; `check` stays clean throughout.
+pub(crate) fn consumed_records_stay_dead(f: Fixture) {
+    for i in 0..6 {
+        put(&f, "m", &format!("[Name = \"s{i}\"; n = {i}]"));
+    }
+    f.s.consume("m", "s1").expect("consume");
+    f.s.consume("m", "s4").expect("consume");
+    let clean = |f: &Fixture, what: &str| {
+        let r = f.s.check().expect("check");
+        assert!(r.is_clean(), "{what}: {r:?}");
+    };
+    clean(&f, "after consuming");
+    assert_eq!(ids(&f, "m"), ["s0", "s2", "s3", "s5"]);
+    assert_eq!(f.s.stored_count("m").expect("count"), 4);
+    let f = f.reopen();
+    assert_eq!(
+        ids(&f, "m"),
+        ["s0", "s2", "s3", "s5"],
+        "dead after a reopen"
+    );
+    assert!(f.s.get("m", "s1").expect("get").is_none());
+    clean(&f, "after reopening");
+    // Other writes in the same blocks keep the dead records dead.
+    put(&f, "m", r#"[Name = "s0"; n = 10]"#);
+    assert!(f
+        .s
+        .remove("m", "s5", Durability::Immediate)
+        .expect("remove"));
+    clean(&f, "after writes beside them");
+    // The tombstone lapses: a put under the id buries the dead record and is new.
+    f.at(1100);
+    let r =
+        f.s.put("m", &ad(r#"[Name = "s1"; n = 11]"#), &PutOptions::default())
+            .expect("put after the tombstone");
+    assert!(!r.replaced);
+    assert_eq!(attr(&f, "m", "s1", "n").as_deref(), Some("11"));
+    // The purge of the other tombstone buries its dead record.
+    assert_eq!(f.s.purge().expect("purge").tombstones, 1);
+    clean(&f, "after burying");
+    let f = f.reopen();
+    assert_eq!(ids(&f, "m"), ["s0", "s2", "s3", "s1"]);
+    assert_eq!(attr(&f, "m", "s1", "n").as_deref(), Some("11"));
+    assert!(
+        f.s.get("m", "s4").expect("get").is_none(),
+        "buried, not back"
+    );
+    clean(&f, "after reopening again");
+}
+
 /// One `#[test]` per case, for the fixture `$make` builds.
 macro_rules! adstore_suite {
     ($modname:ident, $make:expr) => {
@@ -622,6 +673,10 @@ macro_rules! adstore_suite {
             #[test]
             fn matches_commit_in_groups() {
                 super::matches_commit_in_groups($make(1000))
+            }
+            #[test]
+            fn consumed_records_stay_dead() {
+                super::consumed_records_stay_dead($make(1000))
             }
             #[test]
             fn bulk_loads() {

@@ -48,6 +48,10 @@ pub(crate) struct Txn<'s> {
     tombstones: BTreeMap<Vec<u8>, Option<Tombstone>>,
     /// Other sealed values to write: (tree number, key, value).
     puts: Vec<(usize, Vec<u8>, Vec<u8>)>,
+    /// Records killed (consumed, left in their blocks): collection, id, place, expiry.
+    kills: Vec<(CollId, String, Loc, Option<i64>)>,
+    /// Dead records taken out of their blocks.
+    buried: Vec<(CollId, String, Loc)>,
 }
 
 /// A failure to encode a value, as the error a write reports.
@@ -70,6 +74,8 @@ impl<'s> Txn<'s> {
             open: HashMap::new(),
             tombstones: BTreeMap::new(),
             puts: Vec::new(),
+            kills: Vec::new(),
+            buried: Vec::new(),
         }
     }
 
@@ -216,6 +222,75 @@ impl<'s> Txn<'s> {
         let rec = b.recs.remove(i);
         self.note(c, &rec.header.id, None);
         Ok(Some(rec))
+    }
+
+    /// The id and expiry of the record at `loc`, read without taking its block into the
+    /// transaction (which would rewrite it); `None` when the block does not hold it.
+    pub(crate) fn peek(
+        &mut self,
+        name: &str,
+        c: CollId,
+        loc: Loc,
+    ) -> Result<Option<(String, Option<i64>)>, AdError> {
+        if let Some(t) = self.blocks.get(&(c, loc.block)) {
+            return Ok(t
+                .recs
+                .iter()
+                .find(|r| r.header.seq == loc.seq)
+                .map(|r| (r.header.id.clone(), r.header.expires)));
+        }
+        let k = key::block(c, loc.block);
+        let Some(raw) = self.s.store.get(tree::BLOCKS, &k)? else {
+            return Ok(None);
+        };
+        let view = View::open(&k, loc.block, &raw)
+            .map_err(|e| AdError::Damaged(damage(tree::BLOCKS, Some(name), None, &k, e)))?;
+        Ok(view
+            .find(loc.seq)
+            .map(|i| view.entries()[i])
+            .map(|e| (e.id.to_owned(), e.expires)))
+    }
+
+    /// Kills the record at `loc` (consumption): its id leaves the index, the record stays in
+    /// its block, dead, until its tombstone goes ([`Txn::bury`]); a block this transaction
+    /// rewrites anyway loses it at once. Returns its expiry, or `None` when the block does not
+    /// hold it.
+    pub(crate) fn kill(
+        &mut self,
+        name: &str,
+        c: CollId,
+        loc: Loc,
+    ) -> Result<Option<Option<i64>>, AdError> {
+        if self.blocks.contains_key(&(c, loc.block)) {
+            return Ok(self.take(name, c, loc)?.map(|r| r.header.expires));
+        }
+        let Some((id, expires)) = self.peek(name, c, loc)? else {
+            return Ok(None);
+        };
+        self.note(c, &id, None);
+        self.kills.push((c, id, loc, expires));
+        Ok(Some(expires))
+    }
+
+    /// Takes the dead records of `id` of `c` out of their blocks (before its tombstone goes:
+    /// without it they would read as live again).
+    pub(crate) fn bury(&mut self, name: &str, c: CollId, id: &str) -> Result<(), AdError> {
+        let locs: Vec<Loc> = {
+            let ix = self.s.index.read();
+            ix.colls
+                .get(&c)
+                .and_then(|x| x.dead_ids.get(id))
+                .cloned()
+                .unwrap_or_default()
+        };
+        for loc in locs {
+            let b = self.block(name, c, loc.block)?;
+            if let Some(i) = b.recs.iter().position(|r| r.header.seq == loc.seq) {
+                b.recs.remove(i);
+            }
+            self.buried.push((c, id.to_owned(), loc));
+        }
+        Ok(())
     }
 
     /// Puts `rec` in place of the record with the same sequence number at `loc` (which must
@@ -391,8 +466,18 @@ impl<'s> Txn<'s> {
             }
         }
         changes.extend(adds);
-        // Every collection with a block written moves to its next generation.
+        for (c, id, loc, exp) in &self.kills {
+            changes.push(Change::Remove(*c, id.clone(), *loc, *exp));
+            changes.push(Change::Dead(*c, id.clone(), *loc));
+        }
+        for (c, id, loc) in &self.buried {
+            changes.push(Change::Buried(*c, id.clone(), *loc));
+        }
+        // Every collection with a block written or a record killed moves to its next
+        // generation.
         let mut changed: Vec<CollId> = self.blocks.keys().map(|&(c, _)| c).collect();
+        changed.extend(self.kills.iter().map(|k| k.0));
+        changed.sort_unstable();
         changed.dedup();
         for c in changed {
             let k = key::meta::generation(c);

@@ -108,6 +108,8 @@ fn put_one(
                         until: ts.until,
                     }));
                 }
+                // The lapsed tombstone goes: its dead records go first (format 3).
+                txn.bury(name, c, &id)?;
                 txn.set_tombstone(c, &id, None);
             }
             (id, false)

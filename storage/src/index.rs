@@ -33,6 +33,8 @@ pub(crate) struct CollIndex {
     pub(crate) ids: HashMap<Box<str>, Loc>,
     /// `(expiry time, seq, block)` of every ad that expires.
     pub(crate) expiry: BTreeSet<(i64, u64, u64)>,
+    /// The same, by sequence number (so that a consumption need not read the block).
+    pub(crate) expires_at: HashMap<u64, i64>,
     /// Blocks whose directory is unreadable, and why.
     pub(crate) damaged: Vec<Damage>,
     /// Dead records (consumed, left in their blocks) by sequence number, and by id.
@@ -160,6 +162,7 @@ impl Index {
                                 }
                                 if let Some(t) = expires {
                                     coll.expiry.insert((t, loc.seq, loc.block));
+                                    coll.expires_at.insert(loc.seq, t);
                                 }
                                 coll.ids.insert(id, loc);
                             }
@@ -194,6 +197,9 @@ impl Index {
                     }
                     if let Some(t) = expires {
                         coll.expiry.remove(&(t, loc.seq, loc.block));
+                        if coll.expires_at.get(&loc.seq) == Some(&t) {
+                            coll.expires_at.remove(&loc.seq);
+                        }
                     }
                 }
                 Change::Add(c, id, loc, expires) => {
@@ -201,6 +207,7 @@ impl Index {
                     coll.ids.insert(id.into_boxed_str(), loc);
                     if let Some(t) = expires {
                         coll.expiry.insert((t, loc.seq, loc.block));
+                        coll.expires_at.insert(loc.seq, t);
                     }
                 }
                 Change::Tombstone(k) => {

@@ -69,13 +69,13 @@ fn consume_one(
     let Some(loc) = txn.lookup(c, id) else {
         return Ok(false);
     };
-    let Some((_, expires)) = txn.peek(name, c, loc)? else {
+    let Some(expires) = txn.expiry_of(name, c, id, loc)? else {
         return Err(missing(name, id, loc.seq));
     };
     if expires.is_some_and(|at| at <= now) {
         return Ok(false);
     }
-    if txn.kill(name, c, loc)?.is_none() {
+    if txn.kill(name, c, id, loc)?.is_none() {
         return Err(missing(name, id, loc.seq));
     }
     txn.update_collection(name, |e| e.count = e.count.saturating_sub(1));
@@ -97,8 +97,8 @@ fn live(txn: &mut Txn<'_>, name: &str, id: &str, now: i64) -> Result<bool, AdErr
     let Some(loc) = txn.lookup(c.id, id) else {
         return Ok(false);
     };
-    match txn.peek(name, c.id, loc)? {
-        Some((_, expires)) => Ok(expires.is_none_or(|at| at > now)),
+    match txn.expiry_of(name, c.id, id, loc)? {
+        Some(expires) => Ok(expires.is_none_or(|at| at > now)),
         None => Err(missing(name, id, loc.seq)),
     }
 }

@@ -224,6 +224,34 @@ impl<'s> Txn<'s> {
         Ok(Some(rec))
     }
 
+    /// The expiry of live ad `id` of `c` at `loc` from the in-memory index alone, when this
+    /// transaction has not changed the id or its block (else `None`: use [`Txn::peek`]).
+    fn indexed_expiry(&self, c: CollId, id: &str, loc: Loc) -> Option<Option<i64>> {
+        if self.blocks.contains_key(&(c, loc.block))
+            || self.pending.get(&c).is_some_and(|p| p.contains_key(id))
+        {
+            return None;
+        }
+        let ix = self.s.index.read();
+        let coll = ix.colls.get(&c)?;
+        (coll.ids.get(id) == Some(&loc)).then(|| coll.expires_at.get(&loc.seq).copied())
+    }
+
+    /// The expiry of live ad `id` of `c` at `loc`: from the in-memory index when it can tell,
+    /// else read from its block; `None` when the block does not hold it.
+    pub(crate) fn expiry_of(
+        &mut self,
+        name: &str,
+        c: CollId,
+        id: &str,
+        loc: Loc,
+    ) -> Result<Option<Option<i64>>, AdError> {
+        if let Some(e) = self.indexed_expiry(c, id, loc) {
+            return Ok(Some(e));
+        }
+        Ok(self.peek(name, c, loc)?.map(|(_, e)| e))
+    }
+
     /// The id and expiry of the record at `loc`, read without taking its block into the
     /// transaction (which would rewrite it); `None` when the block does not hold it.
     pub(crate) fn peek(
@@ -259,16 +287,17 @@ impl<'s> Txn<'s> {
         &mut self,
         name: &str,
         c: CollId,
+        id: &str,
         loc: Loc,
     ) -> Result<Option<Option<i64>>, AdError> {
         if self.blocks.contains_key(&(c, loc.block)) {
             return Ok(self.take(name, c, loc)?.map(|r| r.header.expires));
         }
-        let Some((id, expires)) = self.peek(name, c, loc)? else {
+        let Some(expires) = self.expiry_of(name, c, id, loc)? else {
             return Ok(None);
         };
-        self.note(c, &id, None);
-        self.kills.push((c, id, loc, expires));
+        self.note(c, id, None);
+        self.kills.push((c, id.to_owned(), loc, expires));
         Ok(Some(expires))
     }
 

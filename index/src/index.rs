@@ -456,8 +456,10 @@ impl Index {
             ..Inserted::default()
         };
         let mut result = Ok(());
+        // No axis is imported during the load: one converter serves every ad.
+        let converter = self.converter();
         for (id, ad) in ads {
-            match self.insert(id, ad) {
+            match self.insert_converted(id, converter.convert(&ad)) {
                 Ok(r) => {
                     total.rectangles += r.rectangles;
                     total.errors.extend(r.errors);

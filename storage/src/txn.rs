@@ -225,7 +225,7 @@ impl<'s> Txn<'s> {
     }
 
     /// The expiry of live ad `id` of `c` at `loc` from the in-memory index alone, when this
-    /// transaction has not changed the id or its block (else `None`: use [`Txn::peek`]).
+    /// transaction has not changed the id or its block (else `None`).
     fn indexed_expiry(&self, c: CollId, id: &str, loc: Loc) -> Option<Option<i64>> {
         if self.blocks.contains_key(&(c, loc.block))
             || self.pending.get(&c).is_some_and(|p| p.contains_key(id))
@@ -238,7 +238,8 @@ impl<'s> Txn<'s> {
     }
 
     /// The expiry of live ad `id` of `c` at `loc`: from the in-memory index when it can tell,
-    /// else read from its block; `None` when the block does not hold it.
+    /// else read from its block without taking the block into the transaction (which would
+    /// rewrite it); `None` when the block does not hold it.
     pub(crate) fn expiry_of(
         &mut self,
         name: &str,
@@ -249,23 +250,9 @@ impl<'s> Txn<'s> {
         if let Some(e) = self.indexed_expiry(c, id, loc) {
             return Ok(Some(e));
         }
-        Ok(self.peek(name, c, loc)?.map(|(_, e)| e))
-    }
-
-    /// The id and expiry of the record at `loc`, read without taking its block into the
-    /// transaction (which would rewrite it); `None` when the block does not hold it.
-    pub(crate) fn peek(
-        &mut self,
-        name: &str,
-        c: CollId,
-        loc: Loc,
-    ) -> Result<Option<(String, Option<i64>)>, AdError> {
         if let Some(t) = self.blocks.get(&(c, loc.block)) {
-            return Ok(t
-                .recs
-                .iter()
-                .find(|r| r.header.seq == loc.seq)
-                .map(|r| (r.header.id.clone(), r.header.expires)));
+            let rec = t.recs.iter().find(|r| r.header.seq == loc.seq);
+            return Ok(rec.map(|r| r.header.expires));
         }
         let k = key::block(c, loc.block);
         let Some(raw) = self.s.store.get(tree::BLOCKS, &k)? else {
@@ -273,10 +260,7 @@ impl<'s> Txn<'s> {
         };
         let view = View::open(&k, loc.block, &raw)
             .map_err(|e| AdError::Damaged(damage(tree::BLOCKS, Some(name), None, &k, e)))?;
-        Ok(view
-            .find(loc.seq)
-            .map(|i| view.entries()[i])
-            .map(|e| (e.id.to_owned(), e.expires)))
+        Ok(view.find(loc.seq).map(|i| view.entries()[i].expires))
     }
 
     /// Kills the record at `loc` (consumption): its id leaves the index, the record stays in

@@ -134,9 +134,6 @@ pub(crate) struct StoreSource {
     ids: Arc<RwLock<IdMap>>,
 }
 
-/// A fetch of at least this share of a collection reads it by one scan rather than by ids.
-const SCAN_SHARE: usize = 4;
-
 impl AdSource for StoreSource {
     fn for_each(&self, f: &mut dyn FnMut(AdId, Arc<ClassAd>)) {
         let Ok(scan) = self.store.scan(&self.collection) else {
@@ -165,25 +162,6 @@ impl AdSource for StoreSource {
             let map = self.ids.read();
             wanted.iter().map(|&n| map.id(n).map(Into::into)).collect()
         };
-        let live = self.ids.read().live;
-        if wanted.len() >= 64 && wanted.len() * SCAN_SHARE >= live {
-            // Most of the collection: one pass in load order decodes each block once.
-            let mut pos: HashMap<&str, usize> = HashMap::with_capacity(wanted.len());
-            for (i, id) in ids.iter().enumerate() {
-                if let Some(id) = id {
-                    pos.insert(id, i);
-                }
-            }
-            let mut out = vec![None; wanted.len()];
-            if let Ok(scan) = self.store.scan(&self.collection) {
-                for ad in scan.flatten() {
-                    if let Some(&i) = pos.get(ad.id()) {
-                        out[i] = Some(Arc::new(ad.ad));
-                    }
-                }
-            }
-            return out;
-        }
         ids.iter()
             .map(|id| {
                 let ad = self.store.get(&self.collection, id.as_deref()?).ok()??;
@@ -281,13 +259,14 @@ impl Held {
         self.index.insert_converted(n, ad).is_ok()
     }
 
-    /// Removes ad `id` as the store just did.
-    fn remove(&mut self, id: &str) {
+    /// Applies a removal (or consumption) the store made; the index always follows.
+    pub(crate) fn apply_remove(&mut self, id: &str) -> bool {
         if let Some(n) = self.ids.write().remove(id) {
             self.index.remove(n);
             self.expires.set(n, None);
             self.ported.remove(n);
         }
+        true
     }
 
     /// Removes the ads expired at `now` (a purge).
@@ -295,7 +274,9 @@ impl Held {
         for n in self.expires.due(now) {
             let id = self.ids.read().id(n).map(str::to_owned);
             match id {
-                Some(id) => self.remove(&id),
+                Some(id) => {
+                    self.apply_remove(&id);
+                }
                 None => self.expires.set(n, None),
             }
         }
@@ -640,11 +621,5 @@ impl Held {
     /// Applies a put the store made, of an ad converted ahead by [`Writing::converter`].
     pub(crate) fn apply_converted(&mut self, put: &adjoin_storage::Put, ad: Converted) -> bool {
         self.put(&put.id, put.replaced, put.expires, ad)
-    }
-
-    /// Applies a removal (or consumption) the store made.
-    pub(crate) fn apply_remove(&mut self, id: &str) -> bool {
-        self.remove(id);
-        true
     }
 }

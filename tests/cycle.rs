@@ -237,7 +237,13 @@ proptest! {
     fn indexed_cycles_equal_naive_cycles(
         offers in prop::collection::vec(offer(), 0..12),
         requests in prop::collection::vec(request(), 0..12),
-        order_by in prop_oneof![Just(None), Just(Some("Prio")), Just(Some("-Mem"))],
+        order_by in prop_oneof![
+            Just(None),
+            Just(Some("Prio")),
+            Just(Some("-Mem")),
+            // Reads what the analysis cannot follow: requests alike in shape are told apart.
+            Just(Some("eval(\"Prio\")")),
+        ],
         dock in prop_oneof![
             Just(vec![]),
             Just(vec!["offer.Score"]),
@@ -312,7 +318,13 @@ proptest! {
         offers in prop::collection::vec(offer(), 0..14),
         templates in prop::collection::vec(request(), 1..4),
         picks in prop::collection::vec(0..8usize, 0..20),
-        order_by in prop_oneof![Just(None), Just(Some("Prio")), Just(Some("-Mem"))],
+        order_by in prop_oneof![
+            Just(None),
+            Just(Some("Prio")),
+            Just(Some("-Mem")),
+            // Reads what the analysis cannot follow: requests alike in shape are told apart.
+            Just(Some("eval(\"Prio\")")),
+        ],
         dock in prop_oneof![
             Just(vec![]),
             Just(vec!["request.Prio"]),
@@ -354,6 +366,35 @@ proptest! {
         prop_assert_eq!(clustered.matched, naive.matched);
         prop_assert!(clustered.clusters <= templates.len() * 3);
         prop_assert_eq!(uncached.clusters, requests.len());
+    }
+}
+
+#[test]
+fn an_order_the_analysis_cannot_follow_still_orders_each_request() {
+    // Two requests alike in everything the offers and their own constraints read; the order
+    // reads Prio through `eval`, so the second (Prio 5) goes first.
+    let db = Db::open_in_memory().expect("db");
+    load(&db, "machines", &["[Key = \"m1\"; Requirements = true]"]);
+    load(
+        &db,
+        "jobs",
+        &[
+            "[Key = \"j1\"; Prio = 1; Requirements = true]",
+            "[Key = \"j2\"; Prio = 5; Requirements = true]",
+        ],
+    );
+    for naive in [false, true] {
+        let r = run(&db, |o| {
+            o.dry_run = true;
+            o.naive = naive;
+            o.order_by = Some(parse::expr("eval(\"Prio\")").expect("order-by"));
+        });
+        let got: Vec<(&str, &str)> = r
+            .matches
+            .iter()
+            .map(|m| (m.request.as_str(), m.offer.as_str()))
+            .collect();
+        assert_eq!(got, [("j2", "m1")], "naive {naive}");
     }
 }
 

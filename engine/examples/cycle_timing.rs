@@ -8,6 +8,9 @@
 //! [--naive] [--uncached] [--durable] [--db PATH] [--seed N]`
 //! (numbers may be written `200_000`; `--db` puts the database on disk at PATH, which must not
 //! exist yet; by default it is in memory).
+//!
+//! `cycle_timing --open PATH [--naive] [--uncached] [--durable]` times the cycles on a
+//! database made before (collections `jobs` and `machines`), generating nothing.
 
 use adjoin::cycle::{run, CycleOptions, CycleReport};
 use adjoin::storage::{Durability, PutOptions};
@@ -16,6 +19,10 @@ use adjoin::workload::Workload;
 use adjoin::Db;
 use std::error::Error;
 use std::time::Instant;
+
+/// The allocator the `adjoin` binary uses, so that figures match the command line's.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// The command line.
 #[derive(Debug, Default)]
@@ -27,6 +34,7 @@ struct Args {
     uncached: bool,
     durable: bool,
     db: Option<String>,
+    open: Option<String>,
     seed: u64,
 }
 
@@ -49,14 +57,18 @@ fn args() -> Result<Args, String> {
             "--uncached" => a.uncached = true,
             "--durable" => a.durable = true,
             "--db" => a.db = Some(it.next().ok_or("--db needs a path")?),
+            "--open" => a.open = Some(it.next().ok_or("--open needs a path")?),
             "--seed" => a.seed = number(&it.next().ok_or("--seed needs a number")?)?,
             _ => positional.push(x),
         }
     }
+    if a.open.is_some() && positional.is_empty() {
+        return Ok(a);
+    }
     let [o, r, k] = positional.as_slice() else {
         return Err(
-            "usage: cycle_timing OFFERS REQUESTS CLUSTERS [--naive] [--uncached] \
-                    [--durable] [--db PATH] [--seed N]"
+            "usage: cycle_timing (OFFERS REQUESTS CLUSTERS [--db PATH] [--seed N] | --open PATH) \
+                    [--naive] [--uncached] [--durable]"
                 .into(),
         );
     };
@@ -100,41 +112,60 @@ fn print(label: &str, r: &CycleReport) {
         r.seconds
     );
     println!(
-        "  scan requests {:.3} s | beside it: scan offers {:.3} s, index {:.3} s, shape {:.3} s | cluster {:.3} s, order {:.3} s, matching {:.3} s",
-        p.scan_requests, p.scan_offers, p.index, p.shape, p.cluster, p.order, p.matching
+        "  scan requests {:.3} s | beside it: scan offers {:.3} s, index {:.3} s | cluster {:.3} s, order {:.3} s, matching {:.3} s",
+        p.scan_requests, p.scan_offers, p.index, p.cluster, p.order, p.matching
     );
+}
+
+/// Opens the database at `path` (`ADJOIN_CACHE_MB` sets sled's page cache, 1 GiB by
+/// default).
+fn open(path: &str) -> Result<Db, Box<dyn Error>> {
+    let mut opts = adjoin::DbOptions::default();
+    if let Some(mb) = std::env::var("ADJOIN_CACHE_MB")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        opts.cache_capacity = mb << 20;
+    }
+    Ok(Db::open_with(path, &opts)?)
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
     let a = args()?;
-    let db = match &a.db {
-        Some(path) => {
+    let db = match (&a.open, &a.db) {
+        (Some(path), _) => open(path)?,
+        (None, Some(path)) => {
             if std::path::Path::new(path).exists() {
                 return Err(format!("{path} exists; give a fresh path").into());
             }
-            // `ADJOIN_CACHE_MB` sets sled's page cache (1 GiB by default).
-            let mut opts = adjoin::DbOptions::default();
-            if let Some(mb) = std::env::var("ADJOIN_CACHE_MB")
-                .ok()
-                .and_then(|v| v.parse::<u64>().ok())
-            {
-                opts.cache_capacity = mb << 20;
-            }
-            Db::open_with(path, &opts)?
+            open(path)?
         }
-        None => Db::open_in_memory()?,
+        (None, None) => Db::open_in_memory()?,
     };
+    if a.open.is_none() {
+        generate(&db, &a)?;
+    }
+    cycles(&db, &a)
+}
+
+/// Generates the pool into `db`.
+fn generate(db: &Db, a: &Args) -> Result<(), Box<dyn Error>> {
     let t = Instant::now();
     let mut w = Workload::new(a.seed)?;
-    let stored_offers = load(&db, "machines", (0..a.offers).map(|n| w.slot_ad(n)))?;
+    let stored_offers = load(db, "machines", (0..a.offers).map(|n| w.slot_ad(n)))?;
     let templates = JobTemplates::new(w.rng(), a.clusters)?;
     let mut g = w.rng().clone();
-    let stored_requests = load(&db, "jobs", templates.jobs(&mut g, a.requests))?;
+    let stored_requests = load(db, "jobs", templates.jobs(&mut g, a.requests))?;
     println!(
         "pool: {stored_offers} offers, {stored_requests} requests from {} templates; generated and loaded in {:.1} s",
         templates.len(),
         t.elapsed().as_secs_f64()
     );
+    Ok(())
+}
+
+/// Runs the cycles `a` asks for over `db`, printing their figures.
+fn cycles(db: &Db, a: &Args) -> Result<(), Box<dyn Error>> {
     let opts = |f: &dyn Fn(&mut CycleOptions)| {
         let mut o = CycleOptions {
             requests: "jobs".into(),
@@ -146,12 +177,12 @@ fn main() -> Result<(), Box<dyn Error>> {
         o
     };
     let t = Instant::now();
-    let indexed = run(&db, &opts(&|_| {}))?;
+    let indexed = run(db, &opts(&|_| {}))?;
     let returned = t.elapsed().as_secs_f64();
     print("indexed, autoclustered, dry run", &indexed);
     println!("  run() returned after {returned:.3} s");
     if a.uncached {
-        let r = run(&db, &opts(&|o| o.no_clusters = true))?;
+        let r = run(db, &opts(&|o| o.no_clusters = true))?;
         print("indexed, uncached, dry run", &r);
         println!(
             "  same matches as autoclustered: {}",
@@ -159,7 +190,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         );
     }
     if a.naive {
-        let r = run(&db, &opts(&|o| o.naive = true))?;
+        let r = run(db, &opts(&|o| o.naive = true))?;
         print("naive, dry run", &r);
         println!(
             "  same matches as indexed: {}; naive / indexed = {:.0}×",
@@ -168,7 +199,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         );
     }
     if a.durable {
-        let r = run(&db, &opts(&|o| o.dry_run = false))?;
+        let r = run(db, &opts(&|o| o.dry_run = false))?;
         print("indexed, autoclustered, durable", &r);
         println!(
             "  same matches as the dry run: {}; {} match records",

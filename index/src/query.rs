@@ -303,7 +303,7 @@ impl Index {
     /// are taken as they are; the others are evaluated (counted in the answer's explain).
     pub fn confirm(&self, q: &Query, a: &mut Answer) -> Vec<Hit> {
         let mut hits = Vec::new();
-        self.confirm_with(q, a, |u| {
+        self.confirm_with(q, a, &RoaringBitmap::new(), |u| {
             hits.push(Hit {
                 ad: u.ad,
                 port: u.port,
@@ -315,14 +315,31 @@ impl Index {
 
     /// Confirms a raw answer: the ids of the ads with a matching unit.
     pub fn confirm_ads(&self, q: &Query, a: &mut Answer) -> RoaringBitmap {
+        self.confirm_ads_except(q, a, &RoaringBitmap::new())
+    }
+
+    /// [`Index::confirm_ads`] for the ads not in `except` (those are neither evaluated nor
+    /// returned: e.g. offers a matchmaking cycle has taken).
+    pub fn confirm_ads_except(
+        &self,
+        q: &Query,
+        a: &mut Answer,
+        except: &RoaringBitmap,
+    ) -> RoaringBitmap {
         let mut ads = Vec::new();
-        self.confirm_with(q, a, |u| ads.push(u.ad));
+        self.confirm_with(q, a, except, |u| ads.push(u.ad));
         ads.sort_unstable();
         ads.dedup();
         RoaringBitmap::from_sorted_iter(ads).unwrap_or_default()
     }
 
-    fn confirm_with(&self, q: &Query, a: &mut Answer, mut hit: impl FnMut(&UnitData)) {
+    fn confirm_with(
+        &self,
+        q: &Query,
+        a: &mut Answer,
+        except: &RoaringBitmap,
+        mut hit: impl FnMut(&UnitData),
+    ) {
         let mut seen = RoaringBitmap::new();
         let single = self.one_rect_per_unit();
         let all_exact = a.all_exact();
@@ -337,6 +354,9 @@ impl Index {
                 continue;
             }
             let Some(unit) = self.unit(u) else { continue };
+            if except.contains(unit.ad) {
+                continue;
+            }
             if all_exact || a.exact.contains(rid) {
                 exact += 1;
                 confirmed += 1;

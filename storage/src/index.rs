@@ -15,6 +15,7 @@ use crate::block::directory;
 use crate::error::{Damage, StoreError};
 use crate::key::{self, tree, CollId};
 use crate::store::damage;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// Where an ad's record is.
@@ -33,12 +34,13 @@ pub(crate) struct CollIndex {
     pub(crate) ids: HashMap<Box<str>, Loc>,
     /// `(expiry time, seq, block)` of every ad that expires.
     pub(crate) expiry: BTreeSet<(i64, u64, u64)>,
-    /// The same, by sequence number (so that a consumption need not read the block).
-    pub(crate) expires_at: HashMap<u64, i64>,
+    /// The same, by sequence number (so that a consumption need not read the block). Keyed
+    /// by the store's own numbers, so hashed fast (Fx), unlike ids, which users choose.
+    pub(crate) expires_at: FxHashMap<u64, i64>,
     /// Blocks whose directory is unreadable, and why.
     pub(crate) damaged: Vec<Damage>,
     /// Dead records (consumed, left in their blocks) by sequence number, and by id.
-    pub(crate) dead: HashSet<u64>,
+    pub(crate) dead: FxHashSet<u64>,
     pub(crate) dead_ids: HashMap<Box<str>, Vec<Loc>>,
 }
 

@@ -53,6 +53,16 @@ struct Table {
     names: Vec<Name>,
 }
 
+/// The dictionary held for reading ([`Names::read`]).
+pub(crate) struct NamesRead<'a>(parking_lot::RwLockReadGuard<'a, Table>);
+
+impl NamesRead<'_> {
+    /// The name numbered `code`.
+    pub(crate) fn get(&self, code: u32) -> Option<Name> {
+        self.0.names.get(code as usize).copied()
+    }
+}
+
 /// The dictionary as loaded, kept in step with the `names` tree.
 #[derive(Default)]
 pub(crate) struct Names {
@@ -126,6 +136,13 @@ impl Names {
             out.push(code);
         }
         Ok(out)
+    }
+
+    /// The dictionary for reading names by number, locked for reading while held (a
+    /// recursive read lock: the holder may read the dictionary again, e.g. to decode an ad,
+    /// even while a writer waits).
+    pub(crate) fn read(&self) -> NamesRead<'_> {
+        NamesRead(self.table.read_recursive())
     }
 
     /// Encodes `ad` as bincode `[(number, expression)]`.

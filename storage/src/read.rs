@@ -11,7 +11,8 @@ use crate::block::{Place, View};
 use crate::codec;
 use crate::error::AdError;
 use crate::key::{self, tree, CollId};
-use crate::record::StoredAd;
+use crate::raw::RawAd;
+use crate::record::{AdHeader, StoredAd};
 use crate::store::{damage, AdStore};
 
 /// A collection's identity and write count ([`AdStore::generation`]).
@@ -98,6 +99,23 @@ impl AdStore {
 
     /// The live ads of `name` in load order. Damage is reported item by item; the scan goes on.
     pub fn scan(&self, name: &str) -> Result<AdScan<'_>, AdError> {
+        self.scan_with(name, |coll, header, raw| {
+            Ok(StoredAd {
+                collection: coll.to_owned(),
+                header,
+                ad: raw.decode()?,
+            })
+        })
+    }
+
+    /// The live ads of `name` in load order, each given to `read` undecoded ([`RawAd`]:
+    /// with the collection's name and the ad's header, its body's checksum verified), which
+    /// makes the item. What `read` fails with is reported as damage to that ad; the scan goes
+    /// on.
+    pub fn scan_with<T, F>(&self, name: &str, read: F) -> Result<ScanWith<'_, F>, AdError>
+    where
+        F: FnMut(&str, AdHeader, RawAd<'_>) -> Result<T, codec::CodecError>,
+    {
         let _span = tracing::debug_span!("scan", collection = name).entered();
         let inner = match self.coll_id(name) {
             Some(c) => Some(
@@ -106,13 +124,19 @@ impl AdStore {
             ),
             None => None,
         };
-        Ok(AdScan {
+        Ok(ScanWith {
             store: self,
             name: name.to_owned(),
             inner,
             block: None,
             now: self.now(),
+            read,
         })
+    }
+
+    /// A body a scan of this store gave ([`RawAd::bytes`]), to be read again.
+    pub fn raw_ad<'a>(&'a self, body: &'a [u8]) -> RawAd<'a> {
+        RawAd::new(body, &self.names)
     }
 
     /// The generation of collection `name`: its number and how many committed writes have
@@ -161,22 +185,33 @@ impl AdStore {
 /// The block a scan is reading: its key, value, and the records still to yield (reversed).
 struct Current {
     key: Vec<u8>,
+    /// The first sequence number of the block (from its key).
+    first: u64,
     value: Vec<u8>,
     rest: Vec<Place>,
 }
 
-/// The live ads of a collection in load order ([`AdStore::scan`]).
-pub struct AdScan<'s> {
+/// The live ads of a collection in load order, decoded ([`AdStore::scan`]).
+pub type AdScan<'s> =
+    ScanWith<'s, fn(&str, AdHeader, RawAd<'_>) -> Result<StoredAd, codec::CodecError>>;
+
+/// The live ads of a collection in load order, each made into an item by a function of its
+/// undecoded record ([`AdStore::scan_with`]).
+pub struct ScanWith<'s, F> {
     store: &'s AdStore,
     name: String,
     inner: Option<EntryIter<'s>>,
     block: Option<Current>,
     now: i64,
+    read: F,
 }
 
-impl AdScan<'_> {
+impl<T, F> ScanWith<'_, F>
+where
+    F: FnMut(&str, AdHeader, RawAd<'_>) -> Result<T, codec::CodecError>,
+{
     /// The next live ad of the current block, if any is left.
-    fn next_in_block(&mut self) -> Option<Result<StoredAd, AdError>> {
+    fn next_in_block(&mut self) -> Option<Result<T, AdError>> {
         let cur = self.block.as_mut()?;
         while let Some(p) = cur.rest.pop() {
             if p.header.expires.is_some_and(|at| at <= self.now) {
@@ -192,22 +227,29 @@ impl AdScan<'_> {
                     e,
                 ))
             };
-            let ad = p
-                .body(&cur.value)
-                .map_err(bad)
-                .and_then(|b| self.store.names.decode(b).map_err(bad));
-            return Some(ad.map(|ad| StoredAd {
-                collection: self.name.clone(),
-                header: p.header,
-                ad,
+            let body = match p.body(&cur.value) {
+                Ok(body) => body,
+                Err(e) => return Some(Err(bad(e))),
+            };
+            let seq = p.header.seq;
+            let item = (self.read)(name, p.header, RawAd::new(body, &self.store.names));
+            return Some(item.map_err(|e| {
+                // The header went to `read`: the id is looked up again (damage is rare).
+                let id = View::open(&cur.key, cur.first, &cur.value)
+                    .ok()
+                    .and_then(|v| v.find(seq).map(|i| v.entries()[i].id.to_owned()));
+                AdError::Damaged(damage(tree::BLOCKS, Some(name), id.as_deref(), &cur.key, e))
             }));
         }
         None
     }
 }
 
-impl Iterator for AdScan<'_> {
-    type Item = Result<StoredAd, AdError>;
+impl<T, F> Iterator for ScanWith<'_, F>
+where
+    F: FnMut(&str, AdHeader, RawAd<'_>) -> Result<T, codec::CodecError>,
+{
+    type Item = Result<T, AdError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
@@ -233,6 +275,7 @@ impl Iterator for AdScan<'_> {
                     rest.reverse();
                     self.block = Some(Current {
                         key: k,
+                        first,
                         value: v,
                         rest,
                     });

@@ -14,7 +14,7 @@
 //! makes the request a cluster of its own, or, in an offer or dock expression, turns
 //! clustering off.
 
-use super::shape::{self, binds_alike, dynamic, plain, ByHash, Fx, Walk};
+use super::shape::{self, dynamic, plain, ByHash, Fx};
 use adjoin_index::units;
 use adjoin_query::eval::EvalOptions;
 use adjoin_query::refs::{ad_external_refs, internal_refs};
@@ -65,51 +65,9 @@ impl Clusters {
         order_by: Option<&Expr>,
         opts: &EvalOptions,
     ) -> Clusters {
-        let mut shapes = Shapes::new(roots, order_by);
-        shapes.add(requests);
-        Clusters::from_shapes(requests, roots, &shapes, order_by, opts)
-    }
-
-    /// The clusters of `requests` from their [`Shapes`] (made with the same `roots` and
-    /// `order_by`): each shape's exact signature computed once, from its first request.
-    pub fn from_shapes(
-        requests: &[Arc<ClassAd>],
-        roots: &Roots,
-        shapes: &Shapes,
-        order_by: Option<&Expr>,
-        opts: &EvalOptions,
-    ) -> Clusters {
-        let mut exact = Exact::default();
-        let kinds: Vec<Kind> = shapes
-            .shapes
-            .iter()
-            .map(
-                |(_, rep, ad)| match exact.cluster(ad, roots, order_by, opts) {
-                    (c, true) => Kind::Shared(c),
-                    (c, false) => Kind::Own {
-                        rep: *rep,
-                        cluster: c,
-                    },
-                },
-            )
-            .collect();
-        let of = requests
-            .iter()
-            .enumerate()
-            .map(|(i, r)| {
-                let shape = shapes.of.get(i).copied().flatten();
-                match shape.and_then(|s| kinds.get(s as usize)) {
-                    Some(Kind::Shared(c)) => *c,
-                    Some(Kind::Own { rep, cluster }) if *rep == i => *cluster,
-                    // Ports, no signature, or not shaped.
-                    _ => exact.cluster(r, roots, order_by, opts).0,
-                }
-            })
-            .collect();
-        Clusters {
-            of,
-            lists: (0..exact.count).map(|_| None).collect(),
-        }
+        let mut shapes = Shapes::new(roots, order_by, opts);
+        shapes.add(requests.to_vec());
+        shapes.finish().0
     }
 
     /// The number of clusters.
@@ -228,31 +186,61 @@ fn same_offer_shape(a: &ClassAd, b: &ClassAd) -> bool {
         })
 }
 
-/// The shapes of a cycle's requests, found as they are read (on the thread that prepares the
-/// offers, while the requests are still being read), for [`Clusters::from_shapes`].
+/// The shapes of a cycle's requests, found as they are read, and from them the clusters
+/// ([`Shapes::finish`]).
 ///
 /// A request's *shape* is its expression (or absence) for every name reachable
-/// syntactically from the roots and `--order-by` through its own attributes ([`Walk`]);
-/// shapes are hashed and compared structurally. Requests of one shape have one signature
-/// (every attribute lookup the reference analysis makes finds the same expression in both),
-/// so clustering by shape and then by each shape's signature gives exactly the clusters of
-/// the signatures alone, with one signature computed per shape.
+/// syntactically from the roots and `--order-by` through its own attributes; shapes are
+/// hashed and compared by the expressions' encodings as stored (equal encodings are equal
+/// expressions), so a request read from the store is shaped without decoding it
+/// ([`Shapes::place`]). Requests of one shape have one signature (every attribute lookup the
+/// reference analysis makes finds the same expression in both), so clustering by shape and
+/// then by each shape's signature gives exactly the clusters of the signatures alone, with one
+/// signature computed per shape.
+///
+/// Requests of a shape with a signature are alike in everything the cycle reads of them, so
+/// only the first of them is kept (decoded): the first one's ad stands in for the others
+/// ([`Shapes::finish`]). A million requests of a few thousand shapes are held as a few
+/// thousand ads.
 #[derive(Debug)]
 pub struct Shapes {
     /// The names shapes start from, sorted.
     start: Vec<Key>,
     ports: Key,
-    /// Each request's shape, by number (`None`: it has ports), in load order.
+    roots: Roots,
+    order_by: Option<Expr>,
+    opts: EvalOptions,
+    /// Each request's shape, by number (`None`: not shaped, as it has ports), in load order.
     of: Vec<Option<u32>>,
-    /// Each shape's names, its first request's position, and that request.
-    shapes: Vec<(Vec<Key>, usize, Arc<ClassAd>)>,
+    /// Each shape: its bindings, its first request's position, and that request.
+    shapes: Vec<(Bound, usize, Arc<ClassAd>)>,
+    /// How each shape's requests are clustered.
+    kinds: Vec<Kind>,
     /// Shapes by hash.
     table: ByHash<Vec<u32>>,
+    /// The exact signatures of the shapes' first requests (and of the unshaped requests).
+    exact: Exact,
+    /// Each request's ad, or the ad that stands in for it, in load order.
+    ads: Vec<Arc<ClassAd>>,
+    /// The names each encoded expression seen mentions ([`shape::names`]), literals aside.
+    mentions: HashMap<Box<[u8]>, Vec<Key>, std::hash::BuildHasherDefault<Fx>>,
+    /// The last request's bindings: each name and the position of its attribute, if any.
+    bound: Vec<(Key, Option<usize>)>,
+    /// Whether a shape's first request may stand in for the others: not when `--order-by`
+    /// reads in ways the analysis cannot follow (`eval`, `random`, …), as requests alike in
+    /// their shape may then be ordered apart.
+    stand_in: bool,
 }
+
+/// A shape's bindings, sorted by name: each name and its encoded expression, or absence.
+type Bound = Vec<(Key, Option<Box<[u8]>>)>;
+
+/// Encoded expressions whose mentions [`Shapes`] remembers, at most (then it starts over).
+const MENTIONS: usize = 1 << 16;
 
 impl Shapes {
     /// No requests yet, for a cycle with these roots and `order_by`.
-    pub fn new(roots: &Roots, order_by: Option<&Expr>) -> Shapes {
+    pub fn new(roots: &Roots, order_by: Option<&Expr>, opts: &EvalOptions) -> Shapes {
         let mut start = roots.keys.clone();
         if let Some(e) = order_by {
             shape::names(e, &mut start);
@@ -262,13 +250,22 @@ impl Shapes {
         Shapes {
             start,
             ports: Key::of("ports"),
+            roots: roots.clone(),
+            order_by: order_by.cloned(),
+            opts: opts.clone(),
             of: Vec::new(),
             shapes: Vec::new(),
+            kinds: Vec::new(),
             table: ByHash::default(),
+            exact: Exact::default(),
+            ads: Vec::new(),
+            mentions: HashMap::default(),
+            bound: Vec::new(),
+            stand_in: !order_by.is_some_and(dynamic),
         }
     }
 
-    /// The requests read so far.
+    /// The requests placed so far.
     pub fn len(&self) -> usize {
         self.of.len()
     }
@@ -278,31 +275,158 @@ impl Shapes {
         self.of.is_empty()
     }
 
-    /// Adds the next requests in load order.
-    pub fn add(&mut self, requests: &[Arc<ClassAd>]) {
-        let mut walk = Walk::default();
+    /// Adds the next requests in load order, as ads in memory (their expressions encoded to
+    /// be shaped).
+    pub fn add(&mut self, requests: Vec<Arc<ClassAd>>) {
         for r in requests {
-            if r.get_key(self.ports).is_some() {
-                self.of.push(None);
-                continue;
-            }
-            let h = walk.shape(r, &self.start);
-            let ids = self.table.entry(h).or_default();
-            let shapes = &mut self.shapes;
-            let found = ids.iter().copied().find(|&s| {
-                shapes
-                    .get(s as usize)
-                    .is_some_and(|(names, _, rep)| binds_alike(&walk.bound, names, rep))
-            });
-            let s = found.unwrap_or_else(|| {
-                let s = shapes.len() as u32;
-                let names = walk.bound.iter().map(|b| b.0).collect();
-                shapes.push((names, self.of.len(), Arc::clone(r)));
-                ids.push(s);
-                s
-            });
-            self.of.push(Some(s));
+            let encoded: Option<Vec<(Key, Vec<u8>)>> = r
+                .iter()
+                .map(|(n, e)| Some((n.key(), adjoin_storage::codec::encode(e).ok()?)))
+                .collect();
+            let mut attrs: Vec<(Key, &[u8])> = encoded
+                .iter()
+                .flatten()
+                .map(|(k, b)| (*k, b.as_slice()))
+                .collect();
+            let shaped = encoded.is_some();
+            let placed: Result<_, std::convert::Infallible> =
+                self.place(&mut attrs, shaped, || Ok(Arc::clone(&r)));
+            let Ok(_) = placed;
         }
+    }
+
+    /// Places the next request in load order, given each of its attributes' key and encoded
+    /// expression (`shaped` false: it cannot be shaped and is kept whole); `decode` gives its
+    /// ad when it is to be kept. Returns the request's ad when it is the first of a new shape.
+    /// What `decode` fails with is returned, the request not placed.
+    pub fn place<E>(
+        &mut self,
+        attrs: &mut [(Key, &[u8])],
+        shaped: bool,
+        decode: impl FnOnce() -> Result<Arc<ClassAd>, E>,
+    ) -> Result<Option<Arc<ClassAd>>, E> {
+        // By key, for lookups; a stable sort keeps a name's bindings in the ad's order.
+        attrs.sort_by_key(|a| a.0);
+        let attrs = &*attrs;
+        let hash = match shaped && !attrs.iter().any(|(k, _)| *k == self.ports) {
+            true => self.shape(attrs),
+            false => None,
+        };
+        let Some(hash) = hash else {
+            // Ports, or an expression that does not decode: judged whole at the end.
+            self.ads.push(decode()?);
+            self.of.push(None);
+            return Ok(None);
+        };
+        let bound = &self.bound;
+        let ids = self.table.entry(hash).or_default();
+        let found = ids.iter().copied().find(|&s| {
+            self.shapes.get(s as usize).is_some_and(|(names, _, _)| {
+                names.len() == bound.len()
+                    && names.iter().zip(bound).all(|((k, x), (m, y))| {
+                        k == m && x.as_deref() == y.and_then(|j| attrs.get(j)).map(|a| a.1)
+                    })
+            })
+        });
+        let (s, ad, first) = match found {
+            Some(s) => match (self.kinds.get(s as usize), self.shapes.get(s as usize)) {
+                (Some(Kind::Shared(_)), Some((_, _, rep))) if self.stand_in => {
+                    (s, Arc::clone(rep), false)
+                }
+                _ => (s, decode()?, false),
+            },
+            None => {
+                let ad = decode()?;
+                let s = self.shapes.len() as u32;
+                let names = bound
+                    .iter()
+                    .map(|&(k, j)| (k, j.and_then(|j| attrs.get(j)).map(|a| a.1.into())))
+                    .collect();
+                self.shapes.push((names, self.of.len(), Arc::clone(&ad)));
+                ids.push(s);
+                let (roots, order_by) = (&self.roots, self.order_by.as_ref());
+                self.kinds
+                    .push(match self.exact.cluster(&ad, roots, order_by, &self.opts) {
+                        (c, true) => Kind::Shared(c),
+                        (c, false) => Kind::Own {
+                            rep: self.of.len(),
+                            cluster: c,
+                        },
+                    });
+                (s, ad, true)
+            }
+        };
+        self.ads.push(Arc::clone(&ad));
+        self.of.push(Some(s));
+        Ok(first.then_some(ad))
+    }
+
+    /// The hash of the shape of the request of `attrs`, its bindings left in `self.bound`
+    /// (sorted by name); `None` when one of its expressions does not decode.
+    fn shape(&mut self, attrs: &[(Key, &[u8])]) -> Option<u64> {
+        let bound = &mut self.bound;
+        bound.clear();
+        bound.extend(self.start.iter().map(|&k| (k, None)));
+        // Each binding's hash, mixed and summed: the total does not depend on the order.
+        let mut total = 0u64;
+        let mut i = 0;
+        while let Some(&(k, _)) = bound.get(i) {
+            let mut h = Fx::default();
+            h.write_u32(k.0);
+            // The last binding of a name is the one an ad keeps.
+            let end = attrs.partition_point(|a| a.0 <= k);
+            if let Some(j) = end.checked_sub(1).filter(|&j| attrs[j].0 == k) {
+                let bytes = attrs[j].1;
+                h.write_u64(1);
+                h.write(bytes);
+                bound[i].1 = Some(j);
+                if !adjoin_storage::raw::is_plain_literal(bytes) {
+                    if self.mentions.len() >= MENTIONS {
+                        self.mentions.clear();
+                    }
+                    if !self.mentions.contains_key(bytes) {
+                        let e = adjoin_storage::raw::decode_expr(bytes).ok()?;
+                        let mut names = Vec::new();
+                        shape::names(&e, &mut names);
+                        self.mentions.insert(bytes.into(), names);
+                    }
+                    for &n in self.mentions.get(bytes).into_iter().flatten() {
+                        if !bound.iter().any(|b| b.0 == n) {
+                            bound.push((n, None));
+                        }
+                    }
+                }
+            }
+            total = total.wrapping_add(shape::mix(h.finish()));
+            i += 1;
+        }
+        bound.sort_unstable_by_key(|b| b.0);
+        Some(total)
+    }
+
+    /// The clusters of the requests placed, and their ads (or the ads standing in for them),
+    /// in load order.
+    pub fn finish(mut self) -> (Clusters, Vec<Arc<ClassAd>>) {
+        let (roots, order_by) = (&self.roots, self.order_by.as_ref());
+        let of = self
+            .ads
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let shape = self.of.get(i).copied().flatten();
+                match shape.and_then(|s| self.kinds.get(s as usize)) {
+                    Some(Kind::Shared(c)) => *c,
+                    Some(Kind::Own { rep, cluster }) if *rep == i => *cluster,
+                    // Not shaped, or no signature.
+                    _ => self.exact.cluster(r, roots, order_by, &self.opts).0,
+                }
+            })
+            .collect();
+        let clusters = Clusters {
+            of,
+            lists: (0..self.exact.count).map(|_| None).collect(),
+        };
+        (clusters, self.ads)
     }
 }
 
@@ -316,7 +440,7 @@ enum Kind {
 }
 
 /// The exact signatures seen and the clusters they were given.
-#[derive(Default)]
+#[derive(Debug, Default)]
 struct Exact {
     ids: HashMap<BTreeMap<String, Option<String>>, usize>,
     count: usize,
@@ -606,13 +730,34 @@ mod tests {
         let roots = roots(&offers, &[], &opts).expect("roots");
         let fast = Clusters::from_roots(&requests, &roots, None, &opts).of;
         // Shapes found a run of requests at a time, as they are read.
-        let mut shapes = Shapes::new(&roots, None);
+        let mut shapes = Shapes::new(&roots, None, &opts);
         for run in requests.chunks(777) {
-            shapes.add(run);
+            shapes.add(run.to_vec());
         }
         assert_eq!(shapes.len(), requests.len());
-        let chunked = Clusters::from_shapes(&requests, &roots, &shapes, None, &opts).of;
-        assert_eq!(chunked, fast);
+        let (chunked, kept) = shapes.finish();
+        assert_eq!(chunked.of, fast);
+        // Each request's ad, or that of an earlier request of its cluster standing in for it.
+        assert_eq!(kept.len(), requests.len());
+        let position: HashMap<*const ClassAd, usize> = requests
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (Arc::as_ptr(r), i))
+            .collect();
+        for (i, k) in kept.iter().enumerate() {
+            let j = position[&Arc::as_ptr(k)];
+            assert!(
+                j <= i && chunked.of[j] == chunked.of[i],
+                "request {i} by {j}"
+            );
+        }
+        let distinct: std::collections::HashSet<*const ClassAd> =
+            kept.iter().map(Arc::as_ptr).collect();
+        assert!(
+            distinct.len() < requests.len() / 10,
+            "{} ads kept",
+            distinct.len()
+        );
         let mut exact = Exact::default();
         let slow: Vec<usize> = requests
             .iter()

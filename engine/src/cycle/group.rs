@@ -4,25 +4,30 @@
 //! buffered); the cycle flushes once at its end, before its report acknowledges any match. A
 //! crash midway loses whole groups, never part of a match.
 //!
-//! Exactness: the store records the group's matches in order up to the first it refuses (a
+//! Groups are written by a [`Writer`] on a second thread while the cycle decides the next
+//! group: a group's outcome is learned when the next one is ready to go (or at the end), so
+//! decisions may run one group ahead of what is known to be recorded.
+//!
+//! Exactness: the store records a group's matches in order up to the first it refuses (a
 //! member gone: expired, or consumed by someone else since the cycle read it) and stops there.
 //! The matches before it are exactly those the one-at-a-time cycle would have made, as none of
-//! them depended on the refused one. The rest were decided assuming it, so the cycle undoes
-//! them — their offers are put back in the pool and untaken, every matchlist computed after
-//! the refused decision is forgotten (it was computed without those offers) and every
-//! matchlist read since is rewound — marks the refused offer gone (or, when the request went,
-//! passes over the request) and resumes at the refused decision: its request gets its next
-//! candidate, as if each match had been recorded on its own. Each refusal takes an offer out
-//! for good or passes a request, so the undoing ends; it costs at most one group's decisions.
+//! them depended on the refused one. Every later decision — the rest of that group and the
+//! whole next group, not yet sent — was made assuming it, so the cycle undoes them — their
+//! offers are put back in the pool and untaken, every matchlist computed after the refused
+//! decision is forgotten (it was computed without those offers) and every matchlist read
+//! since is rewound — marks the refused offer gone (or, when the request went, passes over
+//! the request) and resumes at the refused decision: its request gets its next candidate, as
+//! if each match had been recorded on its own. Each refusal takes an offer out for good or
+//! passes a request, so the undoing ends; it costs at most two groups' decisions.
 
 use super::{take, Cycle, CycleError};
-use crate::DbError;
+use crate::{Db, DbError};
 use adjoin_index::AdId;
-use adjoin_storage::{AdError, AfterRefusal, Durability, NewMatch, StoreError};
+use adjoin_storage::{AdError, AfterRefusal, Durability, MatchRecord, NewMatch, StoreError};
+use std::sync::mpsc;
 
-/// Matches per transaction. At 1,024 a transaction rewrites at most two blocks of a few KiB a
-/// match (a few MiB in all, like a bulk-load chunk of 1,000 ads), and a refusal re-decides at
-/// most one group.
+/// Matches per transaction. At 1,024 a transaction writes a few thousand small entries (like
+/// a bulk-load chunk of 1,000 ads), and a refusal re-decides at most two groups.
 pub const GROUP: usize = 1024;
 
 /// A match decided but not committed.
@@ -47,7 +52,7 @@ struct Visit {
     fresh: bool,
 }
 
-/// The decisions since the last commit.
+/// The decisions since the last group was sent.
 #[derive(Debug, Default)]
 pub(super) struct Group {
     pending: Vec<Pending>,
@@ -65,10 +70,10 @@ pub(super) struct Resume {
 }
 
 impl Group {
-    /// Notes a visit of request `ri` at serving position `pos`.
-    pub(super) fn visit(&mut self, pos: usize, ri: usize, fresh: bool) {
-        if self.pending.is_empty() {
-            // No decision to undo before this visit: earlier ones need no record.
+    /// Notes a visit of request `ri` at serving position `pos`; `undoable` false when no
+    /// decision is pending anywhere (earlier visits then need no record).
+    pub(super) fn visit(&mut self, pos: usize, ri: usize, fresh: bool, undoable: bool) {
+        if !undoable && self.pending.is_empty() {
             self.visits.clear();
         }
         self.visits.push(Visit { pos, ri, fresh });
@@ -87,23 +92,115 @@ impl Group {
     }
 }
 
+/// What the store says of a group: each match's record, up to the first refused.
+type Outcomes = Result<Vec<Result<MatchRecord, DbError>>, DbError>;
+
+/// Where groups are written: on a thread of their own ([`Writer::spawn`]), or at once
+/// ([`Writer::Inline`], the outcome kept until asked for, as if it took that long).
+pub(super) enum Writer<'a> {
+    /// Writes each group when it is sent.
+    Inline {
+        /// The database.
+        db: &'a Db,
+        /// The outcome of the group sent last, until taken.
+        done: Option<Outcomes>,
+    },
+    /// Writes on a second thread.
+    Thread {
+        /// Groups to write.
+        to: mpsc::Sender<Vec<NewMatch>>,
+        /// Their outcomes, in order.
+        from: mpsc::Receiver<Outcomes>,
+    },
+}
+
+impl<'a> Writer<'a> {
+    /// A writer on a thread of `scope` (inline if no thread can be had).
+    pub(super) fn spawn<'scope>(
+        scope: &'scope std::thread::Scope<'scope, 'a>,
+        db: &'a Db,
+    ) -> Writer<'a> {
+        let (to, groups) = mpsc::channel::<Vec<NewMatch>>();
+        let (done, from) = mpsc::channel();
+        let spawned = std::thread::Builder::new()
+            .name("cycle-writer".into())
+            .spawn_scoped(scope, move || {
+                for g in groups {
+                    let outcome = write(db, &g);
+                    if done.send(outcome).is_err() {
+                        break;
+                    }
+                }
+            });
+        match spawned {
+            Ok(_) => Writer::Thread { to, from },
+            Err(_) => Writer::Inline { db, done: None },
+        }
+    }
+
+    /// Sends a group to be written (the previous one's outcome taken already).
+    fn send(&mut self, records: Vec<NewMatch>) {
+        match self {
+            Writer::Inline { db, done } => *done = Some(write(db, &records)),
+            Writer::Thread { to, .. } => {
+                // A writer gone is noticed when its outcome is asked for.
+                let _ = to.send(records);
+            }
+        }
+    }
+
+    /// The outcome of the group sent last.
+    fn outcome(&mut self) -> Outcomes {
+        let gone = || {
+            let e = StoreError::Backend {
+                context: "recording a cycle's matches".into(),
+                detail: "the writer thread stopped".into(),
+            };
+            Err(DbError::Ad(AdError::Store(e)))
+        };
+        match self {
+            Writer::Inline { done, .. } => done.take().unwrap_or_else(gone),
+            Writer::Thread { from, .. } => from.recv().unwrap_or_else(|_| gone()),
+        }
+    }
+}
+
+/// Writes one group: atomic now, durable at the cycle's one flush (before its report).
+fn write(db: &Db, records: &[NewMatch]) -> Outcomes {
+    db.record_matches_with(records, AfterRefusal::Stop, Durability::Buffered)
+}
+
 impl Cycle<'_> {
-    /// Commits the pending matches; on a refusal, undoes the decisions from the refused one
-    /// on and says where to resume (see the module documentation).
+    /// Sends the pending matches to be written, once the group in flight is known recorded;
+    /// on a refusal of that group, undoes the decisions from the refused one on (the pending
+    /// ones included) and says where to resume (see the module documentation).
     pub(super) fn commit(&mut self) -> Result<Option<Resume>, CycleError> {
-        let group = std::mem::take(&mut self.group);
+        if let Some(resume) = self.settle()? {
+            return Ok(Some(resume));
+        }
+        let mut group = std::mem::take(&mut self.group);
         if group.pending.is_empty() {
             return Ok(None);
         }
-        // Atomic now, durable at the cycle's one flush (before its report).
-        let outcomes = self.db.record_matches_with(
-            &group.records,
-            AfterRefusal::Stop,
-            Durability::Buffered,
-        )?;
-        let base = self.report.matches.len() - group.pending.len();
+        if let Some(w) = self.writer.as_mut() {
+            w.send(std::mem::take(&mut group.records));
+        }
+        self.inflight = Some(group);
+        Ok(None)
+    }
+
+    /// Takes the outcome of the group in flight, if any (see [`Cycle::commit`]).
+    pub(super) fn settle(&mut self) -> Result<Option<Resume>, CycleError> {
+        let Some(sent) = self.inflight.take() else {
+            return Ok(None);
+        };
+        let outcomes = match self.writer.as_mut() {
+            Some(w) => w.outcome()?,
+            None => return Ok(None),
+        };
+        let base = self.report.matches.len() - sent.pending.len() - self.group.pending.len();
         let mut outcomes = outcomes.into_iter();
-        for (i, p) in group.pending.iter().enumerate() {
+        for (i, p) in sent.pending.iter().enumerate() {
             match outcomes.next() {
                 Some(Ok(rec)) => {
                     if let Some(m) = self.report.matches.get_mut(base + i) {
@@ -111,9 +208,17 @@ impl Cycle<'_> {
                     }
                 }
                 Some(Err(DbError::Ad(AdError::MissingMember { collection, .. }))) => {
-                    let undone = group.pending.get(i..).unwrap_or_default();
+                    let later = std::mem::take(&mut self.group);
+                    let undone: Vec<&Pending> = sent
+                        .pending
+                        .get(i..)
+                        .unwrap_or_default()
+                        .iter()
+                        .chain(&later.pending)
+                        .collect();
+                    let visits: Vec<&Visit> = sent.visits.iter().chain(&later.visits).collect();
                     let offer_gone = collection == self.opts.offers;
-                    return self.undo(p, undone, &group.visits, offer_gone).map(Some);
+                    return Ok(Some(self.undo(p, &undone, &visits, offer_gone)));
                 }
                 Some(Err(e)) => return Err(e.into()),
                 None => {
@@ -128,21 +233,30 @@ impl Cycle<'_> {
         Ok(None)
     }
 
+    /// Commits everything decided: the pending group, then what is in flight. `None` when
+    /// all is recorded; on a refusal, where to resume deciding.
+    pub(super) fn finish_commits(&mut self) -> Result<Option<Resume>, CycleError> {
+        if let Some(resume) = self.commit()? {
+            return Ok(Some(resume));
+        }
+        self.settle()
+    }
+
     /// Undoes the decisions `undone` (none of them recorded, the last ones made), the first,
     /// `refused`, refused because its offer (or else its request) is gone.
     fn undo(
         &mut self,
         refused: &Pending,
-        undone: &[Pending],
-        visits: &[Visit],
+        undone: &[&Pending],
+        visits: &[&Visit],
         offer_gone: bool,
-    ) -> Result<Resume, CycleError> {
+    ) -> Resume {
         for p in undone {
             if let Some(t) = self.taken.get_mut(p.offer as usize) {
                 *t = false;
             }
             if let Some(ad) = self.offers.ad(p.offer) {
-                self.pool.restore(p.offer, ad)?;
+                self.pool.restore(p.offer, ad);
             }
             if p.before == 0 {
                 self.report.matched = self.report.matched.saturating_sub(1);
@@ -159,7 +273,7 @@ impl Cycle<'_> {
                 self.clusters.rewind(v.ri);
             }
         }
-        Ok(if offer_gone {
+        if offer_gone {
             self.pool.remove(refused.offer);
             take(&mut self.taken, refused.offer);
             Resume {
@@ -171,7 +285,7 @@ impl Cycle<'_> {
                 pos: refused.pos + 1,
                 got: 0,
             }
-        })
+        }
     }
 }
 
@@ -239,12 +353,14 @@ mod tests {
         db
     }
 
-    /// A durable cycle committing every `g` matches, run as [`run`] does, with `meddle` called
-    /// before each commit (number, pending matches) to consume ads behind the cycle's back;
-    /// returns the report and the ads `meddle` consumed.
+    /// A durable cycle committing every `g` matches, run as [`run`] does (its groups written
+    /// on a thread when `threaded`, else inline), with `meddle` called before each group is
+    /// sent (number, pending matches) to consume ads behind the cycle's back; returns the
+    /// report and the ads `meddle` consumed.
     fn meddled(
         naive: bool,
         clustered: bool,
+        threaded: bool,
         g: usize,
         meddle: &Meddle,
     ) -> (Db, CycleReport, Vec<(String, String)>) {
@@ -273,37 +389,58 @@ mod tests {
             cycle: next_cycle(&db).expect("cycle number"),
             ..CycleReport::default()
         };
-        let mut c = Cycle {
-            db: &db,
-            opts: &opts,
-            eval,
-            requests: &requests,
-            offers: &offers,
-            pool,
-            dock: Dock::new(Vec::new()),
-            clusters,
-            taken: vec![false; offers.len()],
-            report,
-            group: Group::default(),
-        };
-        let mut gone = Vec::new();
-        let (mut pos, mut got, mut commits) = (0, 0, 0);
-        while let Some(&ri) = serving.get(pos) {
-            c.visit(pos, ri, std::mem::take(&mut got));
-            pos += 1;
-            if c.group.len() >= g || pos == serving.len() {
+        let (report, gone) = std::thread::scope(|s| {
+            let writer = match threaded {
+                true => Writer::spawn(s, &db),
+                false => Writer::Inline {
+                    db: &db,
+                    done: None,
+                },
+            };
+            let mut c = Cycle {
+                opts: &opts,
+                eval,
+                requests: &requests,
+                offers: &offers,
+                pool,
+                dock: Dock::new(Vec::new()),
+                clusters,
+                taken: vec![false; offers.len()],
+                report,
+                group: Group::default(),
+                inflight: None,
+                writer: Some(writer),
+            };
+            let mut gone = Vec::new();
+            let mut commits = 0;
+            let mut meddle_now = |c: &Cycle<'_>| {
                 for (coll, id) in meddle(commits, &c.group.records) {
                     if db.consume(&coll, &id).is_ok() {
                         gone.push((coll, id));
                     }
                 }
                 commits += 1;
-                if let Some(r) = c.commit().expect("commit") {
-                    (pos, got) = (r.pos, r.got);
+            };
+            let (mut pos, mut got) = (0, 0);
+            loop {
+                while let Some(&ri) = serving.get(pos) {
+                    c.visit(pos, ri, std::mem::take(&mut got));
+                    pos += 1;
+                    if c.group.len() >= g {
+                        meddle_now(&c);
+                        if let Some(r) = c.commit().expect("commit") {
+                            (pos, got) = (r.pos, r.got);
+                        }
+                    }
+                }
+                meddle_now(&c);
+                match c.finish_commits().expect("finish") {
+                    Some(r) => (pos, got) = (r.pos, r.got),
+                    None => break,
                 }
             }
-        }
-        let report = c.report;
+            (c.report, gone)
+        });
         (db, report, gone)
     }
 
@@ -348,9 +485,17 @@ mod tests {
         ];
         for (p, plan) in plans.iter().enumerate() {
             for (naive, clustered) in [(false, true), (false, false), (true, false)] {
-                for g in [1, 3, 5, GROUP] {
-                    let what = format!("plan {p}, naive {naive}, clustered {clustered}, g {g}");
-                    let (db, got, gone) = meddled(naive, clustered, g, plan);
+                for (g, threaded) in [
+                    (1, false),
+                    (3, false),
+                    (5, false),
+                    (GROUP, false),
+                    (3, true),
+                ] {
+                    let what = format!(
+                        "plan {p}, naive {naive}, clustered {clustered}, g {g}, threaded {threaded}"
+                    );
+                    let (db, got, gone) = meddled(naive, clustered, threaded, g, plan);
                     assert!(p == 0 || g == 1 || !gone.is_empty(), "{what}: nothing went");
                     // One match at a time, the ads that went gone from the start.
                     let want = run(

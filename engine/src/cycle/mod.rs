@@ -42,14 +42,15 @@ pub mod shape;
 
 use self::cluster::{roots, Clusters, Roots, Shapes};
 use self::dock::Dock;
-use self::group::{Group, GROUP};
+use self::group::{Group, Writer, GROUP};
 use self::naive::Offers;
 use crate::indexed::{Collection, IndexedError};
 use crate::{Db, DbError};
 use adjoin_index::{AdId, IndexOptions};
 use adjoin_query::eval::EvalOptions;
-use adjoin_query::{ClassAd, Expr, Value};
-use adjoin_storage::{NewMatch, NewMember};
+use adjoin_query::{ClassAd, Expr, Key, Value};
+use adjoin_storage::codec::CodecError;
+use adjoin_storage::{AdError, AdStore, Damage, NewMatch, NewMember, RawAd};
 use std::sync::{mpsc, Arc};
 use std::time::Instant;
 use thiserror::Error;
@@ -115,21 +116,21 @@ pub struct CycleReport {
 }
 
 /// Wall-clock seconds of each phase of a cycle. The offers are read and prepared on a second
-/// thread while the requests are read, and the requests are shaped for clustering there as
-/// they come, so the cycle takes about
-/// max(`scan_requests`, `scan_offers` + `index` + `shape`) + `cluster` + `order` + `matching`.
+/// thread while the requests are read (kept undecoded until the offers are read, then shaped
+/// for clustering as they come), so the cycle takes about
+/// max(`scan_requests`, `scan_offers` + `index`) + `cluster` + `order` + `matching`. Once the
+/// index is built, the second thread readies it for the requests' shapes as they are found
+/// (imports the attributes they probe).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Phases {
-    /// Reading the requests from the store.
+    /// Reading the requests from the store, shaping them as they come.
     pub scan_requests: f64,
     /// Reading the offers from the store.
     pub scan_offers: f64,
-    /// Building the index over the offers (or the naive pool), classing their ranks, and
-    /// finding what the offers read of the requests.
+    /// Finding what the offers read of the requests, building the index over the offers (or
+    /// the naive pool), and classing their ranks (readying the index for the requests'
+    /// shapes not included).
     pub index: f64,
-    /// Shaping the requests for clustering, on the second thread, from the end of `index`
-    /// until the last request was shaped (waiting for them included).
-    pub shape: f64,
     /// Autoclustering the requests (from their shapes).
     pub cluster: f64,
     /// Putting the requests in serving order.
@@ -192,19 +193,28 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
     }
     let eval = opts.index.eval.clone();
     let mut phases = Phases::default();
-    // The offers' side on a second thread while this one reads the requests, passing them on
-    // to be shaped for clustering there.
+    // The offers' side on a second thread, passing back the roots of the requests' signatures
+    // as soon as the offers are read, while this one reads the requests, shaping them.
     let clustering = !(opts.naive || opts.no_clusters);
     let (requests, side) = std::thread::scope(|s| {
         let (tx, rx) = mpsc::channel();
-        let side = s.spawn(|| OfferSide::new(db, opts, &eval, clustering.then_some(rx)));
-        let requests = scan_passing(db, &opts.requests, clustering.then_some(tx));
+        let (reps_tx, reps_rx) = mpsc::channel();
+        let to_side = clustering.then_some((tx, reps_rx));
+        let side = s.spawn(|| OfferSide::new(db, opts, &eval, to_side));
+        let requests = match clustering {
+            true => read_requests(db, opts, &eval, &rx, &reps_tx),
+            false => Collection::scan(db, &opts.requests)
+                .map(|c| (c, None))
+                .map_err(CycleError::from),
+        };
+        drop(reps_tx);
         phases.scan_requests = start.elapsed().as_secs_f64();
         (requests, side.join())
     });
-    let requests = requests?;
+    // The offers' side first: when it failed, the requests' reading may have failed for it.
     let side = side.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
-    (phases.scan_offers, phases.index, phases.shape) = (side.scan, side.index, side.shape);
+    let (mut requests, shapes) = requests?;
+    (phases.scan_offers, phases.index) = (side.scan, side.index);
     let (offers, pool, dock) = (side.offers, side.pool, side.dock);
     let mut lap = Instant::now();
     let mut split = || {
@@ -212,13 +222,13 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
             .elapsed()
             .as_secs_f64()
     };
-    let order_by = opts.order_by.as_ref();
-    let clusters = match (&side.roots, &side.shapes) {
-        (Some(roots), Some(shapes)) => {
-            Clusters::from_shapes(&requests.ads, roots, shapes, order_by, &eval)
+    let clusters = match shapes {
+        Some(shapes) => {
+            let (clusters, ads) = shapes.finish();
+            requests.ads = ads;
+            clusters
         }
-        (Some(roots), None) => Clusters::from_roots(&requests.ads, roots, order_by, &eval),
-        (None, _) => Clusters::singletons(requests.len()),
+        None => Clusters::singletons(requests.len()),
     };
     phases.cluster = split();
     let serving = order::request_order(&requests.ads, opts.order_by.as_ref(), &eval);
@@ -229,35 +239,31 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
         clusters: clusters.len(),
         ..CycleReport::default()
     };
-    let mut c = Cycle {
-        db,
-        opts,
-        eval,
-        requests: &requests,
-        offers: &offers,
-        pool,
-        dock,
-        clusters,
-        taken: vec![false; offers.ads.len()],
-        report,
-        group: Group::default(),
-    };
-    let (mut pos, mut got) = (0, 0);
-    while let Some(&ri) = serving.get(pos) {
-        c.visit(pos, ri, std::mem::take(&mut got));
-        pos += 1;
-        if c.group.len() >= GROUP || pos == serving.len() {
-            if let Some(resume) = c.commit()? {
-                (pos, got) = (resume.pos, resume.got);
-            }
-        }
-    }
-    let Cycle {
-        mut report,
-        pool,
-        clusters,
-        ..
-    } = c;
+    let (report, pool, clusters) = std::thread::scope(|s| {
+        let mut c = Cycle {
+            opts,
+            eval,
+            requests: &requests,
+            offers: &offers,
+            pool,
+            dock,
+            clusters,
+            taken: vec![false; offers.ads.len()],
+            report,
+            group: Group::default(),
+            inflight: None,
+            writer: (!opts.dry_run).then(|| Writer::spawn(s, db)),
+        };
+        c.serve(&serving)?;
+        let Cycle {
+            report,
+            pool,
+            clusters,
+            ..
+        } = c;
+        Ok::<_, CycleError>((report, pool, clusters))
+    })?;
+    let mut report = report;
     if !opts.dry_run {
         // Every group committed atomically; one flush makes them all durable before the
         // report acknowledges them.
@@ -278,113 +284,201 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
     Ok(report)
 }
 
-/// Requests read before they are passed on to be shaped.
-const RUN: usize = 4096;
-
-/// Reads the live ads of `coll` in load order (as [`Collection::scan`]), passing them on to
-/// `tx`, if given, a run at a time as they are read.
-fn scan_passing(
+/// Reads the live requests of a clustering cycle in load order, shaping each from its stored
+/// encoding and decoding only the ads that cannot be stood in for ([`Shapes::place`]); the
+/// collection's ads are left empty, to be taken from the shapes. Until the offers' side sends
+/// the roots shapes start from, the requests' bodies are kept as read; if it sends none
+/// (clustering is off), every request is decoded and the shapes are `None`. The first request
+/// of each shape goes to `reps`.
+fn read_requests(
     db: &Db,
-    coll: &str,
-    mut tx: Option<mpsc::Sender<Vec<Arc<ClassAd>>>>,
-) -> Result<Collection, CycleError> {
-    let mut c = Collection::default();
-    let mut run = Vec::new();
-    for ad in db.scan(coll)? {
-        match ad {
-            Ok(stored) => {
-                if AdId::try_from(c.ads.len()).is_err() {
-                    return Err(IndexedError::TooMany(coll.to_owned()).into());
-                }
-                c.ids.push(stored.id().to_owned());
-                let ad = Arc::new(stored.ad);
-                if tx.is_some() {
-                    run.push(Arc::clone(&ad));
-                }
-                c.ads.push(ad);
-            }
-            Err(e) => c.damaged.push(e.into()),
-        }
-        if run.len() >= RUN {
-            // A receiver gone wants no more.
-            if tx
-                .as_ref()
-                .is_some_and(|t| t.send(std::mem::take(&mut run)).is_err())
-            {
-                tx = None;
+    opts: &CycleOptions,
+    eval: &EvalOptions,
+    roots: &mpsc::Receiver<Option<Roots>>,
+    reps: &mpsc::Sender<Arc<ClassAd>>,
+) -> Result<(Collection, Option<Shapes>), CycleError> {
+    let store = db.store();
+    let coll = opts.requests.as_str();
+    let mut reader = Reader {
+        state: Waiting::Roots(Vec::new()),
+        ids: Vec::new(),
+        ads: Vec::new(),
+        damaged: Vec::new(),
+        reps,
+    };
+    let scan = store.scan_with(coll, |_, header, raw| {
+        if let Waiting::Roots(_) = reader.state {
+            if let Some(got) = match roots.try_recv() {
+                Ok(r) => Some(r),
+                Err(mpsc::TryRecvError::Empty) => None,
+                Err(mpsc::TryRecvError::Disconnected) => Some(None),
+            } {
+                reader.start(store, coll, got, opts, eval);
             }
         }
+        reader.read(header.id, raw)
+    });
+    let mut damaged = Vec::new();
+    for item in scan.map_err(DbError::from)? {
+        if let Err(e) = item {
+            damaged.push(e.into());
+        }
     }
-    if let Some(t) = tx {
-        // Ignored like any refusal above: the receiver shapes what it got.
-        let _ = t.send(run);
+    if let Waiting::Roots(_) = reader.state {
+        // Read before the offers were: the roots (or none, if the offers' side failed).
+        let got = roots.recv().ok().flatten();
+        reader.start(store, coll, got, opts, eval);
     }
-    Ok(c)
+    reader.damaged.extend(damaged);
+    let Reader {
+        state,
+        ids,
+        ads,
+        damaged,
+        ..
+    } = reader;
+    if AdId::try_from(ids.len()).is_err() {
+        return Err(IndexedError::TooMany(coll.to_owned()).into());
+    }
+    let shapes = match state {
+        Waiting::Roots(_) | Waiting::Plain => None,
+        Waiting::Shaping(shapes) => Some(*shapes),
+    };
+    Ok((Collection { ids, ads, damaged }, shapes))
 }
 
+/// What [`read_requests`] does with each request.
+enum Waiting {
+    /// Keeps its id and body until the roots come.
+    Roots(Vec<(String, Vec<u8>)>),
+    /// Shapes it.
+    Shaping(Box<Shapes>),
+    /// Decodes it (no clustering).
+    Plain,
+}
+
+/// The requests read so far.
+struct Reader<'a> {
+    state: Waiting,
+    ids: Vec<String>,
+    /// The decoded requests when not clustering.
+    ads: Vec<Arc<ClassAd>>,
+    damaged: Vec<DbError>,
+    reps: &'a mpsc::Sender<Arc<ClassAd>>,
+}
+
+impl Reader<'_> {
+    /// Takes the next request (`id`, `raw`), as the state says.
+    fn read(&mut self, id: String, raw: RawAd<'_>) -> Result<(), CodecError> {
+        match &mut self.state {
+            Waiting::Roots(kept) => kept.push((id, raw.bytes().to_vec())),
+            Waiting::Plain => {
+                self.ads.push(Arc::new(raw.decode()?));
+                self.ids.push(id);
+            }
+            Waiting::Shaping(shapes) => {
+                let mut attrs: Vec<(Key, &[u8])> = Vec::with_capacity(32);
+                let walked = raw.for_each_attr(|n, bytes| attrs.push((n.key(), bytes)));
+                let placed =
+                    shapes.place(&mut attrs, walked.is_ok(), || raw.decode().map(Arc::new))?;
+                if let Some(first) = placed {
+                    // The offers' side readies the index for it (if it is gone, the cycle
+                    // fails).
+                    let _ = self.reps.send(first);
+                }
+                self.ids.push(id);
+            }
+        }
+        Ok(())
+    }
+
+    /// The roots came (`None`: no clustering): the requests kept are read now.
+    fn start(
+        &mut self,
+        store: &AdStore,
+        coll: &str,
+        roots: Option<Roots>,
+        opts: &CycleOptions,
+        eval: &EvalOptions,
+    ) {
+        let next = match roots {
+            Some(r) => Waiting::Shaping(Box::new(Shapes::new(&r, opts.order_by.as_ref(), eval))),
+            None => Waiting::Plain,
+        };
+        let Waiting::Roots(kept) = std::mem::replace(&mut self.state, next) else {
+            return;
+        };
+        for (id, body) in kept {
+            if let Err(e) = self.read(id.clone(), store.raw_ad(&body)) {
+                let d = Damage {
+                    tree: "blocks".into(),
+                    collection: Some(coll.to_owned()),
+                    id: Some(id),
+                    key: Vec::new(),
+                    problem: e.to_string(),
+                };
+                self.damaged.push(DbError::Ad(AdError::Damaged(d)));
+            }
+        }
+    }
+}
+
+/// The offers' side's channels with the requests' reader: the roots go to it, the first
+/// request of each shape comes from it.
+type ToRequests = (mpsc::Sender<Option<Roots>>, mpsc::Receiver<Arc<ClassAd>>);
+
 /// What a cycle prepares of its offers: read, indexed (or pooled for `naive`), their ranks
-/// classed, the roots of the requests' signatures (`None`: no clustering), and the shapes of
-/// the requests passed on to it.
+/// classed; the roots of the requests' signatures are passed back as soon as they are known.
 struct OfferSide {
     offers: Collection,
     pool: Offers,
     dock: Dock,
-    roots: Option<Roots>,
-    shapes: Option<Shapes>,
     /// Seconds reading the offers; indexing them, classing their ranks and finding the
-    /// roots; shaping the requests.
+    /// roots.
     scan: f64,
     index: f64,
-    shape: f64,
 }
 
 impl OfferSide {
+    /// Prepares the offers. With `requests`, the [`roots`] of the requests' signatures
+    /// (`None`: clustering is off) are sent there once the offers are read, and the index is
+    /// readied for each request received (the first of each shape) once it is built.
     fn new(
         db: &Db,
         opts: &CycleOptions,
         eval: &EvalOptions,
-        requests: Option<mpsc::Receiver<Vec<Arc<ClassAd>>>>,
+        requests: Option<ToRequests>,
     ) -> Result<OfferSide, CycleError> {
         let t = Instant::now();
         let offers = Collection::scan(db, &opts.offers)?;
         let scan = t.elapsed().as_secs_f64();
-        let pool = if opts.naive {
+        let reps = requests.map(|(roots_to, reps)| {
+            // A reader gone has failed; its error is the cycle's.
+            let _ = roots_to.send(roots(&offers.ads, &opts.dock, eval));
+            reps
+        });
+        let mut pool = if opts.naive {
             Offers::naive(&offers, eval.clone())
         } else {
             Offers::indexed(&offers, opts.index.clone())?
         };
         let dock = Dock::for_offers(opts.dock.clone(), &offers.ads);
-        let roots = match requests {
-            Some(_) => roots(&offers.ads, &opts.dock, eval),
-            None => None,
-        };
         let index = t.elapsed().as_secs_f64() - scan;
-        let shapes = match (&roots, requests) {
-            (Some(roots), Some(rx)) => {
-                let mut shapes = Shapes::new(roots, opts.order_by.as_ref());
-                for run in rx {
-                    shapes.add(&run);
-                }
-                Some(shapes)
-            }
-            _ => None,
-        };
+        for rep in reps.into_iter().flatten() {
+            pool.prepare_for(&rep);
+        }
         Ok(OfferSide {
             offers,
             pool,
             dock,
-            roots,
-            shapes,
             scan,
             index,
-            shape: t.elapsed().as_secs_f64() - scan - index,
         })
     }
 }
 
 /// A cycle under way: what it reads, what it has decided, and what is not yet committed.
 struct Cycle<'a> {
-    db: &'a Db,
     opts: &'a CycleOptions,
     eval: EvalOptions,
     requests: &'a Collection,
@@ -395,10 +489,36 @@ struct Cycle<'a> {
     /// Offers taken this cycle (or gone), by position: cached lists skip them.
     taken: Vec<bool>,
     report: CycleReport,
+    /// Decisions not yet sent to be written.
     group: Group,
+    /// The group sent and not yet known recorded.
+    inflight: Option<Group>,
+    /// Where groups are written (`None`: a dry run).
+    writer: Option<Writer<'a>>,
 }
 
 impl Cycle<'_> {
+    /// Serves the requests in `serving` order, committing the matches of a durable cycle in
+    /// groups, resuming where a refusal says.
+    fn serve(&mut self, serving: &[usize]) -> Result<(), CycleError> {
+        let (mut pos, mut got) = (0, 0);
+        loop {
+            while let Some(&ri) = serving.get(pos) {
+                self.visit(pos, ri, std::mem::take(&mut got));
+                pos += 1;
+                if self.group.len() >= GROUP {
+                    if let Some(resume) = self.commit()? {
+                        (pos, got) = (resume.pos, resume.got);
+                    }
+                }
+            }
+            match self.finish_commits()? {
+                Some(resume) => (pos, got) = (resume.pos, resume.got),
+                None => return Ok(()),
+            }
+        }
+    }
+
     /// Serves request `ri` at serving position `pos`, which has `got` matches already:
     /// decides its matches, taking their offers (dry run) or adding them to the group to
     /// commit.
@@ -418,7 +538,7 @@ impl Cycle<'_> {
             return;
         };
         if !self.opts.dry_run {
-            self.group.visit(pos, ri, fresh);
+            self.group.visit(pos, ri, fresh, self.inflight.is_some());
         }
         let first = got;
         let mut got = got;

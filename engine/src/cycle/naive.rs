@@ -1,7 +1,9 @@
 //! Where a cycle finds a request's candidates: the spatial index (two-sided queries,
 //! confirmed by evaluation), or, for `--naive`, every live offer by plain evaluation — the
-//! oracle the indexed cycle must agree with. Offers consumed during the cycle are removed (and
-//! put back when a durable cycle undoes a match its store refused).
+//! oracle the indexed cycle must agree with. Offers consumed during the cycle leave every
+//! later search (and come back when a durable cycle undoes a match its store refused): the
+//! index keeps them and its answers are filtered, as removing an offer from every axis costs
+//! more than passing over it.
 
 use crate::indexed::{Collection, IndexedError};
 use adjoin_index::{units, AdId, Index, IndexOptions, Query, RoaringBitmap};
@@ -11,8 +13,13 @@ use std::sync::Arc;
 
 /// The live offers of a cycle and how they are searched.
 pub enum Offers {
-    /// Through the spatial index.
-    Indexed(Box<Index>),
+    /// Through the spatial index, which still holds the offers `gone` from the cycle.
+    Indexed {
+        /// The index of every offer of the cycle.
+        index: Box<Index>,
+        /// The offers taken (or gone) so far.
+        gone: RoaringBitmap,
+    },
     /// By evaluating every pair: each live offer's matchable units (one per port, or the ad).
     Naive {
         /// Units by offer position; `None` once consumed.
@@ -27,7 +34,10 @@ pub enum Offers {
 impl Offers {
     /// The offers of `c` searched through an index.
     pub fn indexed(c: &Collection, opts: IndexOptions) -> Result<Offers, IndexedError> {
-        Ok(Offers::Indexed(Box::new(c.index(opts)?)))
+        Ok(Offers::Indexed {
+            index: Box::new(c.index(opts)?),
+            gone: RoaringBitmap::new(),
+        })
     }
 
     /// The offers of `c` searched by plain evaluation.
@@ -48,12 +58,12 @@ impl Offers {
     /// the other), in load order.
     pub fn candidates(&mut self, request: &Arc<ClassAd>) -> RoaringBitmap {
         match self {
-            Offers::Indexed(idx) => {
+            Offers::Indexed { index: idx, gone } => {
                 let mut ads = RoaringBitmap::new();
                 for q in Query::two_sided(request, idx.options()) {
                     idx.prepare(&q);
                     let mut a = idx.candidates(&q);
-                    ads |= idx.confirm_ads(&q, &mut a);
+                    ads |= idx.confirm_ads_except(&q, &mut a, gone);
                 }
                 ads
             }
@@ -81,11 +91,21 @@ impl Offers {
         }
     }
 
+    /// Readies the index for `request`'s searches (imports the attributes its windows bound),
+    /// so that its first search costs no more than any other.
+    pub fn prepare_for(&mut self, request: &Arc<ClassAd>) {
+        if let Offers::Indexed { index, .. } = self {
+            for q in Query::two_sided(request, index.options()) {
+                index.prepare(&q);
+            }
+        }
+    }
+
     /// Drops offer `id` (consumed) from every later search.
     pub fn remove(&mut self, id: AdId) {
         match self {
-            Offers::Indexed(idx) => {
-                idx.remove(id);
+            Offers::Indexed { gone, .. } => {
+                gone.insert(id);
             }
             Offers::Naive { units, .. } => {
                 if let Some(u) = units.get_mut(id as usize) {
@@ -96,10 +116,10 @@ impl Offers {
     }
 
     /// Puts back offer `id` (`ad`), removed by a match that was undone.
-    pub fn restore(&mut self, id: AdId, ad: &Arc<ClassAd>) -> Result<(), IndexedError> {
+    pub fn restore(&mut self, id: AdId, ad: &Arc<ClassAd>) {
         match self {
-            Offers::Indexed(idx) => {
-                idx.insert(id, ad.clone())?;
+            Offers::Indexed { gone, .. } => {
+                gone.remove(id);
             }
             Offers::Naive { units: offers, .. } => {
                 if let Some(u) = offers.get_mut(id as usize) {
@@ -107,13 +127,12 @@ impl Offers {
                 }
             }
         }
-        Ok(())
     }
 
     /// (index probes, requirement evaluations) so far.
     pub fn work(&self) -> (u64, u64) {
         match self {
-            Offers::Indexed(idx) => {
+            Offers::Indexed { index: idx, .. } => {
                 let s = idx.stats();
                 (s.probes, s.evaluations)
             }

@@ -303,7 +303,7 @@ impl<'a> Walk<'a> {
 }
 
 /// A finalizer spreading every input bit over the output (SplitMix64's).
-fn mix(mut z: u64) -> u64 {
+pub fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)

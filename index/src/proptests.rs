@@ -196,6 +196,17 @@ fn check_query(
     let got: BTreeSet<Hit> = idx.confirm(q, &mut a).into_iter().collect();
     prop_assert_eq!(&got, &want, "{}: confirmed", what);
     prop_assert_eq!(a.explain.confirmed as usize, want.len());
+    // With every other ad's rectangles excepted: the matches of the rest, exactly.
+    let excepted: BTreeSet<AdId> = ads.iter().step_by(2).map(|(id, _)| *id).collect();
+    let except = crate::Bits::from_rids(excepted.iter().flat_map(|&id| idx.rids_of(id)));
+    let mut a = idx.candidates_except(q, &except);
+    let got: BTreeSet<Hit> = idx.confirm(q, &mut a).into_iter().collect();
+    let rest: BTreeSet<Hit> = want
+        .iter()
+        .filter(|h| !excepted.contains(&h.ad))
+        .copied()
+        .collect();
+    prop_assert_eq!(&got, &rest, "{}: confirmed, every other ad excepted", what);
     Ok(())
 }
 

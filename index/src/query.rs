@@ -76,6 +76,12 @@ impl Index {
     /// Runs `q`'s window (Algorithm 2): a superset of the matching rectangles, and those
     /// among them that match for certain.
     pub fn candidates(&self, q: &Query) -> Answer {
+        self.candidates_except(q, &Bits::new())
+    }
+
+    /// [`Index::candidates`] among the rectangles not in `except` (e.g. those of the offers a
+    /// matchmaking cycle has taken: [`Index::rids_of`]), which the window never considers.
+    pub fn candidates_except(&self, q: &Query, except: &Bits) -> Answer {
         let mut ex = Explain {
             direction: q.direction.to_string(),
             rectangles: q.rects.len(),
@@ -110,6 +116,7 @@ impl Index {
         }
         // Units whose constraint is never true answer one-sided queries only.
         let mut live = self.live.clone();
+        live.andnot_assign(except);
         if q.direction != Direction::OneSided {
             live.andnot_assign(&self.never);
         }
@@ -303,7 +310,7 @@ impl Index {
     /// are taken as they are; the others are evaluated (counted in the answer's explain).
     pub fn confirm(&self, q: &Query, a: &mut Answer) -> Vec<Hit> {
         let mut hits = Vec::new();
-        self.confirm_with(q, a, &RoaringBitmap::new(), |u| {
+        self.confirm_with(q, a, |u| {
             hits.push(Hit {
                 ad: u.ad,
                 port: u.port,
@@ -315,31 +322,14 @@ impl Index {
 
     /// Confirms a raw answer: the ids of the ads with a matching unit.
     pub fn confirm_ads(&self, q: &Query, a: &mut Answer) -> RoaringBitmap {
-        self.confirm_ads_except(q, a, &RoaringBitmap::new())
-    }
-
-    /// [`Index::confirm_ads`] for the ads not in `except` (those are neither evaluated nor
-    /// returned: e.g. offers a matchmaking cycle has taken).
-    pub fn confirm_ads_except(
-        &self,
-        q: &Query,
-        a: &mut Answer,
-        except: &RoaringBitmap,
-    ) -> RoaringBitmap {
         let mut ads = Vec::new();
-        self.confirm_with(q, a, except, |u| ads.push(u.ad));
+        self.confirm_with(q, a, |u| ads.push(u.ad));
         ads.sort_unstable();
         ads.dedup();
         RoaringBitmap::from_sorted_iter(ads).unwrap_or_default()
     }
 
-    fn confirm_with(
-        &self,
-        q: &Query,
-        a: &mut Answer,
-        except: &RoaringBitmap,
-        mut hit: impl FnMut(&UnitData),
-    ) {
+    fn confirm_with(&self, q: &Query, a: &mut Answer, mut hit: impl FnMut(&UnitData)) {
         let mut seen = RoaringBitmap::new();
         let single = self.one_rect_per_unit();
         let all_exact = a.all_exact();
@@ -354,9 +344,6 @@ impl Index {
                 continue;
             }
             let Some(unit) = self.unit(u) else { continue };
-            if except.contains(unit.ad) {
-                continue;
-            }
             if all_exact || a.exact.contains(rid) {
                 exact += 1;
                 confirmed += 1;

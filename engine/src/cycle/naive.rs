@@ -6,7 +6,7 @@
 //! more than passing over it.
 
 use crate::indexed::{Collection, IndexedError};
-use adjoin_index::{units, AdId, Index, IndexOptions, Query, RoaringBitmap};
+use adjoin_index::{units, AdId, Bits, Index, IndexOptions, Query, RoaringBitmap};
 use adjoin_query::eval::{symmetric_match, EvalOptions};
 use adjoin_query::ClassAd;
 use std::sync::Arc;
@@ -17,8 +17,8 @@ pub enum Offers {
     Indexed {
         /// The index of every offer of the cycle.
         index: Box<Index>,
-        /// The offers taken (or gone) so far.
-        gone: RoaringBitmap,
+        /// The rectangles of the offers taken (or gone) so far.
+        gone: Bits,
     },
     /// By evaluating every pair: each live offer's matchable units (one per port, or the ad).
     Naive {
@@ -36,7 +36,7 @@ impl Offers {
     pub fn indexed(c: &Collection, opts: IndexOptions) -> Result<Offers, IndexedError> {
         Ok(Offers::Indexed {
             index: Box::new(c.index(opts)?),
-            gone: RoaringBitmap::new(),
+            gone: Bits::new(),
         })
     }
 
@@ -62,8 +62,8 @@ impl Offers {
                 let mut ads = RoaringBitmap::new();
                 for q in Query::two_sided(request, idx.options()) {
                     idx.prepare(&q);
-                    let mut a = idx.candidates(&q);
-                    ads |= idx.confirm_ads_except(&q, &mut a, gone);
+                    let mut a = idx.candidates_except(&q, gone);
+                    ads |= idx.confirm_ads(&q, &mut a);
                 }
                 ads
             }
@@ -104,8 +104,10 @@ impl Offers {
     /// Drops offer `id` (consumed) from every later search.
     pub fn remove(&mut self, id: AdId) {
         match self {
-            Offers::Indexed { gone, .. } => {
-                gone.insert(id);
+            Offers::Indexed { index, gone } => {
+                for rid in index.rids_of(id) {
+                    gone.insert(rid);
+                }
             }
             Offers::Naive { units, .. } => {
                 if let Some(u) = units.get_mut(id as usize) {
@@ -118,8 +120,10 @@ impl Offers {
     /// Puts back offer `id` (`ad`), removed by a match that was undone.
     pub fn restore(&mut self, id: AdId, ad: &Arc<ClassAd>) {
         match self {
-            Offers::Indexed { gone, .. } => {
-                gone.remove(id);
+            Offers::Indexed { index, gone } => {
+                for rid in index.rids_of(id) {
+                    gone.remove(rid);
+                }
             }
             Offers::Naive { units: offers, .. } => {
                 if let Some(u) = offers.get_mut(id as usize) {

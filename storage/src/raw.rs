@@ -182,18 +182,15 @@ pub fn skip_expr(b: &mut &[u8]) -> Result<(), CodecError> {
                 // Call(Name, Vec<Expr>): the name first.
                 9 => {
                     skip_str(b, owed)?;
-                    let n = length(b, owed)?;
-                    todo.extend(std::iter::repeat_n(Item::Expr, n));
+                    plan(&mut todo, b, owed, Item::Expr)?;
                 }
                 // List(Vec<Expr>)
                 10 => {
-                    let n = length(b, owed)?;
-                    todo.extend(std::iter::repeat_n(Item::Expr, n));
+                    plan(&mut todo, b, owed, Item::Expr)?;
                 }
                 // Ad(ClassAd): [(Name, Expr)]
                 11 => {
-                    let n = length(b, owed)?;
-                    todo.extend(std::iter::repeat_n(Item::Pair, n));
+                    plan(&mut todo, b, owed, Item::Pair)?;
                 }
                 // Paren(Box<Expr>)
                 12 => todo.push(Item::Expr),
@@ -214,18 +211,23 @@ pub fn skip_expr(b: &mut &[u8]) -> Result<(), CodecError> {
                 6 => check::<AbsTime>(b)?,
                 // List(Arc<[Value]>)
                 8 => {
-                    let n = length(b, owed)?;
-                    todo.extend(std::iter::repeat_n(Item::Value, n));
+                    plan(&mut todo, b, owed, Item::Value)?;
                 }
                 // Ad(Arc<ClassAd>)
                 9 => {
-                    let n = length(b, owed)?;
-                    todo.extend(std::iter::repeat_n(Item::Pair, n));
+                    plan(&mut todo, b, owed, Item::Pair)?;
                 }
                 v => return Err(CodecError::Decode(format!("value variant {v}"))),
             },
         }
     }
+    Ok(())
+}
+
+/// Reads a count from `b` and plans that many `item`s.
+fn plan(todo: &mut Vec<Item>, b: &mut &[u8], owed: usize, item: Item) -> Result<(), CodecError> {
+    let n = length(b, owed)?;
+    todo.extend(std::iter::repeat_n(item, n));
     Ok(())
 }
 

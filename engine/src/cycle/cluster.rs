@@ -32,6 +32,8 @@ pub struct Clusters {
     of: Vec<usize>,
     /// Each cluster's matchlist, once its first request computed it.
     lists: Vec<Option<Matchlist>>,
+    /// Each cluster's last serving position ([`Clusters::plan`]), where its list is dropped.
+    last: Vec<usize>,
 }
 
 impl Clusters {
@@ -40,6 +42,7 @@ impl Clusters {
         Clusters {
             of: (0..n).collect(),
             lists: (0..n).map(|_| None).collect(),
+            last: Vec::new(),
         }
     }
 
@@ -86,6 +89,31 @@ impl Clusters {
             .get(ri)
             .and_then(|&c| self.lists.get(c))
             .is_some_and(Option::is_some)
+    }
+
+    /// Notes the serving order (request positions), so that each cluster's list is dropped
+    /// once its last request is served ([`Clusters::served`]).
+    pub fn plan(&mut self, serving: &[usize]) {
+        self.last = vec![0; self.lists.len()];
+        for (pos, &ri) in serving.iter().enumerate() {
+            if let Some(l) = self.of.get(ri).and_then(|&c| self.last.get_mut(c)) {
+                *l = pos;
+            }
+        }
+    }
+
+    /// Request `ri` at serving position `pos` was served: when it is its cluster's last, the
+    /// list goes (a million requests in many clusters would otherwise keep every list to the
+    /// end). Should a refusal send the cycle back before `pos`, the list is computed again,
+    /// as the uncached path would.
+    pub fn served(&mut self, pos: usize, ri: usize) {
+        if let Some(&c) = self.of.get(ri) {
+            if self.last.get(c) == Some(&pos) {
+                if let Some(slot) = self.lists.get_mut(c) {
+                    *slot = None;
+                }
+            }
+        }
     }
 
     /// Forgets the matchlist of request `ri`'s cluster (the next use computes it again).
@@ -425,6 +453,7 @@ impl Shapes {
         let clusters = Clusters {
             of,
             lists: (0..self.exact.count).map(|_| None).collect(),
+            last: Vec::new(),
         };
         (clusters, self.ads)
     }

@@ -413,7 +413,7 @@ mod tests {
             };
             let mut gone = Vec::new();
             let mut commits = 0;
-            let mut meddle_now = |c: &Cycle<'_>| {
+            let meddle_now = |c: &Cycle<'_>| {
                 for (coll, id) in meddle(commits, &c.group.records) {
                     if db.consume(&coll, &id).is_ok() {
                         gone.push((coll, id));
@@ -421,24 +421,7 @@ mod tests {
                 }
                 commits += 1;
             };
-            let (mut pos, mut got) = (0, 0);
-            loop {
-                while let Some(&ri) = serving.get(pos) {
-                    c.visit(pos, ri, std::mem::take(&mut got));
-                    pos += 1;
-                    if c.group.len() >= g {
-                        meddle_now(&c);
-                        if let Some(r) = c.commit().expect("commit") {
-                            (pos, got) = (r.pos, r.got);
-                        }
-                    }
-                }
-                meddle_now(&c);
-                match c.finish_commits().expect("finish") {
-                    Some(r) => (pos, got) = (r.pos, r.got),
-                    None => break,
-                }
-            }
+            c.serve_with(&serving, g, meddle_now).expect("serve");
             (c.report, gone)
         });
         (db, report, gone)

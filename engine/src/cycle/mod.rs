@@ -501,17 +501,32 @@ impl Cycle<'_> {
     /// Serves the requests in `serving` order, committing the matches of a durable cycle in
     /// groups, resuming where a refusal says.
     fn serve(&mut self, serving: &[usize]) -> Result<(), CycleError> {
+        self.serve_with(serving, GROUP, |_| {})
+    }
+
+    /// [`Cycle::serve`] in groups of `size` matches, `before_send` seeing the cycle before
+    /// each group is sent (where tests consume ads behind its back).
+    fn serve_with(
+        &mut self,
+        serving: &[usize],
+        size: usize,
+        mut before_send: impl FnMut(&Cycle<'_>),
+    ) -> Result<(), CycleError> {
+        self.clusters.plan(serving);
         let (mut pos, mut got) = (0, 0);
         loop {
             while let Some(&ri) = serving.get(pos) {
                 self.visit(pos, ri, std::mem::take(&mut got));
+                self.clusters.served(pos, ri);
                 pos += 1;
-                if self.group.len() >= GROUP {
+                if self.group.len() >= size {
+                    before_send(self);
                     if let Some(resume) = self.commit()? {
                         (pos, got) = (resume.pos, resume.got);
                     }
                 }
             }
+            before_send(self);
             match self.finish_commits()? {
                 Some(resume) => (pos, got) = (resume.pos, resume.got),
                 None => return Ok(()),

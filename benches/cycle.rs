@@ -72,10 +72,8 @@ fn generated(offers: u64, requests: u64, clusters: usize) -> Db {
 /// A dry-run cycle of jobs against machines, options set by `f`.
 fn opts(f: impl FnOnce(&mut CycleOptions)) -> CycleOptions {
     let mut o = CycleOptions {
-        requests: "jobs".into(),
-        offers: "machines".into(),
         dry_run: true,
-        ..CycleOptions::default()
+        ..CycleOptions::new("jobs", "machines")
     };
     f(&mut o);
     o

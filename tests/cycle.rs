@@ -26,11 +26,7 @@ fn load(db: &Db, coll: &str, lines: &[&str]) {
 
 /// A cycle of `requests` against `offers` with options set by `f`.
 fn run(db: &Db, f: impl FnOnce(&mut CycleOptions)) -> CycleReport {
-    let mut o = CycleOptions {
-        requests: "jobs".into(),
-        offers: "machines".into(),
-        ..CycleOptions::default()
-    };
+    let mut o = CycleOptions::new("jobs", "machines");
     f(&mut o);
     cycle::run(db, &o).expect("cycle")
 }
@@ -154,11 +150,7 @@ fn durable_cycles_commit_in_groups() {
     // 3,724 matches: several groups (`cycle::group::GROUP`), the records those of a dry run.
     let db = workload(4000);
     let dry = run(&db, |o| o.dry_run = true);
-    let opts = CycleOptions {
-        requests: "jobs".into(),
-        offers: "machines".into(),
-        ..CycleOptions::default()
-    };
+    let opts = CycleOptions::new("jobs", "machines");
     let r = db.match_cycle(&opts).expect("cycle");
     assert!(r.matches.len() > 3 * cycle::group::GROUP);
     let plain = |ms: &[CycleMatch]| -> Vec<(String, String, Vec<adjoin_query::Value>)> {
@@ -230,65 +222,6 @@ fn request() -> impl Strategy<Value = String> {
     })
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(32))]
-
-    #[test]
-    fn indexed_cycles_equal_naive_cycles(
-        offers in prop::collection::vec(offer(), 0..12),
-        requests in prop::collection::vec(request(), 0..12),
-        order_by in prop_oneof![
-            Just(None),
-            Just(Some("Prio")),
-            Just(Some("-Mem")),
-            // Reads what the analysis cannot follow: requests alike in shape are told apart.
-            Just(Some("eval(\"Prio\")")),
-        ],
-        dock in prop_oneof![
-            Just(vec![]),
-            Just(vec!["offer.Score"]),
-            Just(vec!["request.Rank", "-offer.Memory"]),
-            Just(vec!["offer.Rank + request.Prio"]),
-        ],
-    ) {
-        let db = Db::open_in_memory().expect("db");
-        let ads = |kind: &str, xs: &[String]| -> Vec<String> {
-            xs.iter()
-                .enumerate()
-                .map(|(i, x)| format!("[Key = \"{kind}{i}\"; {x}]"))
-                .collect()
-        };
-        let (m, j) = (ads("m", &offers), ads("j", &requests));
-        if !m.is_empty() {
-            load(&db, "machines", &m.iter().map(String::as_str).collect::<Vec<_>>());
-        }
-        if !j.is_empty() {
-            load(&db, "jobs", &j.iter().map(String::as_str).collect::<Vec<_>>());
-        }
-        let opts = |naive: bool| {
-            let order_by = order_by.map(|o| parse::expr(o).expect("order-by"));
-            let dock: Vec<_> = dock.iter().map(|d| parse::expr(d).expect("dock")).collect();
-            move |o: &mut CycleOptions| {
-                o.dry_run = true;
-                o.naive = naive;
-                o.order_by = order_by;
-                o.dock = dock;
-            }
-        };
-        let indexed = run(&db, opts(false));
-        let naive = run(&db, opts(true));
-        prop_assert_eq!(naive.clusters, requests.len());
-        prop_assert_eq!(&indexed.matches, &naive.matches);
-        prop_assert_eq!(indexed.matched, naive.matched);
-        // An offer is matched at most once.
-        let mut taken: Vec<&str> = indexed.matches.iter().map(|m| m.offer.as_str()).collect();
-        taken.sort_unstable();
-        let n = taken.len();
-        taken.dedup();
-        prop_assert_eq!(taken.len(), n);
-    }
-}
-
 /// Loads offers and requests (ids `m<i>`, `j<i>`) into a fresh database.
 fn pool(offers: &[String], requests: &[String]) -> Db {
     let db = Db::open_in_memory().expect("db");
@@ -310,6 +243,65 @@ fn pool(offers: &[String], requests: &[String]) -> Db {
     db
 }
 
+/// The `--order-by` choices of the proptests (`None`: load order).
+fn orders() -> impl Strategy<Value = Option<&'static str>> {
+    prop_oneof![
+        Just(None),
+        Just(Some("Prio")),
+        Just(Some("-Mem")),
+        // Reads what the analysis cannot follow: requests alike in shape are told apart.
+        Just(Some("eval(\"Prio\")")),
+    ]
+}
+
+/// Options of a dry run with this order and dock, naive or uncached as asked.
+fn dry_run(
+    order_by: Option<&str>,
+    dock: &[&str],
+    naive: bool,
+    no_clusters: bool,
+) -> impl FnOnce(&mut CycleOptions) {
+    let order_by = order_by.map(|o| parse::expr(o).expect("order-by"));
+    let dock: Vec<_> = dock.iter().map(|d| parse::expr(d).expect("dock")).collect();
+    move |o: &mut CycleOptions| {
+        o.dry_run = true;
+        o.naive = naive;
+        o.no_clusters = no_clusters;
+        o.order_by = order_by;
+        o.dock = dock;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn indexed_cycles_equal_naive_cycles(
+        offers in prop::collection::vec(offer(), 0..12),
+        requests in prop::collection::vec(request(), 0..12),
+        order_by in orders(),
+        dock in prop_oneof![
+            Just(vec![]),
+            Just(vec!["offer.Score"]),
+            Just(vec!["request.Rank", "-offer.Memory"]),
+            Just(vec!["offer.Rank + request.Prio"]),
+        ],
+    ) {
+        let db = pool(&offers, &requests);
+        let indexed = run(&db, dry_run(order_by, &dock, false, false));
+        let naive = run(&db, dry_run(order_by, &dock, true, false));
+        prop_assert_eq!(naive.clusters, requests.len());
+        prop_assert_eq!(&indexed.matches, &naive.matches);
+        prop_assert_eq!(indexed.matched, naive.matched);
+        // An offer is matched at most once.
+        let mut taken: Vec<&str> = indexed.matches.iter().map(|m| m.offer.as_str()).collect();
+        taken.sort_unstable();
+        let n = taken.len();
+        taken.dedup();
+        prop_assert_eq!(taken.len(), n);
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
@@ -318,13 +310,7 @@ proptest! {
         offers in prop::collection::vec(offer(), 0..14),
         templates in prop::collection::vec(request(), 1..4),
         picks in prop::collection::vec(0..8usize, 0..20),
-        order_by in prop_oneof![
-            Just(None),
-            Just(Some("Prio")),
-            Just(Some("-Mem")),
-            // Reads what the analysis cannot follow: requests alike in shape are told apart.
-            Just(Some("eval(\"Prio\")")),
-        ],
+        order_by in orders(),
         dock in prop_oneof![
             Just(vec![]),
             Just(vec!["request.Prio"]),
@@ -347,20 +333,9 @@ proptest! {
             })
             .collect();
         let db = pool(&offers, &requests);
-        let opts = |naive: bool, no_clusters: bool| {
-            let order_by = order_by.map(|o| parse::expr(o).expect("order-by"));
-            let dock: Vec<_> = dock.iter().map(|d| parse::expr(d).expect("dock")).collect();
-            move |o: &mut CycleOptions| {
-                o.dry_run = true;
-                o.naive = naive;
-                o.no_clusters = no_clusters;
-                o.order_by = order_by;
-                o.dock = dock;
-            }
-        };
-        let clustered = run(&db, opts(false, false));
-        let uncached = run(&db, opts(false, true));
-        let naive = run(&db, opts(true, false));
+        let clustered = run(&db, dry_run(order_by, &dock, false, false));
+        let uncached = run(&db, dry_run(order_by, &dock, false, true));
+        let naive = run(&db, dry_run(order_by, &dock, true, false));
         prop_assert_eq!(&clustered.matches, &naive.matches);
         prop_assert_eq!(&uncached.matches, &naive.matches);
         prop_assert_eq!(clustered.matched, naive.matched);

@@ -324,11 +324,7 @@ fn a_durable_cycle_keeps_the_held_indexes_current() {
     }
     let db = Db::open(&path).expect("reopen");
     let report = db
-        .match_cycle(&adjoin::cycle::CycleOptions {
-            requests: "jobs".into(),
-            offers: "m".into(),
-            ..adjoin::cycle::CycleOptions::default()
-        })
+        .match_cycle(&adjoin::cycle::CycleOptions::new("jobs", "m"))
         .expect("cycle");
     assert!(report.matched > 0);
     // Restored before the cycle and following its consumption: not rebuilt, and exact.

@@ -171,10 +171,8 @@ fn generate(db: &Db, a: &Args) -> Result<(), Box<dyn Error>> {
 fn cycles(db: &Db, a: &Args) -> Result<(), Box<dyn Error>> {
     let opts = |f: &dyn Fn(&mut CycleOptions)| {
         let mut o = CycleOptions {
-            requests: "jobs".into(),
-            offers: "machines".into(),
             dry_run: true,
-            ..CycleOptions::default()
+            ..CycleOptions::new("jobs", "machines")
         };
         f(&mut o);
         o

@@ -255,14 +255,7 @@ pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
     );
 
     // Matchmaking: one cycle, jobs in load order against every machine.
-    let cycle = adjoin::cycle::run(
-        &db,
-        &CycleOptions {
-            requests: "jobs".into(),
-            offers: "machines".into(),
-            ..CycleOptions::default()
-        },
-    )?;
+    let cycle = adjoin::cycle::run(&db, &CycleOptions::new("jobs", "machines"))?;
     let _ = writeln!(
         report.text,
         "\nMatchmaking cycle (jobs in load order; each takes the compatible machine its docking \

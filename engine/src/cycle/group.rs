@@ -366,10 +366,8 @@ mod tests {
     ) -> (Db, CycleReport, Vec<(String, String)>) {
         let db = pool(&[]);
         let opts = CycleOptions {
-            requests: "jobs".into(),
-            offers: "machines".into(),
             naive,
-            ..CycleOptions::default()
+            ..CycleOptions::new("jobs", "machines")
         };
         let eval = opts.index.eval.clone();
         let requests = Collection::scan(&db, "jobs").expect("scan");
@@ -484,10 +482,8 @@ mod tests {
                     let want = run(
                         &pool(&gone),
                         &CycleOptions {
-                            requests: "jobs".into(),
-                            offers: "machines".into(),
                             dry_run: true,
-                            ..CycleOptions::default()
+                            ..CycleOptions::new("jobs", "machines")
                         },
                     )
                     .expect("dry run");

@@ -77,6 +77,18 @@ pub struct CycleOptions {
     pub index: IndexOptions,
 }
 
+impl CycleOptions {
+    /// A durable cycle of the requests in `requests` against the offers in `offers`, every
+    /// other option at its default.
+    pub fn new(requests: &str, offers: &str) -> CycleOptions {
+        CycleOptions {
+            requests: requests.to_owned(),
+            offers: offers.to_owned(),
+            ..CycleOptions::default()
+        }
+    }
+}
+
 /// One match a cycle made.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CycleMatch {

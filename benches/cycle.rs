@@ -6,7 +6,7 @@
 //!   HTCondor's library needs 0.41 s for this cycle on this machine class
 //!   (shared/workloads/README.md) and matches 3,724 jobs.
 //! - `cycle_10k`: 10,000 generated slots against 10,000 generated jobs of 1,000 autoclusters
-//!   (`adjoin::workload`), indexed, autoclustered and uncached. The naive cycle (100M pairs,
+//!   (`adjoin_workload`), indexed, autoclustered and uncached. The naive cycle (100M pairs,
 //!   over a minute) is too slow for criterion's ten samples: `examples/cycle_timing.rs
 //!   --naive` measures the ratio in one run.
 //! - `cycle_clustered_1k`: 1,000 slots against 2,000 jobs of 100 autoclusters: autoclustered,
@@ -17,9 +17,9 @@
 
 use adjoin::cycle::{run, CycleOptions};
 use adjoin::storage::{Durability, IdRule, PutOptions};
-use adjoin::workload::templates::JobTemplates;
-use adjoin::workload::Workload;
 use adjoin::{Db, LoadOptions};
+use adjoin_workload::templates::JobTemplates;
+use adjoin_workload::Workload;
 use criterion::{criterion_group, criterion_main, Criterion};
 
 const N: usize = 4000;

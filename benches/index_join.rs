@@ -10,9 +10,9 @@
 //! (b) The job/machine model of `shared/workloads/ads_4000.txt`: the whole indexed join of
 //!     4,000 jobs against 4,000 machines (HTCondor's library: 1,798,172 symmetric matches over
 //!     all pairs in about 7.5 s), and the candidates of one job among 100,000 generated slot ads
-//!     (`adjoin::workload`), median over 1,000 jobs.
+//!     (`adjoin_workload`), median over 1,000 jobs.
 //!
-//! Run: `cargo bench -p adjoin --bench index_join -- --warm-up-time 1 --measurement-time 3`
+//! Run: `cargo bench -p adjoin-workload --bench index_join -- --warm-up-time 1 --measurement-time 3`
 //! (the one-shot report is skipped under `--test` and when a filter is given).
 
 // criterion's macros and this harness generate undocumented items.
@@ -20,9 +20,9 @@
 
 use adjoin::query::eval::{symmetric_match, EvalOptions};
 use adjoin::query::{parse, ClassAd};
-use adjoin::workload::Workload;
 use adjoin_index::workload::{generate, Mix, Spec};
 use adjoin_index::{join, AdId, Index, IndexOptions, Query};
+use adjoin_workload::Workload;
 use criterion::{black_box, BenchmarkId, Criterion};
 use std::sync::Arc;
 use std::time::{Duration, Instant};

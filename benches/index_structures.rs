@@ -10,7 +10,7 @@
 //!   (about N/2 hits per stab: the answer dominates);
 //! - `points`: 100,000 imported values, domain 0..1,000,000, windows of width 1,000.
 //!
-//! Run: `cargo bench -p adjoin --bench index_structures -- --warm-up-time 1 --measurement-time 3`
+//! Run: `cargo bench -p adjoin-workload --bench index_structures -- --warm-up-time 1 --measurement-time 3`
 
 // criterion_group! and criterion_main! generate undocumented functions.
 #![allow(missing_docs)]

@@ -2,14 +2,14 @@
 //! and bytes on disk per ad printed once), a durable single put of a new ad and of a replacement,
 //! reopening a database until the first query answers, and scanning a collection decoded
 //! against scanning it undecoded (`scan_with`: every attribute walked, two decoded). The full-size figures (1,000,000 ads) come from
-//! `cargo run --release -p adjoin --example storage_timing`.
+//! `cargo run --release -p adjoin-workload --example storage_timing`.
 // criterion_group! defines an undocumented public function.
 #![allow(missing_docs)]
 
 use adjoin::query::{ClassAd, Expr, Value};
 use adjoin::storage::{Durability, PutOptions};
-use adjoin::workload::Workload;
 use adjoin::Db;
+use adjoin_workload::Workload;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use std::time::Duration;
 

@@ -2,8 +2,8 @@
 //! reports each bad one at its exact line; the same in old syntax and JSON, at a smaller scale.
 
 use adjoin::query::{Expr, Value};
-use adjoin::workload::{Rng, Workload};
 use adjoin::{Db, LoadOptions};
+use adjoin_workload::{Rng, Workload};
 
 /// A generated text: the good ids in order and the line of each bad ad's error.
 struct Input {

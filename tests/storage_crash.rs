@@ -6,8 +6,8 @@
 
 use adjoin::query::{ClassAd, Expr, Value};
 use adjoin::storage::{AfterRefusal, Durability, NewMatch, NewMember, PutOptions};
-use adjoin::workload::Rng;
 use adjoin::{Db, DbOptions};
+use adjoin_workload::Rng;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader};
 use std::path::Path;

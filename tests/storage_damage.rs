@@ -4,8 +4,8 @@
 
 use adjoin::query::{ClassAd, Expr, Value};
 use adjoin::storage::{NewMatch, NewMember};
-use adjoin::workload::Rng;
 use adjoin::{Db, DbError};
+use adjoin_workload::Rng;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};

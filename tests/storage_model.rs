@@ -4,8 +4,8 @@
 
 use adjoin::query::{ClassAd, Expr, Value};
 use adjoin::storage::{AdError, Durability, Expiry, NewMatch, NewMember, PutOptions};
-use adjoin::workload::Rng;
 use adjoin::{Db, DbError, DbOptions};
+use adjoin_workload::Rng;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicI64, Ordering};

@@ -24,7 +24,7 @@ pub mod cycle;
 pub mod db;
 pub mod indexed;
 pub mod load;
-pub mod workload;
 
+pub use adjoin_index as index;
 pub use adjoin_storage as storage;
 pub use db::{Db, DbError, DbOptions, LoadOptions, LoadReport};

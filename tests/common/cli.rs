@@ -4,6 +4,9 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
+/// The `adjoin` binary, known to the tests of the package that builds it (adjoin-cli).
+const BIN: Option<&str> = option_env!("CARGO_BIN_EXE_adjoin");
+
 /// What a run of `adjoin` printed and returned.
 #[derive(Debug)]
 pub struct Out {
@@ -18,7 +21,7 @@ pub struct Out {
 /// Runs `adjoin ARGS` in `dir` (so `./adjoin.db` is its database; `$ADJOIN_DB` unset) with
 /// `stdin` and the extra environment `env`.
 pub fn run(args: &[&str], dir: &Path, stdin: &str, env: &[(&str, &Path)]) -> Out {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_adjoin"));
+    let mut cmd = Command::new(BIN.expect("the adjoin binary: these tests are adjoin-cli's"));
     cmd.args(args)
         .current_dir(dir)
         .env_remove("ADJOIN_DB")

@@ -24,9 +24,12 @@ pub fn golden_opts(target_fallback: bool) -> EvalOptions {
 
 /// A path under the workspace's top.
 pub fn top(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join(rel)
+    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let top = here
+        .ancestors()
+        .find(|dir| dir.join("Cargo.lock").exists())
+        .unwrap_or(&here);
+    top.join(rel)
 }
 
 /// Reads a file under the workspace's top.

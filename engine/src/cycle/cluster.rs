@@ -741,9 +741,9 @@ mod tests {
     #[test]
     fn shapes_of_generated_jobs_give_the_exact_clusters() {
         // Generated jobs from templates, some with a rank of their own.
-        let mut w = crate::workload::Workload::new(5).expect("workload");
+        let mut w = adjoin_workload::Workload::new(5).expect("workload");
         let offers: Vec<Arc<ClassAd>> = (0..20).map(|n| Arc::new(w.slot_ad(n))).collect();
-        let t = crate::workload::templates::JobTemplates::new(w.rng(), 40).expect("templates");
+        let t = adjoin_workload::templates::JobTemplates::new(w.rng(), 40).expect("templates");
         let mut g = w.rng().clone();
         let requests: Vec<Arc<ClassAd>> = t
             .jobs(&mut g, 3000)

@@ -3,9 +3,9 @@
 
 use super::db_arg::DbPath;
 use super::render::{count, thousands};
+use adjoin::query::parse::Format;
+use adjoin::storage::{Durability, Expiry, IdRule, PutOptions};
 use adjoin::{DbError, LoadOptions, LoadReport};
-use adjoin_query::parse::Format;
-use adjoin_storage::{Durability, Expiry, IdRule, PutOptions};
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};

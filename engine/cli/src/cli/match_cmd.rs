@@ -5,7 +5,7 @@ use super::db_arg::DbPath;
 use super::query::require_collection;
 use super::render;
 use adjoin::cycle::{self, CycleMatch, CycleOptions, CycleReport};
-use adjoin_query::{parse, Expr, Value};
+use adjoin::query::{parse, Expr, Value};
 use anyhow::{anyhow, Result};
 use clap::Args;
 use std::io::Write;

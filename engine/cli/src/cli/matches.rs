@@ -3,9 +3,9 @@
 
 use super::db_arg::DbPath;
 use super::render::{utc_time, Table};
-use adjoin_query::print::expr_to_old_string;
-use adjoin_query::{Expr, Value};
-use adjoin_storage::MatchRecord;
+use adjoin::query::print::expr_to_old_string;
+use adjoin::query::{Expr, Value};
+use adjoin::storage::MatchRecord;
 use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
@@ -111,7 +111,7 @@ pub fn run(args: MatchesArgs, db: &DbPath) -> Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use adjoin_storage::MatchMember;
+    use adjoin::storage::MatchMember;
 
     fn record() -> MatchRecord {
         let member = |c: &str, id: &str, rank: Option<Value>, consumed| MatchMember {

@@ -1,8 +1,8 @@
 //! `adjoin eval`: evaluate expressions against optional MY and TARGET ads.
 
-use adjoin_query::eval::{eval_expr, eval_in_match, EvalOptions, MatchAds};
-use adjoin_query::parse::{self, Format};
-use adjoin_query::{ClassAd, Value};
+use adjoin::query::eval::{eval_expr, eval_in_match, EvalOptions, MatchAds};
+use adjoin::query::parse::{self, Format};
+use adjoin::query::{ClassAd, Value};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use std::io::{BufRead, Write};

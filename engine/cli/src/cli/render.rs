@@ -1,8 +1,8 @@
 //! Output formatting shared by the database commands: ads in old syntax or one-line JSON,
 //! attribute projection, parse errors with a caret under the source, times, sizes and tables.
 
-use adjoin_query::print::{json::write_ad_json, old::write_ad_old, real::write_abs_time};
-use adjoin_query::{AbsTime, ClassAd, Key, ParseError};
+use adjoin::query::print::{json::write_ad_json, old::write_ad_old, real::write_abs_time};
+use adjoin::query::{AbsTime, ClassAd, Key, ParseError};
 use std::fmt::Write as _;
 
 /// How ads are printed.
@@ -204,7 +204,7 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use adjoin_query::parse;
+    use adjoin::query::parse;
 
     fn ad(text: &str) -> ClassAd {
         parse::classad(text).expect("ad")
@@ -236,7 +236,7 @@ mod tests {
         ] {
             let attrs: Vec<String> = attrs.iter().map(|s| s.to_string()).collect();
             let p = project(&ad("[a = 1; b = 2; c = 3]"), &attrs);
-            assert_eq!(adjoin_query::print::old::ad_to_old(&p), want, "{attrs:?}");
+            assert_eq!(adjoin::query::print::old::ad_to_old(&p), want, "{attrs:?}");
         }
     }
 

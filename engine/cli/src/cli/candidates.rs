@@ -5,9 +5,9 @@
 use super::db_arg::DbPath;
 use super::query::require_collection;
 use super::render::{self, write_ad, AdStyle};
+use adjoin::index::IndexOptions;
 use adjoin::indexed::Collection;
-use adjoin_index::IndexOptions;
-use adjoin_query::parse::{self, Format};
+use adjoin::query::parse::{self, Format};
 use anyhow::{Context, Result};
 use clap::Args;
 use std::io::{Read, Write};
@@ -33,7 +33,7 @@ pub struct CandidatesArgs {
 }
 
 /// Reads the one ad in `path` (`-` for stdin), in any format `load` reads.
-fn read_ad(path: &std::path::Path) -> Result<adjoin_query::ClassAd> {
+fn read_ad(path: &std::path::Path) -> Result<adjoin::query::ClassAd> {
     let shown = path.display().to_string();
     let text = if shown == "-" {
         let mut t = String::new();

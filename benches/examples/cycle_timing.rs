@@ -1,10 +1,10 @@
 //! Times one matchmaking cycle at scale: OFFERS generated slot ads (the dissertation's machine
 //! model with the real slot ads' attributes) against REQUESTS job ads drawn from CLUSTERS
-//! templates (`adjoin::workload::templates`), loaded into a database, then one dry-run cycle,
+//! templates (`adjoin_workload::templates`), loaded into a database, then one dry-run cycle,
 //! with its figures and where its time went; optionally, in the same run, the `--naive` cycle
 //! (every pair evaluated: the ratio is measured here), the uncached cycle, and a durable one.
 //!
-//! `cargo run --release -p adjoin --example cycle_timing -- OFFERS REQUESTS CLUSTERS
+//! `cargo run --release -p adjoin-workload --example cycle_timing -- OFFERS REQUESTS CLUSTERS
 //! [--naive] [--uncached] [--durable] [--db PATH] [--seed N]`
 //! (numbers may be written `200_000`; `--db` puts the database on disk at PATH, which must not
 //! exist yet; by default it is in memory).
@@ -15,9 +15,9 @@
 
 use adjoin::cycle::{run, CycleOptions, CycleReport};
 use adjoin::storage::{Durability, PutOptions};
-use adjoin::workload::templates::JobTemplates;
-use adjoin::workload::Workload;
 use adjoin::Db;
+use adjoin_workload::templates::JobTemplates;
+use adjoin_workload::Workload;
 use std::error::Error;
 use std::time::Instant;
 

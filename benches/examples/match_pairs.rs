@@ -2,7 +2,7 @@
 //! counting instructions per pair under callgrind (repeatable, unlike wall time):
 //!
 //! ```sh
-//! cargo build --release -p adjoin --example match_pairs
+//! cargo build --release -p adjoin-workload --example match_pairs
 //! valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.1 target/release/examples/match_pairs 1
 //! valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.N target/release/examples/match_pairs 1000001
 //! ```

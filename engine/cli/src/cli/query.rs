@@ -5,8 +5,8 @@
 
 use super::db_arg::DbPath;
 use super::render::{self, project, write_ad, AdStyle};
+use adjoin::query::{parse, Expr, Value};
 use adjoin::Db;
-use adjoin_query::{parse, Expr, Value};
 use anyhow::{bail, Result};
 use clap::Args;
 use std::io::Write;
@@ -77,7 +77,7 @@ pub fn run(args: QueryArgs, db: &DbPath) -> Result<ExitCode> {
     let mut n = 0u64;
     let mut damaged = 0u64;
     let mut buf = String::new();
-    let mut emit = |ad: &adjoin_query::ClassAd| -> Result<()> {
+    let mut emit = |ad: &adjoin::query::ClassAd| -> Result<()> {
         n += 1;
         if args.count {
             return Ok(());

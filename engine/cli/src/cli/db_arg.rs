@@ -1,8 +1,8 @@
 //! Which database a command works on (`--db PATH`, else `$ADJOIN_DB`, else `./adjoin.db`)
 //! and opening it with messages that say what to do.
 
+use adjoin::storage::{OpenError, StoreError};
 use adjoin::{Db, DbError};
-use adjoin_storage::{OpenError, StoreError};
 use anyhow::{bail, Result};
 use std::path::{Path, PathBuf};
 

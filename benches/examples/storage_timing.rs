@@ -2,15 +2,15 @@
 //! (ads/s, bytes on disk per ad), reopen until the first query answers, durable single puts of
 //! new ads and of replacements (p50/p99), buffered replacements (ads/s), and a full scan.
 //!
-//! `cargo run --release -p adjoin --example storage_timing -- [N] [DIR]`
+//! `cargo run --release -p adjoin-workload --example storage_timing -- [N] [DIR]`
 //! (N defaults to 1,000,000; DIR to a fresh temporary directory, removed afterwards).
 //! Environment: `ADJOIN_CACHE_MB` sets sled's cache (1024 by default), `ADJOIN_BLOCK_ADS` and
 //! `ADJOIN_BLOCK_KB` the block limits (docs/storage-format.md).
 
 use adjoin::query::{ClassAd, Expr, Value};
 use adjoin::storage::{Durability, PutOptions};
-use adjoin::workload::{Rng, Workload};
 use adjoin::{Db, DbOptions};
+use adjoin_workload::{Rng, Workload};
 use std::time::{Duration, Instant};
 
 /// The value of environment variable `name`, parsed, if set.

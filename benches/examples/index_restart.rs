@@ -3,13 +3,13 @@
 //! and reopening until the first indexed query answers (restored from the snapshot); then a
 //! query on an attribute no query read before (a new imported axis, read back from the store).
 //!
-//! `cargo run --release -p adjoin --example index_restart -- [N] [DIR]`
+//! `cargo run --release -p adjoin-workload --example index_restart -- [N] [DIR]`
 //! (N defaults to 1,000,000; DIR to a fresh temporary directory, removed afterwards).
 
 use adjoin::query::{parse, ClassAd, Expr, Value};
 use adjoin::storage::{Durability, PutOptions};
-use adjoin::workload::Workload;
 use adjoin::Db;
+use adjoin_workload::Workload;
 use std::time::Instant;
 
 // As the `adjoin` binary does (see its main.rs).

@@ -3,7 +3,7 @@
 
 use super::db_arg::DbPath;
 use super::render::{human_bytes, thousands, Table};
-use adjoin_storage::Stats;
+use adjoin::storage::Stats;
 use anyhow::Result;
 use clap::Args;
 use std::process::ExitCode;
@@ -61,7 +61,7 @@ pub fn run(_args: StatsArgs, db: &DbPath) -> Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use adjoin_storage::CollectionStats;
+    use adjoin::storage::CollectionStats;
 
     fn coll(name: &str, ads: u64, expired: u64, tombstones: u64) -> CollectionStats {
         CollectionStats {

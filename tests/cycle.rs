@@ -147,12 +147,12 @@ fn durable_cycle_consumes_and_records() {
 
 #[test]
 fn durable_cycles_commit_in_groups() {
-    // 3,724 matches: several groups (`cycle::group::GROUP`), the records those of a dry run.
+    // 3,724 matches: several groups (`cycle::GROUP`), the records those of a dry run.
     let db = workload(4000);
     let dry = run(&db, |o| o.dry_run = true);
     let opts = CycleOptions::new("jobs", "machines");
     let r = db.match_cycle(&opts).expect("cycle");
-    assert!(r.matches.len() > 3 * cycle::group::GROUP);
+    assert!(r.matches.len() > 3 * cycle::GROUP);
     let plain = |ms: &[CycleMatch]| -> Vec<(String, String, Vec<adjoin_query::Value>)> {
         ms.iter()
             .map(|m| (m.request.clone(), m.offer.clone(), m.vector.clone()))

@@ -8,9 +8,9 @@
 
 mod common;
 
-use adjoin::cycle::naive::Offers;
+use adjoin::collection::Collection;
+use adjoin::cycle::Offers;
 use adjoin::cycle::{CycleOptions, CycleReport};
-use adjoin::indexed::Collection;
 use adjoin::query::parse::{self, Format};
 use adjoin::query::ClassAd;
 use adjoin::storage::{IdRule, PutOptions};

@@ -122,7 +122,7 @@ fn options(clock: &Arc<AtomicI64>) -> DbOptions {
 
 /// The ads matching `job` both ways, by evaluating every pair of a scan.
 fn candidates_by_scan(db: &Db, job: &Arc<ClassAd>) -> Vec<String> {
-    let coll = adjoin::indexed::Collection::scan(db, "m").expect("scan");
+    let coll = adjoin::collection::Collection::scan(db, "m").expect("scan");
     let found = coll
         .naive_join(std::slice::from_ref(job), &EvalOptions::default())
         .pop()

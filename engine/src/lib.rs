@@ -20,11 +20,12 @@
 
 pub use adjoin_query as query;
 
+pub mod collection;
 pub mod cycle;
 pub mod db;
-pub mod indexed;
-pub mod load;
+pub(crate) mod files;
 
 pub use adjoin_index as index;
 pub use adjoin_storage as storage;
 pub use db::{Db, DbError, DbOptions, LoadOptions, LoadReport};
+pub use files::BadAd;

@@ -46,6 +46,7 @@ impl Clusters {
         }
     }
 
+    #[cfg(test)]
     /// The clusters of `requests` for a cycle over `offers` with these `dock` expressions and
     /// `order_by`.
     pub fn of(
@@ -61,6 +62,7 @@ impl Clusters {
         }
     }
 
+    #[cfg(test)]
     /// The clusters of `requests` given the [`roots`] of the cycle's offers and dock.
     pub fn from_roots(
         requests: &[Arc<ClassAd>],
@@ -76,11 +78,6 @@ impl Clusters {
     /// The number of clusters.
     pub fn len(&self) -> usize {
         self.lists.len()
-    }
-
-    /// True when there are no clusters (no requests).
-    pub fn is_empty(&self) -> bool {
-        self.lists.is_empty()
     }
 
     /// True when request `ri`'s cluster has its matchlist.
@@ -293,16 +290,13 @@ impl Shapes {
         }
     }
 
+    #[cfg(test)]
     /// The requests placed so far.
     pub fn len(&self) -> usize {
         self.of.len()
     }
 
-    /// True before any request.
-    pub fn is_empty(&self) -> bool {
-        self.of.is_empty()
-    }
-
+    #[cfg(test)]
     /// Adds the next requests in load order, as ads in memory (their expressions encoded to
     /// be shaped).
     pub fn add(&mut self, requests: Vec<Arc<ClassAd>>) {

@@ -9,10 +9,10 @@
 
 use super::matchlist::{Builder, Matchlist};
 pub use super::ranks::Ranker;
+use super::vector::{component, rank_of};
 use adjoin_index::AdId;
-use adjoin_query::eval::{eval_attr_in_match, eval_expr, eval_key_in_match, EvalOptions, MatchAds};
+use adjoin_query::eval::{eval_attr_in_match, eval_expr, EvalOptions, MatchAds};
 use adjoin_query::{ClassAd, Expr, Key, Name, Value};
-use std::cmp::Ordering;
 use std::sync::Arc;
 
 /// How candidates are ranked.
@@ -25,6 +25,7 @@ pub enum Dock {
 }
 
 impl Dock {
+    #[cfg(test)]
     /// The default vector when `exprs` is empty, else those expressions.
     pub fn new(exprs: Vec<Expr>) -> Dock {
         if exprs.is_empty() {
@@ -157,62 +158,10 @@ impl<'a> Sides<'a> {
     }
 }
 
-/// `ads.my`'s Rank (key `rank`) against `ads.target` as a component; an ad without one ranks 0 without
-/// evaluating (the common first-fit case).
-pub(super) fn rank_of(rank: Key, ads: MatchAds<'_>, opts: &EvalOptions) -> Value {
-    if ads.my.get_key(rank).is_none() {
-        return Value::Int(0);
-    }
-    rank_number(&eval_key_in_match(rank, ads, opts))
-}
-
-/// A rank as a vector component: numbers as they are, booleans 1 and 0, anything else 0
-/// (NaN too, which orders with nothing).
-pub fn rank_number(v: &Value) -> Value {
-    match v {
-        Value::Int(_) => v.clone(),
-        Value::Real(r) if !r.is_nan() => v.clone(),
-        Value::Bool(b) => Value::Int(i64::from(*b)),
-        _ => Value::Int(0),
-    }
-}
-
-/// A dock expression's value as a component: `None` for undefined and error (the candidate is
-/// discarded), else as [`rank_number`].
-fn component(v: Value) -> Option<Value> {
-    match v {
-        Value::Undefined | Value::Error => None,
-        v => Some(rank_number(&v)),
-    }
-}
-
-/// A component as a number (components are always numbers, see [`rank_number`]).
-fn number(v: &Value) -> f64 {
-    match v {
-        Value::Int(i) => *i as f64,
-        Value::Real(r) => *r,
-        _ => 0.0,
-    }
-}
-
-/// Compares two vectors lexicographically, componentwise as numbers (integers beyond 2^53
-/// compare exactly when both are integers).
-pub fn cmp_vectors(a: &[Value], b: &[Value]) -> Ordering {
-    for (x, y) in a.iter().zip(b) {
-        let o = match (x, y) {
-            (Value::Int(i), Value::Int(j)) => i.cmp(j),
-            _ => number(x).total_cmp(&number(y)),
-        };
-        if o != Ordering::Equal {
-            return o;
-        }
-    }
-    a.len().cmp(&b.len())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cycle::vector::cmp_vectors;
     use adjoin_query::parse;
 
     fn ad(text: &str) -> Arc<ClassAd> {
@@ -336,28 +285,6 @@ mod tests {
                 let got = entries(dock.matchlist(&r, 0..n as AdId, &offers, &opts), n);
                 assert_eq!(got, want, "{req}");
             }
-        }
-    }
-
-    #[test]
-    fn comparisons() {
-        let v = |xs: &[f64]| xs.iter().map(|&x| Value::Real(x)).collect::<Vec<_>>();
-        for (a, b, want) in [
-            (v(&[1.0, 2.0]), v(&[1.0, 3.0]), Ordering::Less),
-            (v(&[2.0, 0.0]), v(&[1.0, 9.0]), Ordering::Greater),
-            (v(&[1.0]), v(&[1.0]), Ordering::Equal),
-            (
-                vec![Value::Int(2)],
-                vec![Value::Real(1.5)],
-                Ordering::Greater,
-            ),
-            (
-                vec![Value::Int(i64::MAX)],
-                vec![Value::Int(i64::MAX - 1)],
-                Ordering::Greater,
-            ),
-        ] {
-            assert_eq!(cmp_vectors(&a, &b), want, "{a:?} {b:?}");
         }
     }
 }

@@ -293,10 +293,10 @@ impl Cycle<'_> {
 mod tests {
     use super::super::cluster::Clusters;
     use super::super::dock::Dock;
-    use super::super::naive::Offers;
+    use super::super::offers::Offers;
     use super::super::{next_cycle, order, run, CycleOptions, CycleReport};
     use super::*;
-    use crate::indexed::Collection;
+    use crate::collection::Collection;
     use crate::{Db, LoadOptions};
     use adjoin_storage::{IdRule, PutOptions};
     use std::collections::BTreeMap;

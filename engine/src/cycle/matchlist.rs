@@ -6,7 +6,7 @@
 //! reads nothing of the offer, a request's constant rank): a first-fit list over thousands of
 //! candidates holds one vector, and ordering it is a counting sort over the distinct vectors.
 
-use super::dock::cmp_vectors;
+use super::vector::cmp_vectors;
 use adjoin_index::AdId;
 use adjoin_query::Value;
 use std::cmp::Ordering;
@@ -40,14 +40,10 @@ impl Matchlist {
         }
     }
 
+    #[cfg(test)]
     /// The number of entries (taken ones included).
     pub fn len(&self) -> usize {
         self.entries.len()
-    }
-
-    /// True when the list has no entries.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
     }
 
     fn vector(&self, n: u32) -> &[Value] {

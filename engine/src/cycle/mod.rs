@@ -31,20 +31,22 @@
 //!   matches is one sequential pass: a cluster's list is computed when its first request is
 //!   served, against the offers left then.
 
-pub mod cluster;
-pub mod dock;
-pub mod group;
-pub mod matchlist;
-pub mod naive;
-pub mod order;
-pub mod ranks;
-pub mod shape;
+mod cluster;
+mod dock;
+mod group;
+mod matchlist;
+mod offers;
+mod order;
+mod ranks;
+mod shape;
+mod vector;
 
 use self::cluster::{roots, Clusters, Roots, Shapes};
 use self::dock::Dock;
-use self::group::{Group, Writer, GROUP};
-use self::naive::Offers;
-use crate::indexed::{Collection, IndexedError};
+pub use self::group::GROUP;
+use self::group::{Group, Writer};
+pub use self::offers::Offers;
+use crate::collection::{Collection, CollectionError};
 use crate::{Db, DbError};
 use adjoin_index::{AdId, IndexOptions};
 use adjoin_query::eval::EvalOptions;
@@ -159,7 +161,7 @@ pub enum CycleError {
     Db(Box<DbError>),
     /// The offers could not be read or indexed.
     #[error(transparent)]
-    Indexed(#[from] IndexedError),
+    Indexed(#[from] CollectionError),
     /// Requests and offers are the same collection.
     #[error("requests and offers are the same collection {0}")]
     SameCollection(String),
@@ -350,7 +352,7 @@ fn read_requests(
         ..
     } = reader;
     if AdId::try_from(ids.len()).is_err() {
-        return Err(IndexedError::TooMany(coll.to_owned()).into());
+        return Err(CollectionError::TooMany(coll.to_owned()).into());
     }
     let shapes = match state {
         Waiting::Roots(_) | Waiting::Plain => None,

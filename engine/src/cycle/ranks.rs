@@ -15,9 +15,9 @@
 //!
 //! What the analysis cannot follow (`eval`, `random`, …) is evaluated every time.
 
-use super::dock::{rank_number, rank_of};
 use super::matchlist::{Builder, Matchlist};
 use super::shape::{agree, binds_alike, plain, Bindings, ByHash, Walk};
+use super::vector::{rank_number, rank_of};
 use adjoin_index::AdId;
 use adjoin_query::eval::{EvalOptions, MatchAds};
 use adjoin_query::refs::external_refs;
@@ -70,6 +70,7 @@ struct Table {
 }
 
 impl Ranker {
+    #[cfg(test)]
     /// A ranker that classes nothing (every rank evaluated).
     pub fn plain(rank: Key) -> Ranker {
         Ranker {

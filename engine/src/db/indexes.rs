@@ -17,7 +17,7 @@
 //! it, so writes through `store()` must not race the Db's own). On close the indexes that
 //! changed are written as snapshots (`snapshot.rs`), under the write lock, after a flush.
 
-use super::snapshot::{self, OptionsStamp, SnapshotFile};
+use super::held_files::{self, OptionsStamp, SnapshotFile};
 use super::{Db, DbError};
 use adjoin_index::{AdId, AdSource, Converted, Converter, Index, IndexOptions, RoaringBitmap};
 use adjoin_query::ClassAd;
@@ -344,7 +344,7 @@ impl Indexes {
                 continue;
             }
             if let (Some(g), Some(file)) = (held.generation, held.file()) {
-                snapshot::write(dir, g.collection, &file)?;
+                held_files::write(dir, g.collection, &file)?;
                 held.saved = true;
             }
         }
@@ -402,7 +402,7 @@ impl Db {
         let stamp = OptionsStamp::of(&self.indexes.opts);
         let mut earlier = None;
         if let (Some(dir), Some(g)) = (&self.indexes.dir, current) {
-            match snapshot::read(dir, g.collection) {
+            match held_files::read(dir, g.collection) {
                 Ok(file) if file.generation == g && file.options == stamp => {
                     let _span = tracing::info_span!("restore_index", collection).entered();
                     let ads = file.index.ads();
@@ -512,7 +512,7 @@ impl Db {
         let cheap = match (g, &self.indexes.dir) {
             (None, _) => true,
             (Some(_), _) if self.store.stored_count(collection)? == 0 => true,
-            (Some(g), Some(dir)) => snapshot::generation(dir, g.collection) == Some(g),
+            (Some(g), Some(dir)) => held_files::generation(dir, g.collection) == Some(g),
             (Some(_), None) => false,
         };
         if cheap {

@@ -3,8 +3,9 @@
 
 use super::indexes::Writing;
 use super::{Db, DbError};
-use crate::load::{parse_ahead, parse_chunk, parse_workers, split, BadAd};
+use crate::files::{parse_ahead, parse_workers, BadAd};
 use adjoin_index::Converted;
+use adjoin_query::parse::reader::{parse_chunk, split, Chunk};
 use adjoin_query::parse::Format;
 use adjoin_query::ClassAd;
 use adjoin_storage::{AdError, Put, PutOptions};
@@ -143,7 +144,7 @@ fn read_source(path: &Path) -> Result<Source, DbError> {
 }
 
 /// The bad ad for a chunk holding bytes that are not UTF-8, if it does.
-fn not_utf8(source: &Source, chunk: &crate::load::Chunk<'_>) -> Option<BadAd> {
+fn not_utf8(source: &Source, chunk: &Chunk<'_>) -> Option<BadAd> {
     let start = chunk.text.as_ptr() as usize - source.text.as_ptr() as usize;
     let at = source.invalid_in(start, start + chunk.text.len())?;
     let (line, col) = source.position(at);
@@ -312,12 +313,7 @@ impl Db {
                                 }
                             }
                         }
-                        Err((line, col, message)) => report.bad.push(BadAd {
-                            file: source.name.clone(),
-                            line,
-                            col,
-                            message,
-                        }),
+                        Err(e) => report.bad.push(BadAd::at(&source.name, e)),
                     }
                 }
                 Ok(())
@@ -374,12 +370,7 @@ impl Db {
                             origin.push((source.name.clone(), chunk.line));
                         }
                     }
-                    Err((line, col, message)) => bad.push(BadAd {
-                        file: source.name.clone(),
-                        line,
-                        col,
-                        message,
-                    }),
+                    Err(e) => bad.push(BadAd::at(&source.name, e)),
                 }
             }
         }

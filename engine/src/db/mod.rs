@@ -5,10 +5,10 @@
 //! take no lock and run while a write goes on; a constraint query locks its collection's held
 //! index (`indexes.rs`), which a write to any collection also holds while it runs.
 
+mod held_files;
 mod indexes;
 mod loading;
 mod query;
-mod snapshot;
 
 pub use self::indexes::Held;
 pub use self::loading::{LoadOptions, LoadProgress, LoadReport, LoadedAd};
@@ -115,7 +115,7 @@ pub enum DbError {
     #[error("load refused: {} bad ad(s), nothing stored; first: {}", bad.len(), bad.first().map(ToString::to_string).unwrap_or_default())]
     Refused {
         /// Every bad ad.
-        bad: Vec<crate::load::BadAd>,
+        bad: Vec<crate::files::BadAd>,
     },
 }
 

@@ -12,6 +12,7 @@ mod expr;
 mod json;
 pub mod lexer;
 mod old;
+pub mod reader;
 pub mod time_literal;
 pub mod time_string;
 mod token;

@@ -5,8 +5,8 @@
 use super::db_arg::DbPath;
 use super::query::require_collection;
 use super::render::{self, write_ad, AdStyle};
+use adjoin::collection::Collection;
 use adjoin::index::IndexOptions;
-use adjoin::indexed::Collection;
 use adjoin::query::parse::{self, Format};
 use anyhow::{Context, Result};
 use clap::Args;

@@ -3,8 +3,8 @@
 
 use super::db_arg::DbPath;
 use super::query::require_collection;
+use adjoin::collection::Collection;
 use adjoin::index::{join, IndexOptions};
-use adjoin::indexed::Collection;
 use anyhow::Result;
 use clap::Args;
 use std::io::Write;

@@ -1,16 +1,16 @@
-//! Reading ad files for `load`: a text is split into one chunk per ad, with the line and column
-//! where each starts, so that each ad is parsed on its own and a bad one is reported at its
-//! file position and skipped while the others are stored.
+//! A recovering reader of ad files: a text is split into one chunk per ad, with the line and
+//! column where each starts, so that each ad is parsed on its own and a bad one is reported at
+//! its position in the whole text while the others are read.
 //!
 //! Splitting understands just enough of each format to find ad boundaries: strings and comments
 //! (new syntax, JSON), bracket depth, blank lines (old syntax), `<c>` elements (XML). An ad that
 //! never closes would swallow the rest of the text, so a line that starts with `[` (new syntax)
 //! or `{` (JSON) in column 1 while an ad is open starts a new ad: pretty-printed ads indent what
-//! they nest, so such a line is taken to begin the next ad.
+//! they nest, so such a line is taken to begin the next ad. Chunks are independent, so callers
+//! may parse them on several threads ([`parse_chunk`]) or read them in order ([`read_ads`]).
 
-use adjoin_query::parse::{self, Format};
-use adjoin_query::{ClassAd, ParseError};
-use std::fmt;
+use super::{ads, classad, Format};
+use crate::{ClassAd, ParseError};
 
 /// A piece of a text that holds one ad (or, for old syntax, one blank-line separated block).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,29 +21,6 @@ pub struct Chunk<'t> {
     pub line: u32,
     /// The 1-based column (in characters) it starts at.
     pub col: u32,
-}
-
-/// An ad that could not be read or stored, at its place in its file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BadAd {
-    /// The file (as given), or `-` for standard input.
-    pub file: String,
-    /// 1-based line of the error.
-    pub line: u32,
-    /// 1-based column of the error.
-    pub col: u32,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for BadAd {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}:{}: {}",
-            self.file, self.line, self.col, self.message
-        )
-    }
 }
 
 /// Tracks line and column while scanning bytes.
@@ -75,7 +52,7 @@ impl Pos {
 /// [`parse::detect`] does), returning the format used.
 pub fn split(text: &str, format: Format) -> (Format, Vec<Chunk<'_>>) {
     let format = match format {
-        Format::Auto => parse::detect(text),
+        Format::Auto => super::detect(text),
         f => f,
     };
     let chunks = match format {
@@ -346,14 +323,14 @@ const XML_OPEN: &str = "<classads>";
 const XML_CLOSE: &str = "</classads>";
 
 /// Parses one chunk in `format`, placing an error at its position in the whole text.
-pub fn parse_chunk(chunk: Chunk<'_>, format: Format) -> Result<Vec<ClassAd>, (u32, u32, String)> {
+pub fn parse_chunk(chunk: Chunk<'_>, format: Format) -> Result<Vec<ClassAd>, ParseError> {
     let (result, shift) = match format {
-        Format::New => (parse::classad(chunk.text).map(|a| vec![a]), 0),
+        Format::New => (classad(chunk.text).map(|a| vec![a]), 0),
         Format::Xml => {
             let wrapped = format!("{XML_OPEN}{}{XML_CLOSE}", chunk.text);
-            (parse::ads(&wrapped, Format::Xml), XML_OPEN.len() as u32)
+            (ads(&wrapped, Format::Xml), XML_OPEN.len() as u32)
         }
-        f => (parse::ads(chunk.text, f), 0),
+        f => (ads(chunk.text, f), 0),
     };
     result.map_err(|e: ParseError| {
         let line = chunk.line + e.line.saturating_sub(1);
@@ -364,78 +341,21 @@ pub fn parse_chunk(chunk: Chunk<'_>, format: Format) -> Result<Vec<ClassAd>, (u3
         } else {
             e.col
         };
-        (line, col, e.message)
+        ParseError::new(line, col, e.message)
     })
 }
 
-/// A chunk and what parsing it gave: its ads (as `T`), or the error placed in the whole text.
-pub type Parsed<'t, T> = (Chunk<'t>, Result<Vec<T>, (u32, u32, String)>);
-
-/// Chunks parsed per batch handed over by [`parse_ahead`].
-const PARSE_BATCH: usize = 256;
-
-/// Parses `chunks` in `format` on `workers` threads of `scope`, turns each ad into a `T` there
-/// with `f`, and hands the results back in order, in batches: parsing (the larger part of
-/// loading a file) runs on other cores while the caller stores. Batch `b` goes to worker
-/// `b % workers`, so reading the workers' channels in turn restores the order. Each ad is
-/// dropped on the thread that made it (cheaper for the allocator than moving it). At most a few
-/// batches per worker wait unclaimed; the workers stop early once the iterator is dropped.
-pub fn parse_ahead<'scope, 't: 'scope, T: Send + 'scope>(
-    scope: &'scope std::thread::Scope<'scope, '_>,
-    chunks: Vec<Chunk<'t>>,
+/// Every ad of `text` with the line it starts on, or the error of the chunk that failed (placed
+/// in the whole text), in order: a bad ad is reported and the reading goes on after it.
+pub fn read_ads(
+    text: &str,
     format: Format,
-    workers: usize,
-    f: impl Fn(ClassAd) -> T + Send + Sync + 'scope,
-) -> impl Iterator<Item = Vec<Parsed<'t, T>>> + 'scope {
-    let workers = workers.max(1);
-    let chunks = std::sync::Arc::new(chunks);
-    let f = std::sync::Arc::new(f);
-    let mut channels = Vec::with_capacity(workers);
-    for w in 0..workers {
-        let (tx, rx) = std::sync::mpsc::sync_channel(4);
-        channels.push(rx);
-        let (chunks, f) = (chunks.clone(), f.clone());
-        scope.spawn(move || {
-            for batch in chunks.chunks(PARSE_BATCH).skip(w).step_by(workers) {
-                let parsed: Vec<Parsed<'t, T>> = batch
-                    .iter()
-                    .map(|&c| {
-                        let ads = parse_chunk(c, format);
-                        (c, ads.map(|ads| ads.into_iter().map(&*f).collect()))
-                    })
-                    .collect();
-                if tx.send(parsed).is_err() {
-                    break;
-                }
-            }
-        });
-    }
-    (0..).map_while(move |b| channels[b % workers].recv().ok())
-}
-
-/// How many threads parse ahead of a load: the cores there are, up to 4 (one load stores on
-/// one thread, which keeps up with about two parsing).
-pub fn parse_workers() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
-}
-
-/// Every ad of `text` (named `file` in errors) with the line it starts on, or the error of the
-/// chunk that failed, in order.
-pub fn read_ads<'t>(
-    file: &'t str,
-    text: &'t str,
-    format: Format,
-) -> impl Iterator<Item = Result<(u32, ClassAd), BadAd>> + 't {
+) -> impl Iterator<Item = Result<(u32, ClassAd), ParseError>> + '_ {
     let (format, chunks) = split(text, format);
     chunks.into_iter().flat_map(move |chunk| {
-        let items: Vec<Result<(u32, ClassAd), BadAd>> = match parse_chunk(chunk, format) {
+        let items: Vec<Result<(u32, ClassAd), ParseError>> = match parse_chunk(chunk, format) {
             Ok(ads) => ads.into_iter().map(|a| Ok((chunk.line, a))).collect(),
-            Err((line, col, message)) => vec![Err(BadAd {
-                file: file.to_owned(),
-                line,
-                col,
-                message,
-            })],
+            Err(e) => vec![Err(e)],
         };
         items
     })
@@ -527,41 +447,10 @@ mod tests {
     }
 
     fn reads(text: &str, format: Format, want: &[Result<u32, (u32, u32)>]) {
-        let got: Vec<Result<u32, (u32, u32)>> = read_ads("f", text, format)
+        let got: Vec<Result<u32, (u32, u32)>> = read_ads(text, format)
             .map(|r| r.map(|(l, _)| l).map_err(|e| (e.line, e.col)))
             .collect();
         assert_eq!(got, want, "{text:?}");
-    }
-
-    #[test]
-    fn parsing_ahead_keeps_order_and_results() {
-        let text: String = (0..1000)
-            .map(|i| {
-                if i % 97 == 0 {
-                    format!("[a{i} = ]\n")
-                } else {
-                    format!("[a{i} = {i}]\n")
-                }
-            })
-            .collect();
-        let (format, chunks) = split(&text, Format::New);
-        let want: Vec<String> = chunks
-            .iter()
-            .map(|&c| format!("{:?}", parse_chunk(c, format).map(|a| a[0].to_string())))
-            .collect();
-        let got: Vec<String> = std::thread::scope(|s| {
-            parse_ahead(s, chunks, format, 3, |a| a)
-                .flatten()
-                .map(|(_, r)| format!("{:?}", r.map(|a| a[0].to_string())))
-                .collect()
-        });
-        assert_eq!(got, want);
-        // A receiver dropped early stops the thread (the scope would not end otherwise).
-        std::thread::scope(|s| {
-            let (_, chunks) = split(&text, Format::New);
-            let mut batches = parse_ahead(s, chunks, format, 2, |a| a);
-            assert!(batches.next().is_some());
-        });
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! index keeps them and its answers are filtered, as removing an offer from every axis costs
 //! more than passing over it.
 
-use crate::indexed::{Collection, IndexedError};
+use crate::collection::{Collection, CollectionError};
 use adjoin_index::{units, AdId, Bits, Index, IndexOptions, Query, RoaringBitmap};
 use adjoin_query::eval::{symmetric_match, EvalOptions};
 use adjoin_query::ClassAd;
@@ -33,7 +33,7 @@ pub enum Offers {
 
 impl Offers {
     /// The offers of `c` searched through an index.
-    pub fn indexed(c: &Collection, opts: IndexOptions) -> Result<Offers, IndexedError> {
+    pub fn indexed(c: &Collection, opts: IndexOptions) -> Result<Offers, CollectionError> {
         Ok(Offers::Indexed {
             index: Box::new(c.index(opts)?),
             gone: Bits::new(),

@@ -12,7 +12,7 @@ use thiserror::Error;
 
 /// Why a collection could not be read or indexed.
 #[derive(Debug, Error)]
-pub enum IndexedError {
+pub enum CollectionError {
     /// The scan failed to start (e.g. the database is unreadable); boxed, as it is large.
     #[error(transparent)]
     Db(Box<DbError>),
@@ -24,9 +24,9 @@ pub enum IndexedError {
     TooMany(String),
 }
 
-impl From<DbError> for IndexedError {
-    fn from(e: DbError) -> IndexedError {
-        IndexedError::Db(Box::new(e))
+impl From<DbError> for CollectionError {
+    fn from(e: DbError) -> CollectionError {
+        CollectionError::Db(Box::new(e))
     }
 }
 
@@ -43,13 +43,13 @@ pub struct Collection {
 
 impl Collection {
     /// Reads the live ads of `coll` with one scan, in load order.
-    pub fn scan(db: &Db, coll: &str) -> Result<Collection, IndexedError> {
+    pub fn scan(db: &Db, coll: &str) -> Result<Collection, CollectionError> {
         let mut c = Collection::default();
         for ad in db.scan(coll)? {
             match ad {
                 Ok(ad) => {
                     if AdId::try_from(c.ads.len()).is_err() {
-                        return Err(IndexedError::TooMany(coll.to_owned()));
+                        return Err(CollectionError::TooMany(coll.to_owned()));
                     }
                     c.ids.push(ad.id().to_owned());
                     c.ads.push(Arc::new(ad.ad));
@@ -87,7 +87,7 @@ impl Collection {
     }
 
     /// An index over the ads, built in one pass.
-    pub fn index(&self, opts: IndexOptions) -> Result<Index, IndexedError> {
+    pub fn index(&self, opts: IndexOptions) -> Result<Index, CollectionError> {
         let mut idx = Index::new(opts);
         idx.extend(self.numbered())?;
         Ok(idx)

@@ -12,6 +12,7 @@ use thiserror::Error;
 
 /// Why a collection could not be read or indexed.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum CollectionError {
     /// The scan failed to start (e.g. the database is unreadable); boxed, as it is large.
     #[error(transparent)]

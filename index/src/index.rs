@@ -56,6 +56,7 @@ impl Default for IndexOptions {
 
 /// Why an ad could not be indexed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum IndexError {
     /// Every RID is in use.
     RidsExhausted,

@@ -43,6 +43,7 @@ struct UnitSnapshot {
 
 /// Why a snapshot could not be restored.
 #[derive(Debug, Error, PartialEq)]
+#[non_exhaustive]
 pub enum SnapshotError {
     /// The snapshot contradicts itself (e.g. an attribute position out of range).
     #[error("malformed index snapshot: {0}")]

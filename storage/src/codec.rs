@@ -27,6 +27,7 @@ pub fn options() -> impl Options + Copy {
 
 /// Why a value could not be encoded or decoded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum CodecError {
     /// Fewer bytes than the frame: e.g. a value truncated to 2 bytes.
     #[error("value too short ({0} bytes)")]

@@ -108,8 +108,38 @@ pub enum OpenError {
         /// The version being migrated from.
         from: u32,
         /// Why.
-        detail: String,
+        #[source]
+        detail: MigrationError,
     },
+}
+
+/// Why a step of a format migration failed.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum MigrationError {
+    /// The backend failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A transaction of the step failed.
+    #[error(transparent)]
+    Tx(#[from] crate::backend::TxError),
+    /// A block could not be encoded.
+    #[error(transparent)]
+    Codec(#[from] crate::codec::CodecError),
+    /// A record to migrate is damaged (the migration stops; `check` names it too).
+    #[error("{0}")]
+    Damaged(String),
+    /// The step ran but left another version than the one it upgrades to.
+    #[error("the migration left format {left}, not {wanted}")]
+    WrongVersion {
+        /// The version found after the step.
+        left: u32,
+        /// The version the step should have recorded.
+        wanted: u32,
+    },
+    /// No step of this build upgrades the version found.
+    #[error("this build has no migration from format {0}")]
+    Unknown(u32),
 }
 
 /// A failure of an operation on ads, collections or matches.

@@ -13,7 +13,7 @@
 
 use crate::backend::{KeyRange, Store, TxError};
 use crate::codec;
-use crate::error::{Damage, OpenError};
+use crate::error::{Damage, MigrationError, OpenError};
 use crate::key::{meta, tree};
 
 /// The format this build writes.
@@ -25,7 +25,7 @@ pub struct Migration {
     /// The version it upgrades.
     pub from: u32,
     /// Performs the upgrade, recording `from + 1` as the version (see [`write_version_tx`]).
-    pub run: fn(&dyn Store) -> Result<(), String>,
+    pub run: fn(&dyn Store) -> Result<(), MigrationError>,
 }
 
 /// The migrations this build knows, by `from`.
@@ -73,7 +73,7 @@ pub fn read_version(store: &dyn Store) -> Result<Option<u32>, OpenError> {
 pub(crate) fn write_version(store: &dyn Store, version: u32) -> Result<(), OpenError> {
     let value = codec::seal(meta::FORMAT, &version).map_err(|e| OpenError::Migration {
         from: version,
-        detail: e.to_string(),
+        detail: e.into(),
     })?;
     store.put(tree::META, meta::FORMAT, &value)?;
     Ok(())
@@ -135,7 +135,7 @@ pub fn open_with(
             .find(|m| m.from == v)
             .ok_or_else(|| OpenError::Migration {
                 from: v,
-                detail: format!("this build has no migration from format {v}"),
+                detail: MigrationError::Unknown(v),
             })?;
         (step.run)(store).map_err(|detail| OpenError::Migration { from: v, detail })?;
         store.flush()?;
@@ -143,7 +143,10 @@ pub fn open_with(
         if now != v + 1 {
             return Err(OpenError::Migration {
                 from: v,
-                detail: format!("the migration left format {now}, not {}", v + 1),
+                detail: MigrationError::WrongVersion {
+                    left: now,
+                    wanted: v + 1,
+                },
             });
         }
         v = now;
@@ -195,15 +198,15 @@ mod tests {
         assert!(matches!(open(&s), Err(OpenError::Damaged(_))));
     }
 
-    fn step_0_to_1(s: &dyn Store) -> Result<(), String> {
+    fn step_0_to_1(s: &dyn Store) -> Result<(), MigrationError> {
         s.transaction(&[tree::META], &|tx| {
             tx.put(0, b"migrated", b"yes")?;
             write_version_tx(tx, 0, 1)
-        })
-        .map_err(|e| e.to_string())
+        })?;
+        Ok(())
     }
 
-    fn step_that_forgets_the_version(_: &dyn Store) -> Result<(), String> {
+    fn step_that_forgets_the_version(_: &dyn Store) -> Result<(), MigrationError> {
         Ok(())
     }
 

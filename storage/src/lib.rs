@@ -52,7 +52,7 @@ mod txn;
 mod write;
 
 pub use check::CheckReport;
-pub use error::{AdError, Damage, Error, OpenError, StoreError};
+pub use error::{AdError, Damage, Error, MigrationError, OpenError, StoreError};
 pub use ident::{Expiry, IdRule};
 pub use lifetime::Purged;
 pub use loader::{LoadReport, Loader, PreparedAd};

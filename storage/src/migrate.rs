@@ -3,6 +3,7 @@
 
 use crate::backend::{KeyRange, Store};
 use crate::block::{self, Rec};
+use crate::error::MigrationError;
 use crate::format::write_version_tx;
 use crate::key::{self, tree, CollId};
 use crate::record::open_header;
@@ -17,7 +18,7 @@ const MIGRATION_CHUNK: usize = 1000;
 /// deletes the `ids` and `expiry` trees' entries and stamps format 2. Each transaction writes
 /// some blocks and deletes the records they hold, so an interrupted migration resumes where
 /// it stopped (the id and expiry deletions are as safe to repeat); the version is written last.
-pub(crate) fn blocks_from_records(store: &dyn Store) -> Result<(), String> {
+pub(crate) fn blocks_from_records(store: &dyn Store) -> Result<(), MigrationError> {
     let defaults = crate::StoreOptions::default();
     let trees = [
         tree::BLOCKS,
@@ -31,20 +32,21 @@ pub(crate) fn blocks_from_records(store: &dyn Store) -> Result<(), String> {
         // The next chunk of records, grouped into blocks per collection.
         let mut blocks: Vec<(CollId, Vec<Rec>)> = Vec::new();
         let mut moved: Vec<Vec<u8>> = Vec::new();
-        for entry in store
-            .scan(tree::v1::ADS, KeyRange::all())
-            .map_err(|e| e.to_string())?
-        {
-            let (k, v) = entry.map_err(|e| e.to_string())?;
-            let (c, seq) = key::decode_block(&k)
-                .ok_or_else(|| format!("a record under the malformed key {k:02x?}"))?;
-            let (header, ad) = open_header(&k, &v)
-                .map_err(|e| format!("the record of collection {c} #{seq} is damaged: {e}"))?;
+        for entry in store.scan(tree::v1::ADS, KeyRange::all())? {
+            let (k, v) = entry?;
+            let (c, seq) = key::decode_block(&k).ok_or_else(|| {
+                MigrationError::Damaged(format!("a record under the malformed key {k:02x?}"))
+            })?;
+            let (header, ad) = open_header(&k, &v).map_err(|e| {
+                MigrationError::Damaged(format!(
+                    "the record of collection {c} #{seq} is damaged: {e}"
+                ))
+            })?;
             if header.seq != seq {
-                return Err(format!(
+                return Err(MigrationError::Damaged(format!(
                     "the record of collection {c} #{seq} says #{}",
                     header.seq
-                ));
+                )));
             }
             let rec = Rec::new(header, ad.to_vec());
             let fits = blocks.last().is_some_and(|(bc, recs)| {
@@ -67,7 +69,7 @@ pub(crate) fn blocks_from_records(store: &dyn Store) -> Result<(), String> {
         let mut writes: Vec<TreeWrite> = Vec::new();
         for (c, recs) in &blocks {
             let k = key::block(*c, recs[0].header.seq).to_vec();
-            let v = block::encode(&k, recs).map_err(|e| e.to_string())?;
+            let v = block::encode(&k, recs)?;
             if let Some(head) = block::head(&v) {
                 writes.push((5, k.clone(), Some(head.to_vec())));
             }
@@ -80,12 +82,10 @@ pub(crate) fn blocks_from_records(store: &dyn Store) -> Result<(), String> {
     for (n, t) in [(2, tree::v1::IDS), (3, tree::v1::EXPIRY)] {
         loop {
             let keys: Vec<Vec<u8>> = store
-                .scan(t, KeyRange::all())
-                .map_err(|e| e.to_string())?
+                .scan(t, KeyRange::all())?
                 .take(MIGRATION_CHUNK)
                 .map(|e| e.map(|(k, _)| k))
-                .collect::<Result<_, _>>()
-                .map_err(|e| e.to_string())?;
+                .collect::<Result<_, _>>()?;
             if keys.is_empty() {
                 break;
             }
@@ -98,10 +98,9 @@ pub(crate) fn blocks_from_records(store: &dyn Store) -> Result<(), String> {
 
 /// Format 2 → 3: nothing to move (a format-2 store holds no dead records: consumption removed
 /// them); the stamp says that from now on consumed records may stay in their blocks.
-pub(crate) fn dead_records_allowed(store: &dyn Store) -> Result<(), String> {
-    store
-        .transaction(&[tree::META], &|tx| write_version_tx(tx, 0, 3))
-        .map_err(|e| e.to_string())
+pub(crate) fn dead_records_allowed(store: &dyn Store) -> Result<(), MigrationError> {
+    store.transaction(&[tree::META], &|tx| write_version_tx(tx, 0, 3))?;
+    Ok(())
 }
 
 /// Applies `writes` (tree number, key, value or delete) to `trees` in one transaction, with
@@ -111,21 +110,20 @@ fn apply(
     trees: &[&str],
     writes: &[TreeWrite],
     stamp: bool,
-) -> Result<(), String> {
-    store
-        .transaction(trees, &|tx| {
-            for (t, k, v) in writes {
-                match v {
-                    Some(v) => tx.put(*t, k, v)?,
-                    None => tx.delete(*t, k)?,
-                }
+) -> Result<(), MigrationError> {
+    store.transaction(trees, &|tx| {
+        for (t, k, v) in writes {
+            match v {
+                Some(v) => tx.put(*t, k, v)?,
+                None => tx.delete(*t, k)?,
             }
-            if stamp {
-                write_version_tx(tx, 4, 2)?;
-            }
-            Ok(())
-        })
-        .map_err(|e| e.to_string())
+        }
+        if stamp {
+            write_version_tx(tx, 4, 2)?;
+        }
+        Ok(())
+    })?;
+    Ok(())
 }
 
 #[cfg(test)]

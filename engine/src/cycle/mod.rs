@@ -155,6 +155,7 @@ pub struct Phases {
 
 /// Why a cycle failed.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum CycleError {
     /// A database operation failed; boxed, as it is large.
     #[error(transparent)]

@@ -143,6 +143,7 @@ impl Batch {
 
 /// Why a transaction body stopped.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum TxError {
     /// Another writer touched what this transaction read; the store runs the body again.
     /// Bodies only pass this on from [`Tx`] calls.

@@ -8,32 +8,8 @@ use adjoin_query::{ClassAd, Expr, Key, Name, Value};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-/// A small, fast, non-cryptographic hasher (the multiply-rotate scheme of rustc's FxHasher).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Fx(u64);
-
-impl Hasher for Fx {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-        self.write_u64(bytes.len() as u64);
-    }
-
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    fn write_u32(&mut self, x: u32) {
-        self.write_u64(u64::from(x));
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
+/// The hasher of shapes: rustc's Fx hash (fast, non-cryptographic; shapes live in memory only).
+pub type Fx = rustc_hash::FxHasher;
 
 /// Where the names an expression mentions go while it is hashed.
 trait Sink {

@@ -14,6 +14,7 @@ mod bits;
 mod compare;
 pub mod counters;
 mod expr;
+pub mod host;
 mod logic;
 pub mod ops;
 mod scope;
@@ -45,10 +46,13 @@ pub struct EvalOptions {
     /// Off: strict new-ClassAd semantics (`my` only names the top-level ad of a match).
     pub target_fallback: bool,
     /// A fixed clock (seconds since the epoch) for `time()`, `CurrentTime` and friends; `None`
-    /// reads the system clock.
+    /// asks the [`host`](Self::host).
     pub now: Option<i64>,
-    /// A fixed local time-zone offset (seconds east of UTC); `None` asks the system.
+    /// A fixed local time-zone offset (seconds east of UTC); `None` asks the host.
     pub tz_offset: Option<i32>,
+    /// The machine evaluation reads (clock, time zone, user database, random seeds): the real
+    /// one by default, [`host::Fixed`] for repeatable answers.
+    pub host: host::HostRef,
     /// Deepest nesting of evaluation (every node: attribute references, calls, operators,
     /// literals) before the whole evaluation is `error`. The default, 401, is HTCondor's limit
     /// (400 nested operators or references evaluate, one more fails); it is also safe on a
@@ -64,6 +68,7 @@ impl Default for EvalOptions {
             target_fallback: true,
             now: None,
             tz_offset: None,
+            host: host::HostRef::default(),
             max_depth: 401,
             max_work: 50_000_000,
         }
@@ -115,6 +120,8 @@ pub struct Evaluator<'a> {
     pub(crate) probe_cycles: bool,
     /// Attribute and top-level evaluations done, flushed to the global counters on drop.
     pub(crate) evals: u64,
+    /// The state of `random()`'s sequence, seeded from the host on first use.
+    rng: Cell<Option<u64>>,
 }
 
 impl Drop for Evaluator<'_> {
@@ -140,6 +147,7 @@ impl<'a> Evaluator<'a> {
             touched: Cell::new(false),
             probe_cycles: false,
             evals: 0,
+            rng: Cell::new(None),
         }
     }
 
@@ -232,7 +240,7 @@ impl<'a> Evaluator<'a> {
             Some(n) => n,
             None => {
                 self.touch();
-                chrono::Utc::now().timestamp()
+                self.opts.host.now().floor() as i64
             }
         }
     }
@@ -252,24 +260,39 @@ impl<'a> Evaluator<'a> {
             Some(n) => n as f64,
             None => {
                 self.touch();
-                let t = chrono::Utc::now();
-                t.timestamp() as f64 + f64::from(t.timestamp_subsec_micros()) / 1e6
+                self.opts.host.now()
             }
         }
     }
 
     /// The local time zone's offset from UTC (seconds east) at `secs`.
     pub fn tz_offset(&self, secs: i64) -> i32 {
-        if let Some(o) = self.opts.tz_offset {
-            return o;
+        match self.opts.tz_offset {
+            Some(o) => o,
+            None => self.opts.host.tz_offset(secs),
         }
-        use chrono::{Local, Offset, TimeZone};
-        match Local.timestamp_opt(secs, 0) {
-            chrono::LocalResult::Single(t) | chrono::LocalResult::Ambiguous(t, _) => {
-                t.offset().fix().local_minus_utc()
-            }
-            chrono::LocalResult::None => 0,
-        }
+    }
+
+    /// The home directory of `user`, from the host's user database.
+    pub fn home_of(&self, user: &str) -> Option<String> {
+        self.touch();
+        self.opts.host.home_of(user)
+    }
+
+    /// The next pseudo-random 64 bits of this evaluation's sequence (splitmix64, seeded from
+    /// the host on first use).
+    pub fn next_random(&self) -> u64 {
+        self.touch();
+        let mut s = match self.rng.get() {
+            Some(s) => s,
+            None => self.opts.host.seed(),
+        };
+        s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        self.rng.set(Some(s));
+        let mut z = s;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
     }
 }
 

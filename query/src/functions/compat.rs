@@ -2,8 +2,9 @@
 //! about string lists: `envV1ToV2`, `mergeEnvironment`, `listToArgs`, `argsToList`, `userHome`
 //! and `userMap`. (The string-list ones are in `stringlist`.)
 //!
-//! `userHome` and `userMap` depend on the host: `userHome` reads the user database
-//! (`/etc/passwd`, as `getpwnam` does with files); `userMap` maps through the mapfiles HTCondor's
+//! `userHome` and `userMap` depend on the host: `userHome` reads the evaluation host's user
+//! database (`/etc/passwd` on the real machine, as `getpwnam` reads it); `userMap` maps through
+//! the mapfiles HTCondor's
 //! configuration names, and no configuration is read here, so it behaves as HTCondor with none
 //! configured — every lookup misses — which is what the oracle shows in a bare environment.
 
@@ -144,33 +145,12 @@ fn user_home<'a>(ev: &mut Evaluator<'a>, scope: &'a Scope<'a>, args: &'a [Expr])
     let fallback = |missing: Val<'a>| default.map_or(missing, Val::Str);
     match user {
         Val::Undefined => fallback(Val::Undefined),
-        Val::Str(name) => match home_of(name) {
+        Val::Str(name) => match ev.home_of(name) {
             Some(home) => Val::Str(ev.alloc_str(&home)),
             None => fallback(Val::Undefined),
         },
         _ => fallback(Val::Error),
     }
-}
-
-/// The home directory of `user` in the system's user database, as `getpwnam` finds it in
-/// `/etc/passwd` (`name:password:uid:gid:gecos:home:shell`).
-#[cfg(unix)]
-fn home_of(user: &str) -> Option<String> {
-    if user.is_empty() {
-        return None;
-    }
-    let passwd = std::fs::read_to_string("/etc/passwd").ok()?;
-    passwd
-        .lines()
-        .map(|line| line.split(':').collect::<Vec<_>>())
-        .find(|fields| fields.len() >= 6 && fields[0] == user)
-        .map(|fields| fields[5].to_string())
-}
-
-/// HTCondor has no `userHome` on Windows.
-#[cfg(not(unix))]
-fn home_of(_: &str) -> Option<String> {
-    None
 }
 
 /// `userMap(map, user [, preferred [, default]])`: the groups `user` maps to in `map`. No map is
@@ -293,7 +273,8 @@ mod tests {
     #[test]
     fn home_of_root() {
         // Every Unix system this runs on has root in /etc/passwd.
-        let home = super::home_of("root");
+        use crate::eval::host::{Host, System};
+        let home = System.home_of("root");
         assert!(
             home.as_deref().is_some_and(|h| h.starts_with('/')),
             "{home:?}"

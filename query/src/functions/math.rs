@@ -10,7 +10,6 @@ use super::Builtin;
 use crate::ast::Expr;
 use crate::eval::Evaluator;
 use crate::value::{Scope, Val};
-use std::cell::Cell;
 
 /// The functions of this module.
 pub(super) const FUNCTIONS: &[(&str, Builtin)] = &[
@@ -117,30 +116,6 @@ fn quantize<'a>(ev: &mut Evaluator<'a>, scope: &'a Scope<'a>, args: &'a [Expr]) 
     }
 }
 
-thread_local! {
-    static RNG_STATE: Cell<u64> = const { Cell::new(0) };
-}
-
-/// The next pseudo-random 64 bits (splitmix64, seeded from the clock and the thread).
-fn next_random() -> u64 {
-    RNG_STATE.with(|state| {
-        let mut s = state.get();
-        if s == 0 {
-            let nanos = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos() as u64);
-            let local = &s as *const u64 as u64;
-            s = nanos ^ local.rotate_left(32) ^ 0x9E37_79B9_7F4A_7C15;
-        }
-        s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        state.set(s);
-        let mut z = s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    })
-}
-
 /// `random([max])`: an integer in `[0, max)` for an integer `max`, a real in `[0, max)` for a
 /// real one (default `1.0`). A bound that is not positive is `error` (HTCondor fails there).
 fn random<'a>(ev: &mut Evaluator<'a>, scope: &'a Scope<'a>, args: &'a [Expr]) -> Val<'a> {
@@ -152,10 +127,10 @@ fn random<'a>(ev: &mut Evaluator<'a>, scope: &'a Scope<'a>, args: &'a [Expr]) ->
         Some(a) => ev.eval(a, scope),
     };
     match bound {
-        Val::Int(max) if max > 0 => Val::Int((next_random() % max as u64) as i64),
+        Val::Int(max) if max > 0 => Val::Int((ev.next_random() % max as u64) as i64),
         Val::Real(max) if max > 0.0 => {
             // 53 random bits: uniform in [0, 1).
-            let unit = (next_random() >> 11) as f64 / (1u64 << 53) as f64;
+            let unit = (ev.next_random() >> 11) as f64 / (1u64 << 53) as f64;
             Val::Real(max * unit)
         }
         _ => Val::Error,

@@ -86,15 +86,11 @@ pub fn abs_time_from_string(text: &str) -> Option<AbsTime> {
     abs_time_from_string_with(text, system_offset)
 }
 
-/// The system's local offset from UTC (seconds east) at `secs`.
+/// The system's local offset from UTC (seconds east) at `secs`: parse-time times without a zone
+/// are local, as HTCondor's parser reads them (it has no evaluation options to ask).
 pub fn system_offset(secs: i64) -> i32 {
-    use chrono::{Local, Offset, TimeZone};
-    match Local.timestamp_opt(secs, 0) {
-        chrono::LocalResult::Single(t) | chrono::LocalResult::Ambiguous(t, _) => {
-            t.offset().fix().local_minus_utc()
-        }
-        chrono::LocalResult::None => 0,
-    }
+    use crate::eval::host::{Host, System};
+    System.tz_offset(secs)
 }
 
 /// Index of the first digit at or after `i` (or the length).

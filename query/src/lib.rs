@@ -19,6 +19,7 @@ pub mod parse;
 pub mod print;
 pub mod refs;
 pub mod specialize;
+pub mod structural;
 pub mod value;
 
 pub use ast::{BinOp, Expr, UnOp};

@@ -9,7 +9,8 @@
 //! ([`EvalOptions::target_fallback`]), an unscoped name written at the top level of the ad and
 //! bound nowhere in it is an external reference too. Names are returned case-folded and sorted.
 //! What cannot be known statically (the attribute a computed subscript names, the result of
-//! `eval()`) is not reported.
+//! `eval()`) is not reported; the analysis says so itself: [`Refs::complete`] is false when an
+//! expression it followed may read more than it reports (see [`complete`]).
 
 use crate::ast::Expr;
 use crate::classad::ClassAd;
@@ -29,6 +30,56 @@ pub struct Refs {
     pub external: Vec<String>,
     /// Attributes of the ad itself (top level) that are read, case-folded and sorted.
     pub internal: Vec<String>,
+    /// Whether the sets are all the expression can read: false when an expression followed is
+    /// not [`complete`] or nesting went past the analysis's depth limit (the sets are then what
+    /// could be seen, a lower bound).
+    pub complete: bool,
+}
+
+/// Whether the reference analysis sees everything `e` itself may read and its value depends on
+/// nothing else: false for `eval()` (it reads what a string names) and `random()`, computed
+/// subscripts of anything but a list literal, nested ad values, and whole-ad uses of a scope
+/// keyword (`TARGET`, `MY`, `self`, … passed or compared as an ad). Syntactic and structural:
+/// equal expressions answer alike. Attributes `e` names are not followed (see [`references`]).
+pub fn complete(e: &Expr) -> bool {
+    !incomplete(e)
+}
+
+fn incomplete(e: &Expr) -> bool {
+    let scope = |k: Key| {
+        [
+            kw::TARGET,
+            kw::OTHER,
+            kw::MY,
+            kw::SELF,
+            kw::PARENT,
+            kw::ROOT,
+        ]
+        .contains(&k)
+    };
+    match e {
+        Expr::Lit(Value::Ad(_)) => true,
+        Expr::Lit(_) | Expr::Root(_) => false,
+        Expr::Attr(n) => scope(n.key()),
+        Expr::Select(base, _) => match base.unparen() {
+            Expr::Attr(_) => false,
+            b => incomplete(b),
+        },
+        Expr::Index(p) => {
+            !matches!(p.0.unparen(), Expr::List(_)) || incomplete(&p.0) || incomplete(&p.1)
+        }
+        Expr::Binary(_, p) | Expr::Elvis(p) => incomplete(&p.0) || incomplete(&p.1),
+        Expr::Cond(p) => incomplete(&p.0) || incomplete(&p.1) || incomplete(&p.2),
+        Expr::Unary(_, x) | Expr::Paren(x) => incomplete(x),
+        Expr::Call(f, xs) => {
+            ["eval", "random"]
+                .iter()
+                .any(|k| f.as_str().eq_ignore_ascii_case(k))
+                || xs.iter().any(incomplete)
+        }
+        Expr::List(xs) => xs.iter().any(incomplete),
+        Expr::Ad(ad) => ad.iter().any(|(_, x)| incomplete(x)),
+    }
 }
 
 /// The attribute names of the other ad that `expr`, written in `ad`, reads.
@@ -44,6 +95,7 @@ pub fn internal_refs(expr: &Expr, ad: &ClassAd, opts: &EvalOptions) -> Vec<Strin
 /// Both reference sets of `expr` written in `ad`.
 pub fn references(expr: &Expr, ad: &ClassAd, opts: &EvalOptions) -> Refs {
     let mut w = Walker::new(opts);
+    w.complete &= complete(expr);
     w.expr(expr, &[ad], 0);
     w.finish()
 }
@@ -55,6 +107,7 @@ pub fn ad_references(ad: &ClassAd, opts: &EvalOptions) -> Refs {
         w.internal.insert(name.key());
         w.visited
             .insert((ad as *const ClassAd as usize, name.key()));
+        w.complete &= complete(e);
         w.expr(e, &[ad], 0);
     }
     w.finish()
@@ -82,6 +135,8 @@ struct Walker {
     visited: FxHashSet<(usize, Key)>,
     /// Aliases being followed by `classify`.
     following: Vec<(usize, Key)>,
+    /// See [`Refs::complete`].
+    complete: bool,
 }
 
 fn names(keys: BTreeSet<Key>) -> Vec<String> {
@@ -101,6 +156,7 @@ impl Walker {
             internal: BTreeSet::new(),
             visited: FxHashSet::default(),
             following: Vec::new(),
+            complete: true,
         }
     }
 
@@ -108,12 +164,14 @@ impl Walker {
         Refs {
             external: names(self.external),
             internal: names(self.internal),
+            complete: self.complete,
         }
     }
 
     /// Walks `e`, written in the innermost ad of `chain` (`chain[0]` is the top-level ad).
     fn expr<'e>(&mut self, e: &'e Expr, chain: &[&'e ClassAd], depth: u32) {
         if depth > MAX_DEPTH {
+            self.complete = false;
             return;
         }
         let d = depth + 1;
@@ -131,7 +189,7 @@ impl Walker {
                             self.external.insert(key);
                         }
                         Target::Ad(c) => self.own(key, &c, d),
-                        Target::Unknown => {}
+                        Target::Unknown => self.complete = false,
                     }
                     return;
                 }
@@ -183,6 +241,7 @@ impl Walker {
         }
         if let Some(&ad) = chain.last() {
             if self.visited.insert((addr(ad), key)) {
+                self.complete &= complete(e);
                 self.expr(e, chain, depth);
             }
         }
@@ -219,7 +278,7 @@ impl Walker {
                 self.external.insert(key);
             }
             Target::Ad(c) => self.name(key, &c, false, depth),
-            Target::Unknown => {}
+            Target::Unknown => self.complete = false,
         }
     }
 
@@ -227,6 +286,7 @@ impl Walker {
     /// way are recorded.
     fn classify<'e>(&mut self, e: &'e Expr, chain: &[&'e ClassAd], depth: u32) -> Target<'e> {
         if depth > MAX_DEPTH {
+            self.complete = false;
             return Target::Unknown;
         }
         let d = depth + 1;
@@ -265,6 +325,7 @@ impl Walker {
                     return Target::Unknown;
                 }
                 self.following.push(id);
+                self.complete &= complete(e);
                 let t = self.classify(e, holder, depth);
                 self.following.pop();
                 return t;
@@ -365,5 +426,30 @@ mod tests {
             internal_refs(&parse::expr("Requirements").expect("e"), &ad, &opts(false)),
             ["memory", "requirements"]
         );
+    }
+
+    #[test]
+    fn completeness() {
+        // (ad, expression, complete?)
+        for (ad, e, want) in [
+            ("[]", "TARGET.Memory > 10 && Arch == \"X\"", true),
+            ("[x = TARGET.a; y = x + 1]", "y", true),
+            ("[]", "eval(\"TARGET.\" + A)", false),
+            ("[]", "random(3) > 1", false),
+            ("[]", "TARGET[A]", false),
+            ("[]", "{1, 2, 3}[A]", true),
+            ("[]", "member(\"x\", TARGET)", false),
+            ("[x = eval(\"y\")]", "x + 1", false),
+            ("[t = TARGET]", "t.Memory", false),
+            ("[]", "(A ? TARGET : MY).Memory", false),
+            ("[]", "[a = 1].a", true),
+        ] {
+            let ad = parse::classad(ad).expect("ad");
+            let e = parse::expr(e).expect("expr");
+            let r = references(&e, &ad, &opts(true));
+            assert_eq!(r.complete, want, "{e:?} in {ad:?}");
+        }
+        assert!(complete(&parse::expr("TARGET.Memory").expect("e")));
+        assert!(!complete(&parse::expr("eval(X)").expect("e")));
     }
 }

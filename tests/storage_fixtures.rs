@@ -168,6 +168,22 @@ fn reads_back(version: u32) {
         (m[0].id, m[0].cycle, m[0].time, m[0].members.len()),
         (1, 1, T0, 2)
     );
+    // The history's access paths (format 4; built by the migration from older formats).
+    let store = db.store();
+    let ids = |ms: Vec<adjoin::storage::MatchRecord>| ms.iter().map(|m| m.id).collect::<Vec<_>>();
+    assert_eq!(ids(store.matches_of_cycle(1).expect("by cycle")), [1]);
+    assert_eq!(
+        ids(store
+            .matches_of_ad("machines", "slot0@fixture")
+            .expect("by ad")),
+        [1]
+    );
+    assert_eq!(
+        ids(store.matches_of_ad("jobs", "submit#0.0#1").expect("by ad")),
+        [1]
+    );
+    assert_eq!(ids(store.recent_matches(10).expect("recent")), [1]);
+    assert_eq!(store.peek_cycle().expect("next cycle"), 2);
     let report = db.check().expect("check");
     assert!(report.is_clean(), "{:?}", report.damage);
     let stats = db.stats().expect("stats");
@@ -205,4 +221,10 @@ fn format_2_fixture_reads_back() {
 fn format_3_fixture_reads_back() {
     // The consumed ads' records are still in their blocks here, dead.
     reads_back(3);
+}
+
+#[test]
+fn format_4_fixture_reads_back() {
+    // The match history indexed by cycle and by ad, the cycle counter stored.
+    reads_back(4);
 }

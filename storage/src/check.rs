@@ -82,6 +82,8 @@ impl AdStore {
                 meta::NEXT_COLLECTION,
                 meta::NEXT_GENERATED,
                 meta::NEXT_MATCH,
+                meta::NEXT_CYCLE,
+                meta::PRUNED_BELOW,
             ]
             .contains(&k.as_slice())
                 || k.starts_with(meta::GENERATION)
@@ -325,6 +327,10 @@ impl AdStore {
         });
 
         let next_match = counters.get(meta::NEXT_MATCH).copied().unwrap_or(1);
+        let pruned_below = counters.get(meta::PRUNED_BELOW).copied().unwrap_or(1);
+        // The index entries every record kept must have (format 4).
+        let mut by_cycle: HashSet<Vec<u8>> = HashSet::new();
+        let mut by_ad: HashSet<Vec<u8>> = HashSet::new();
         each(self, tree::MATCHES, &mut r, |r, k, v| {
             let id = key::decode_match_id(&k);
             let shown = id.map(|i| i.to_string());
@@ -343,12 +349,46 @@ impl AdStore {
                     &k,
                     "match id not below the counter",
                 )),
-                Ok(_) => {}
+                Ok(m) if m.id < pruned_below => r.damage.push(damage(
+                    tree::MATCHES,
+                    None,
+                    shown.as_deref(),
+                    &k,
+                    "match id below the pruned ones",
+                )),
+                Ok(m) => {
+                    by_cycle.insert(key::match_by_cycle(m.cycle, m.id).to_vec());
+                    for mem in &m.members {
+                        by_ad.insert(key::match_by_ad(&mem.collection, &mem.id, m.id));
+                    }
+                }
                 Err(e) => r
                     .damage
                     .push(damage(tree::MATCHES, None, shown.as_deref(), &k, e)),
             }
         });
+        for (t, mut wanted) in [
+            (tree::MATCHES_BY_CYCLE, by_cycle),
+            (tree::MATCHES_BY_AD, by_ad),
+        ] {
+            each(self, t, &mut r, |r, k, _| {
+                if !wanted.remove(&k) {
+                    r.damage
+                        .push(damage(t, None, None, &k, "index entry of no match kept"));
+                }
+            });
+            let mut missing: Vec<Vec<u8>> = wanted.into_iter().collect();
+            missing.sort();
+            for k in missing {
+                r.damage.push(damage(
+                    t,
+                    None,
+                    None,
+                    &k,
+                    "a match kept is missing from this index",
+                ));
+            }
+        }
 
         let by_name: BTreeMap<&String, (&CollId, &CollectionEntry)> =
             colls.iter().map(|(c, (n, e))| (n, (c, e))).collect();

@@ -17,7 +17,7 @@ use crate::error::{Damage, MigrationError, OpenError};
 use crate::key::{meta, tree};
 
 /// The format this build writes.
-pub const CURRENT: u32 = 3;
+pub const CURRENT: u32 = 4;
 
 /// A step from version `from` to `from + 1`.
 #[derive(Clone, Copy)]
@@ -37,6 +37,10 @@ pub const MIGRATIONS: &[Migration] = &[
     Migration {
         from: 2,
         run: crate::migrate::dead_records_allowed,
+    },
+    Migration {
+        from: 3,
+        run: crate::migrate::match_history_indexed,
     },
 ];
 

@@ -20,8 +20,22 @@ pub mod tree {
     pub const MATCHES: &str = "matches";
     /// Attribute-name number → name.
     pub const NAMES: &str = "names";
+    /// (cycle, match id) → nothing: one cycle's matches without a scan (format 4).
+    pub const MATCHES_BY_CYCLE: &str = "matches_by_cycle";
+    /// (collection, ad id, match id) → nothing: one ad's matches without a scan (format 4).
+    pub const MATCHES_BY_AD: &str = "matches_by_ad";
     /// Every tree of the current format, in the order docs/storage-format.md lists them.
-    pub const ALL: [&str; 7] = [META, CATALOG, BLOCKS, DIRS, TOMBSTONES, MATCHES, NAMES];
+    pub const ALL: [&str; 9] = [
+        META,
+        CATALOG,
+        BLOCKS,
+        DIRS,
+        TOMBSTONES,
+        MATCHES,
+        NAMES,
+        MATCHES_BY_CYCLE,
+        MATCHES_BY_AD,
+    ];
 
     /// Trees of format 1, read only by its migration.
     pub mod v1 {
@@ -44,6 +58,11 @@ pub mod meta {
     pub const NEXT_GENERATED: &[u8] = b"next_generated";
     /// The next match id (`u64`).
     pub const NEXT_MATCH: &[u8] = b"next_match";
+    /// The next matchmaking cycle number (`u64`, format 4): taken by each durable cycle as it
+    /// starts, so numbers strictly increase whether or not a cycle records anything.
+    pub const NEXT_CYCLE: &[u8] = b"next_cycle";
+    /// Every match id below this one has been pruned (`u64`, format 4; absent: none).
+    pub const PRUNED_BELOW: &[u8] = b"pruned_below";
     /// The prefix of the per-collection generation counters.
     pub const GENERATION: &[u8] = b"generation/";
 
@@ -152,6 +171,55 @@ pub fn decode_match_id(k: &[u8]) -> Option<u64> {
     u64_at(k, 0)
 }
 
+/// `matches_by_cycle` key: the cycle, then the match id.
+pub fn match_by_cycle(cycle: u64, id: u64) -> [u8; 16] {
+    let mut k = [0u8; 16];
+    k[..8].copy_from_slice(&cycle.to_be_bytes());
+    k[8..].copy_from_slice(&id.to_be_bytes());
+    k
+}
+
+/// Decodes a `matches_by_cycle` key into (cycle, match id).
+pub fn decode_match_by_cycle(k: &[u8]) -> Option<(u64, u64)> {
+    if k.len() != 16 {
+        return None;
+    }
+    Some((u64_at(k, 0)?, u64_at(k, 8)?))
+}
+
+/// The prefix of `matches_by_ad` keys of ad `id` of collection `name`: the name's length (one
+/// byte: names are at most 255 bytes), the name, the id, then `0xFF` (a byte UTF-8 never holds,
+/// so no id's prefix is another's). Names rather than collection numbers, so that a member of a
+/// collection that never stored an ad is found too.
+pub fn match_by_ad_prefix(name: &str, id: &str) -> Vec<u8> {
+    let mut k = Vec::with_capacity(2 + name.len() + id.len() + 8);
+    k.push(u8::try_from(name.len()).unwrap_or(u8::MAX));
+    k.extend_from_slice(name.as_bytes());
+    k.extend_from_slice(id.as_bytes());
+    k.push(0xFF);
+    k
+}
+
+/// `matches_by_ad` key: [`match_by_ad_prefix`], then the match id.
+pub fn match_by_ad(name: &str, id: &str, match_id: u64) -> Vec<u8> {
+    let mut k = match_by_ad_prefix(name, id);
+    k.extend_from_slice(&match_id.to_be_bytes());
+    k
+}
+
+/// Decodes a `matches_by_ad` key into (collection, ad id, match id).
+pub fn decode_match_by_ad(k: &[u8]) -> Option<(String, String, u64)> {
+    let (&len, rest) = k.split_first()?;
+    let name = std::str::from_utf8(rest.get(..usize::from(len))?).ok()?;
+    let rest = rest.get(usize::from(len)..)?;
+    let cut = rest.len().checked_sub(9)?;
+    if rest.get(cut) != Some(&0xFF) {
+        return None;
+    }
+    let id = std::str::from_utf8(&rest[..cut]).ok()?;
+    Some((name.to_owned(), id.to_owned(), u64_at(rest, cut + 1)?))
+}
+
 /// `names` key: the name's number.
 pub fn name_code(code: u32) -> [u8; 4] {
     code.to_be_bytes()
@@ -187,6 +255,14 @@ mod tests {
             assert_eq!(decode_expiry(&expiry(t, c, s)), Some((t, c, s)));
         }
         assert_eq!(decode_match_id(&match_id(42)), Some(42));
+        assert_eq!(decode_match_by_cycle(&match_by_cycle(7, 42)), Some((7, 42)));
+        for (name, id) in [("jobs", "1.0"), ("", ""), ("m", "slot1@a\u{e9}")] {
+            let k = match_by_ad(name, id, 9);
+            assert!(k.starts_with(&match_by_ad_prefix(name, id)));
+            assert_eq!(decode_match_by_ad(&k), Some((name.into(), id.into(), 9)));
+        }
+        // No ad's prefix is another's (`a` of `j` against `ab` of `j`).
+        assert!(!match_by_ad("j", "ab", 1).starts_with(&match_by_ad_prefix("j", "a")));
         assert_eq!(decode_name_code(&name_code(9)), Some(9));
         assert_eq!(decode_catalog(&catalog("jobs")).as_deref(), Some("jobs"));
     }
@@ -205,5 +281,8 @@ mod tests {
         assert_eq!(decode_id(&[0, 0, 0, 1, 0xff]), None, "not UTF-8");
         assert_eq!(decode_expiry(&[0; 19]), None);
         assert_eq!(decode_match_id(&[0; 9]), None);
+        assert_eq!(decode_match_by_cycle(&[0; 15]), None);
+        assert_eq!(decode_match_by_ad(&[3, b'a']), None);
+        assert_eq!(decode_match_by_ad(&[0, 0xFE, 0, 0, 0, 0, 0, 0, 0, 0]), None);
     }
 }

@@ -33,6 +33,7 @@ pub mod error;
 #[cfg(test)]
 mod faults;
 pub mod format;
+mod history;
 pub mod ident;
 mod index;
 pub mod key;
@@ -53,6 +54,7 @@ mod write;
 
 pub use check::CheckReport;
 pub use error::{AdError, Damage, Error, MigrationError, OpenError, StoreError};
+pub use history::{PruneReport, Retention};
 pub use ident::{Expiry, IdRule};
 pub use lifetime::Purged;
 pub use loader::{LoadReport, Loader, PreparedAd};

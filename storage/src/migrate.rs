@@ -3,10 +3,11 @@
 
 use crate::backend::{KeyRange, Store};
 use crate::block::{self, Rec};
+use crate::codec;
 use crate::error::MigrationError;
 use crate::format::write_version_tx;
-use crate::key::{self, tree, CollId};
-use crate::record::open_header;
+use crate::key::{self, meta, tree, CollId};
+use crate::record::{open_header, MatchRecord};
 
 /// A write of a migration: tree number, key, and value (`None`: delete).
 type TreeWrite = (usize, Vec<u8>, Option<Vec<u8>>);
@@ -100,6 +101,65 @@ pub(crate) fn blocks_from_records(store: &dyn Store) -> Result<(), MigrationErro
 /// them); the stamp says that from now on consumed records may stay in their blocks.
 pub(crate) fn dead_records_allowed(store: &dyn Store) -> Result<(), MigrationError> {
     store.transaction(&[tree::META], &|tx| write_version_tx(tx, 0, 3))?;
+    Ok(())
+}
+
+/// Format 3 → 4: the match history gets its access paths — every record's entries in
+/// `matches_by_cycle` and `matches_by_ad` — and the durable cycle counter, set past the highest
+/// cycle recorded. Written in chunks; the version goes last, so an interrupted migration runs
+/// again from the start (its entries are the same keys, written again).
+pub(crate) fn match_history_indexed(store: &dyn Store) -> Result<(), MigrationError> {
+    let trees = [
+        tree::META,
+        tree::MATCHES,
+        tree::MATCHES_BY_CYCLE,
+        tree::MATCHES_BY_AD,
+    ];
+    let mut next_cycle = 1u64;
+    let mut range = KeyRange::all();
+    loop {
+        let mut writes: Vec<TreeWrite> = Vec::new();
+        let mut last = None;
+        for entry in store
+            .scan(tree::MATCHES, range.clone())?
+            .take(MIGRATION_CHUNK)
+        {
+            let (k, v) = entry?;
+            let m: MatchRecord = codec::open(&k, &v).map_err(|e| {
+                MigrationError::Damaged(format!("the match record under {k:02x?} is damaged: {e}"))
+            })?;
+            next_cycle = next_cycle.max(m.cycle.saturating_add(1));
+            writes.push((
+                2,
+                key::match_by_cycle(m.cycle, m.id).to_vec(),
+                Some(Vec::new()),
+            ));
+            for mem in &m.members {
+                writes.push((
+                    3,
+                    key::match_by_ad(&mem.collection, &mem.id, m.id),
+                    Some(Vec::new()),
+                ));
+            }
+            last = Some(k);
+        }
+        let Some(last) = last else { break };
+        store.transaction(&trees, &|tx| {
+            for (t, k, v) in &writes {
+                match v {
+                    Some(v) => tx.put(*t, k, v)?,
+                    None => tx.delete(*t, k)?,
+                }
+            }
+            Ok(())
+        })?;
+        range = range.resume_after(&last);
+    }
+    let counter = codec::seal(meta::NEXT_CYCLE, &next_cycle)?;
+    store.transaction(&[tree::META], &|tx| {
+        tx.put(0, meta::NEXT_CYCLE, &counter)?;
+        write_version_tx(tx, 0, 4)
+    })?;
     Ok(())
 }
 

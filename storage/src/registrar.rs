@@ -112,6 +112,7 @@ fn plan_match(
     m: &NewMatch,
     now: i64,
 ) -> Result<Result<MatchRecord, AdError>, AdError> {
+    crate::history::valid_members(m)?;
     let consumed: Vec<&NewMember> = m.members.iter().filter(|mem| mem.consume).collect();
     for (i, mem) in consumed.iter().enumerate() {
         let twice = consumed[..i]
@@ -151,6 +152,7 @@ fn plan_match(
             .collect(),
     };
     txn.put(t::MATCHES, &key::match_id(id), &rec)?;
+    crate::history::index_match(txn, &rec)?;
     txn.set_counter(meta::NEXT_MATCH, id + 1);
     Ok(Ok(rec))
 }
@@ -244,7 +246,9 @@ impl AdStore {
         })
     }
 
-    /// The recorded matches, oldest first.
+    /// The recorded matches (those kept), oldest first: a scan of the whole history (see
+    /// [`AdStore::recent_matches`], [`AdStore::matches_of_cycle`] and
+    /// [`AdStore::matches_of_ad`] for reads that need none).
     pub fn matches(
         &self,
     ) -> Result<impl Iterator<Item = Result<MatchRecord, AdError>> + '_, AdError> {

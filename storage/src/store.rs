@@ -119,9 +119,11 @@ pub(crate) mod t {
     pub const DIRS: usize = 3;
     pub const TOMBSTONES: usize = 4;
     pub const MATCHES: usize = 5;
+    pub const MATCHES_BY_CYCLE: usize = 7;
+    pub const MATCHES_BY_AD: usize = 8;
 }
 
-const _: () = assert!(tree::ALL.len() == 7, "t:: numbers follow tree::ALL");
+const _: () = assert!(tree::ALL.len() == 9, "t:: numbers follow tree::ALL");
 
 /// Longest collection name, in bytes.
 pub const MAX_COLLECTION_LEN: usize = 255;

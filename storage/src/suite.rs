@@ -641,6 +641,130 @@ pub(crate) fn consumed_records_stay_dead(f: Fixture) {
     clean(&f, "after reopening again");
 }
 
+/// The match history: durable cycle numbers, reads by cycle, by ad and of the most recent,
+/// retention by count and by age with every pruned record exported first, and `check` over
+/// the history's indexes.
+pub(crate) fn match_history(f: Fixture) {
+    for i in 1..=8 {
+        put(&f, "slots", &format!("[Name = \"s{i}\"]"));
+        put(&f, "jobs", &format!("[Name = \"j{i}\"]"));
+    }
+    let pair = |cycle: u64, i: u32| NewMatch {
+        cycle,
+        members: vec![
+            NewMember {
+                collection: "jobs".into(),
+                id: format!("j{i}"),
+                rank: None,
+                consume: true,
+            },
+            NewMember {
+                collection: "slots".into(),
+                id: format!("s{i}"),
+                rank: Some(Value::Int(i64::from(i))),
+                consume: true,
+            },
+        ],
+    };
+    let record = |f: &Fixture, cycle: u64, pairs: &[u32]| {
+        let ms: Vec<NewMatch> = pairs.iter().map(|&i| pair(cycle, i)).collect();
+        for r in f.s.record_matches(&ms, AfterRefusal::Stop).expect("record") {
+            r.expect("recorded");
+        }
+    };
+    let ids = |ms: Vec<MatchRecord>| ms.iter().map(|m| m.id).collect::<Vec<u64>>();
+    assert_eq!(f.s.peek_cycle().expect("peek"), 1);
+    let c1 = f.s.begin_cycle().expect("cycle");
+    record(&f, c1, &[1, 2]);
+    // A cycle that records nothing still takes its number.
+    let empty = f.s.begin_cycle().expect("cycle");
+    let c3 = f.s.begin_cycle().expect("cycle");
+    assert_eq!((c1, empty, c3), (1, 2, 3));
+    record(&f, c3, &[3]);
+    f.at(2000);
+    let f = f.reopen();
+    let c4 = f.s.begin_cycle().expect("cycle after reopening");
+    assert_eq!(c4, 4);
+    record(&f, c4, &[4, 5]);
+    for (cycle, want) in [(1, vec![1, 2]), (2, vec![]), (3, vec![3]), (4, vec![4, 5])] {
+        assert_eq!(ids(f.s.matches_of_cycle(cycle).expect("by cycle")), want);
+    }
+    for (coll, id, want) in [
+        ("slots", "s3", vec![3]),
+        ("jobs", "j5", vec![5]),
+        ("jobs", "j", vec![]),
+        ("slots", "s1", vec![1]),
+    ] {
+        assert_eq!(
+            ids(f.s.matches_of_ad(coll, id).expect("by ad")),
+            want,
+            "{id}"
+        );
+    }
+    assert_eq!(ids(f.s.recent_matches(2).expect("recent")), [4, 5]);
+    assert_eq!(
+        ids(f.s.recent_matches(99).expect("recent")),
+        [1, 2, 3, 4, 5]
+    );
+    assert_eq!(f.s.match_count().expect("count"), 5);
+    // By count: the oldest go, each handed over first.
+    let mut exported = Vec::new();
+    let keep3 = crate::Retention {
+        max_records: Some(3),
+        ..Default::default()
+    };
+    let r =
+        f.s.prune_matches(&keep3, u64::MAX, &mut |m| {
+            exported.push(m.id);
+            Ok(())
+        })
+        .expect("prune");
+    assert_eq!(
+        (r.pruned, r.kept, r.done, exported),
+        (2, 3, true, vec![1, 2])
+    );
+    assert!(f.s.matches_of_cycle(1).expect("by cycle").is_empty());
+    assert!(f.s.matches_of_ad("slots", "s1").expect("by ad").is_empty());
+    assert_eq!(
+        ids(f.s.matches().expect("all").map(|m| m.expect("m")).collect()),
+        [3, 4, 5]
+    );
+    // By age: at 2500, a day of 1000 s keeps what was recorded at 2000.
+    f.at(2500);
+    let by_age = crate::Retention {
+        max_age: Some(1000),
+        ..Default::default()
+    };
+    let r =
+        f.s.prune_matches(&by_age, u64::MAX, &mut |_| Ok(()))
+            .expect("prune");
+    assert_eq!((r.pruned, r.kept, r.done), (1, 2, true));
+    // A budget smaller than the work: done says so, and the next call goes on.
+    let none = crate::Retention {
+        max_records: Some(0),
+        ..Default::default()
+    };
+    let r = f.s.prune_matches(&none, 1, &mut |_| Ok(())).expect("prune");
+    assert_eq!((r.pruned, r.kept, r.done), (1, 1, false));
+    // An export that fails stops the prune with nothing of its chunk removed.
+    let failed = f.s.prune_matches(&none, 9, &mut |_| {
+        Err(AdError::NotFound {
+            collection: "export".into(),
+            id: String::new(),
+        })
+    });
+    assert!(failed.is_err());
+    assert_eq!(f.s.match_count().expect("count"), 1);
+    let r = f.s.prune_matches(&none, 9, &mut |_| Ok(())).expect("prune");
+    assert_eq!((r.pruned, r.kept, r.done), (1, 0, true));
+    // Numbers go on after everything was pruned.
+    assert_eq!(f.s.begin_cycle().expect("cycle"), 5);
+    record(&f, 5, &[6]);
+    assert_eq!(ids(f.s.recent_matches(5).expect("recent")), [6]);
+    let report = f.s.check().expect("check");
+    assert!(report.is_clean(), "{:?}", report.damage);
+}
+
 /// One `#[test]` per case, for the fixture `$make` builds.
 macro_rules! adstore_suite {
     ($modname:ident, $make:expr) => {
@@ -677,6 +801,10 @@ macro_rules! adstore_suite {
             #[test]
             fn consumed_records_stay_dead() {
                 super::consumed_records_stay_dead($make(1000))
+            }
+            #[test]
+            fn match_history() {
+                super::match_history($make(1000))
             }
             #[test]
             fn bulk_loads() {

@@ -48,6 +48,8 @@ pub(crate) struct Txn<'s> {
     tombstones: BTreeMap<Vec<u8>, Option<Tombstone>>,
     /// Other sealed values to write: (tree number, key, value).
     puts: Vec<(usize, Vec<u8>, Vec<u8>)>,
+    /// Unsealed entries to write or delete (index trees whose values say nothing).
+    raws: Vec<(usize, Vec<u8>, Option<Vec<u8>>)>,
     /// Records killed (consumed, left in their blocks): collection, id, place, expiry.
     kills: Vec<(CollId, String, Loc, Option<i64>)>,
     /// Dead records taken out of their blocks.
@@ -74,6 +76,7 @@ impl<'s> Txn<'s> {
             open: HashMap::new(),
             tombstones: BTreeMap::new(),
             puts: Vec::new(),
+            raws: Vec::new(),
             kills: Vec::new(),
             buried: Vec::new(),
         }
@@ -417,6 +420,12 @@ impl<'s> Txn<'s> {
         Ok(())
     }
 
+    /// Writes (`Some`) or deletes (`None`) an unsealed entry of tree number `tree`: entries of
+    /// index trees whose keys say everything.
+    pub(crate) fn raw(&mut self, tree: usize, key: Vec<u8>, value: Option<Vec<u8>>) {
+        self.raws.push((tree, key, value));
+    }
+
     /// Commits every write at once, then updates the index and the catalog in memory. Nothing
     /// is written when the transaction changed nothing.
     pub(crate) fn commit(self) -> Result<(), AdError> {
@@ -533,6 +542,7 @@ impl<'s> Txn<'s> {
         for (tree, k, v) in self.puts {
             writes.push((tree, k, Some(v)));
         }
+        writes.extend(self.raws);
         if writes.is_empty() {
             return Ok(());
         }

@@ -486,6 +486,42 @@ fn matches_are_listed() {
         "{stats}"
     );
     assert!(stats.contains("\nmatches: 2\n"), "{stats}");
+    // The history read without a scan: the last N, one cycle's, one ad's.
+    let ids = |args: &[&str]| -> Vec<u64> {
+        s.ok(args)
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).expect("json line");
+                v["id"].as_u64().expect("id")
+            })
+            .collect()
+    };
+    assert_eq!(ids(&["matches", "--json", "--last", "1"]), [2]);
+    assert_eq!(ids(&["matches", "--json", "--cycle", "3"]), [1]);
+    assert_eq!(
+        ids(&["matches", "--json", "--ad", "machines", "slot2"]),
+        [2]
+    );
+    assert_eq!(ids(&["matches", "--json", "--ad", "jobs", "s#1.0#5"]), [1]);
+    assert!(ids(&["matches", "--json", "--cycle", "9"]).is_empty());
+    // Retention: keep the newest record, the other appended to a file first.
+    assert_eq!(
+        s.ok(&["prune", "--keep", "1", "--export", "old.jsonl"]),
+        "pruned 1 match records, 1 kept\n"
+    );
+    assert_eq!(ids(&["matches", "--json"]), [2]);
+    let exported = std::fs::read_to_string(s.path("old.jsonl")).expect("export");
+    assert!(
+        exported.starts_with("{\"id\":1,\"time\":1417808219,\"cycle\":3,"),
+        "{exported}"
+    );
+    assert_eq!(
+        s.ok(&["prune", "--older-than-days", "36500"]),
+        "pruned 0 match records, 1 kept\n"
+    );
+    let out = s.run(&["prune"]);
+    assert_eq!(out.code, 2, "{out:?}");
+    assert_eq!(s.run(&["check"]).code, 0, "the pruned history checks clean");
 }
 
 #[test]

@@ -143,6 +143,69 @@ fn durable_cycle_consumes_and_records() {
     // The next cycle: only m4 is left, and no job left fits it both ways.
     let next = run(&db, |_| {});
     assert_eq!((next.cycle, next.matches.len()), (2, 0));
+    // Cycle numbers strictly increase, empty cycles included; the history reads by cycle and
+    // by ad without a scan.
+    let after = run(&db, |_| {});
+    assert_eq!((after.cycle, after.matches.len()), (3, 0));
+    let ids = |ms: Vec<adjoin::storage::MatchRecord>| ms.iter().map(|m| m.id).collect::<Vec<_>>();
+    assert_eq!(ids(db.matches_of_cycle(1).expect("by cycle")), [1, 2, 3]);
+    assert!(db.matches_of_cycle(2).expect("by cycle").is_empty());
+    assert_eq!(ids(db.matches_of_ad("jobs", "j3").expect("by ad")), [2, 3]);
+    assert_eq!(ids(db.recent_matches(1).expect("recent")), [3]);
+}
+
+#[test]
+fn a_retention_policy_prunes_after_durable_cycles() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let export = dir.path().join("pruned.jsonl");
+    let opts = adjoin::DbOptions {
+        retention: Some(adjoin::db::RetentionPolicy {
+            keep: adjoin::storage::Retention {
+                max_records: Some(2),
+                ..Default::default()
+            },
+            export: Some(export.clone()),
+        }),
+        ..adjoin::DbOptions::default()
+    };
+    let db = Db::open_in_memory_with(&opts).expect("db");
+    let machines: Vec<String> = (0..5)
+        .map(|i| format!("[Key = \"m{i}\"; Requirements = true]"))
+        .collect();
+    let jobs: Vec<String> = (0..5)
+        .map(|i| format!("[Key = \"j{i}\"; Requirements = true]"))
+        .collect();
+    load(
+        &db,
+        "machines",
+        &machines.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    load(
+        &db,
+        "jobs",
+        &jobs.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    let r = run(&db, |_| {});
+    assert_eq!((r.matches.len(), r.pruned), (5, 3));
+    assert_eq!(db.match_count().expect("count"), 2);
+    let kept: Vec<u64> = db
+        .matches()
+        .expect("matches")
+        .iter()
+        .map(|m| m.id)
+        .collect();
+    assert_eq!(kept, [4, 5]);
+    let lines: Vec<String> = std::fs::read_to_string(&export)
+        .expect("export written")
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(lines.len(), 3);
+    for (line, id) in lines.iter().zip(1..) {
+        let v: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        assert_eq!(v["id"], id, "{line}");
+        assert_eq!(v["members"][1]["collection"], "machines", "{line}");
+    }
 }
 
 #[test]

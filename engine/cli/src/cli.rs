@@ -10,6 +10,7 @@ mod join;
 mod load;
 mod match_cmd;
 mod matches;
+mod prune;
 mod query;
 mod render;
 mod rm;
@@ -56,8 +57,10 @@ enum Command {
     Check(check::CheckArgs),
     /// Run a matchmaking cycle: match requests to offers, consume them and record the matches.
     Match(match_cmd::MatchArgs),
-    /// List the recorded matches.
+    /// List the recorded matches (all, the last N, one cycle's or one ad's).
     Matches(matches::MatchesArgs),
+    /// Remove the oldest match records by age or count, optionally exporting them first.
+    Prune(prune::PruneArgs),
     /// Build a demo database of a generated pool, query it, and print a summary with timings.
     Demo(demo::DemoArgs),
 }
@@ -103,6 +106,7 @@ pub fn run() -> ExitCode {
         Command::Check(args) => check::run(args, &db),
         Command::Match(args) => match_cmd::run(args, &db),
         Command::Matches(args) => matches::run(args, &db),
+        Command::Prune(args) => prune::run(args, &db),
         Command::Demo(args) => demo::run(args, cli.db.as_deref()),
     };
     match result {

@@ -127,6 +127,8 @@ pub struct CycleReport {
     pub damaged: Vec<DbError>,
     /// Where the time went.
     pub phases: Phases,
+    /// Match records the Db's retention policy pruned after the cycle.
+    pub pruned: u64,
 }
 
 /// Wall-clock seconds of each phase of a cycle. The offers are read and prepared on a second
@@ -181,14 +183,6 @@ impl Db {
     pub fn match_cycle(&self, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
         run(self, opts)
     }
-}
-
-/// The number the next cycle's records carry: one more than the last recorded.
-fn next_cycle(db: &Db) -> Result<u64, DbError> {
-    Ok(db
-        .matches()?
-        .last()
-        .map_or(1, |m| m.cycle.saturating_add(1)))
 }
 
 /// Runs one matchmaking cycle over `db`.
@@ -249,7 +243,13 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
     let serving = order::request_order(&requests.ads, opts.order_by.as_ref(), &eval);
     phases.order = split();
     let report = CycleReport {
-        cycle: if opts.dry_run { 0 } else { next_cycle(db)? },
+        // A durable cycle takes its number from the store's counter as it starts, whether or
+        // not it records anything.
+        cycle: if opts.dry_run {
+            0
+        } else {
+            db.store().begin_cycle().map_err(DbError::from)?
+        },
         requests: requests.len(),
         clusters: clusters.len(),
         ..CycleReport::default()
@@ -283,6 +283,10 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
         // Every group committed atomically; one flush makes them all durable before the
         // report acknowledges them.
         db.flush()?;
+        // The Db's retention policy, one bounded step a cycle.
+        if let Some(p) = db.apply_retention()? {
+            report.pruned = p.pruned;
+        }
     }
     (report.probes, report.evaluations) = pool.work();
     report.damaged = requests.damaged;

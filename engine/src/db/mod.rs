@@ -6,10 +6,12 @@
 //! index (`indexes.rs`), which a write to any collection also holds while it runs.
 
 mod held_files;
+mod history;
 mod indexes;
 mod loading;
 mod query;
 
+pub use self::history::{match_json, rank_json, RetentionPolicy, RETENTION_STEP};
 pub use self::indexes::Held;
 pub use self::loading::{LoadOptions, LoadProgress, LoadReport, LoadedAd};
 pub use self::query::{selects, Answer, Query};
@@ -42,6 +44,9 @@ pub struct DbOptions {
     pub block_bytes: usize,
     /// A fixed clock, for tests; `None` uses the system clock.
     pub clock: Option<ClockFn>,
+    /// A retention policy for the match history, applied after every durable cycle (one
+    /// bounded step each) and by [`Db::apply_retention`]; `None` keeps every record.
+    pub retention: Option<RetentionPolicy>,
 }
 
 /// A clock as [`DbOptions`] holds it.
@@ -64,6 +69,7 @@ impl Default for DbOptions {
             block_ads: s.block_ads,
             block_bytes: s.block_bytes,
             clock: None,
+            retention: None,
         }
     }
 }
@@ -129,6 +135,7 @@ pub struct Db {
     store: Arc<AdStore>,
     path: Option<PathBuf>,
     indexes: Indexes,
+    retention: Option<RetentionPolicy>,
 }
 
 impl Db {
@@ -150,6 +157,7 @@ impl Db {
             store,
             path: Some(path.to_owned()),
             indexes: Indexes::new(Some(path.to_owned()), IndexOptions::default()),
+            retention: opts.retention.clone(),
         })
     }
 
@@ -166,6 +174,7 @@ impl Db {
             store,
             path: None,
             indexes: Indexes::new(None, IndexOptions::default()),
+            retention: opts.retention.clone(),
         })
     }
 

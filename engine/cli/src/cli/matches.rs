@@ -1,15 +1,14 @@
 //! `adjoin matches`: the match registrar's records, oldest first, as a listing or as JSON
-//! lines.
+//! lines — all of them, the last N, one cycle's, or one ad's (the last three without reading
+//! the rest of the history).
 
 use super::db_arg::DbPath;
 use super::render::{utc_time, Table};
 use adjoin::query::print::expr_to_old_string;
-use adjoin::query::{Expr, Value};
+use adjoin::query::Expr;
 use adjoin::storage::MatchRecord;
 use anyhow::Result;
 use clap::Args;
-use serde::Serialize;
-use serde_json::json;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -19,57 +18,20 @@ pub struct MatchesArgs {
     /// Print one match per line as a JSON object.
     #[arg(long)]
     json: bool,
+    /// Only the last N matches recorded.
+    #[arg(long, value_name = "N", conflicts_with_all = ["cycle", "ad"])]
+    last: Option<u64>,
+    /// Only the matches of cycle N.
+    #[arg(long, value_name = "N", conflicts_with = "ad")]
+    cycle: Option<u64>,
+    /// Only the matches ad ID of COLLECTION took part in.
+    #[arg(long, num_args = 2, value_names = ["COLLECTION", "ID"])]
+    ad: Option<Vec<String>>,
 }
 
-/// A rank as JSON: numbers and booleans as such, `undefined` as null, anything else as its
-/// ClassAd text.
-fn rank_json(v: &Value) -> serde_json::Value {
-    match v {
-        Value::Int(i) => json!(i),
-        Value::Real(r) if r.is_finite() => json!(r),
-        Value::Bool(b) => json!(b),
-        Value::Undefined => serde_json::Value::Null,
-        other => json!(other.to_string()),
-    }
-}
-
-/// A match as `--json` prints it (fields in this order).
-#[derive(Serialize)]
-struct JsonMatch<'m> {
-    id: u64,
-    time: i64,
-    cycle: u64,
-    members: Vec<JsonMember<'m>>,
-}
-
-/// A match member as `--json` prints it.
-#[derive(Serialize)]
-struct JsonMember<'m> {
-    collection: &'m str,
-    id: &'m str,
-    rank: serde_json::Value,
-    consumed: bool,
-}
-
-/// One match as a JSON object on one line.
+/// One match as a JSON object on one line (the library's format, also that of exports).
 pub fn to_json(m: &MatchRecord) -> String {
-    let j = JsonMatch {
-        id: m.id,
-        time: m.time,
-        cycle: m.cycle,
-        members: m
-            .members
-            .iter()
-            .map(|mem| JsonMember {
-                collection: &mem.collection,
-                id: &mem.id,
-                rank: mem.rank.as_ref().map_or(serde_json::Value::Null, rank_json),
-                consumed: mem.consumed,
-            })
-            .collect(),
-    };
-    // Serializing plain strings and numbers cannot fail.
-    serde_json::to_string(&j).unwrap_or_default()
+    adjoin::db::match_json(m)
 }
 
 /// One match as a heading line and a line per member.
@@ -92,7 +54,12 @@ pub fn to_text(m: &MatchRecord) -> String {
 /// Runs `adjoin matches`.
 pub fn run(args: MatchesArgs, db: &DbPath) -> Result<ExitCode> {
     let db = db.open_existing()?;
-    let matches = db.matches()?;
+    let matches = match (&args.last, &args.cycle, args.ad.as_deref()) {
+        (Some(n), _, _) => db.recent_matches(*n)?,
+        (_, Some(c), _) => db.matches_of_cycle(*c)?,
+        (_, _, Some([coll, id])) => db.matches_of_ad(coll, id)?,
+        _ => db.matches()?,
+    };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if matches.is_empty() && !args.json {
         writeln!(out, "no matches recorded")?;
@@ -111,6 +78,7 @@ pub fn run(args: MatchesArgs, db: &DbPath) -> Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use adjoin::query::Value;
     use adjoin::storage::MatchMember;
 
     fn record() -> MatchRecord {
@@ -139,23 +107,5 @@ mod tests {
              jobs      s#1.0#5  rank 1.5\n  \
              machines  slot1@h            consumed\n"
         );
-        assert_eq!(
-            to_json(&record()),
-            r#"{"id":7,"time":1417808219,"cycle":2,"members":[{"collection":"jobs","id":"s#1.0#5","rank":1.5,"consumed":false},{"collection":"machines","id":"slot1@h","rank":null,"consumed":true}]}"#
-        );
-    }
-
-    #[test]
-    fn ranks_as_json() {
-        for (v, want) in [
-            (Value::Int(3), "3"),
-            (Value::Real(0.25), "0.25"),
-            (Value::Real(f64::NAN), "\"real(\\\"NaN\\\")\""),
-            (Value::Bool(true), "true"),
-            (Value::Undefined, "null"),
-            (Value::str("x"), "\"\\\"x\\\"\""),
-        ] {
-            assert_eq!(rank_json(&v).to_string(), want, "{v:?}");
-        }
     }
 }

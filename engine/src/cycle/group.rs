@@ -294,7 +294,7 @@ mod tests {
     use super::super::cluster::Clusters;
     use super::super::dock::Dock;
     use super::super::offers::Offers;
-    use super::super::{next_cycle, order, run, CycleOptions, CycleReport};
+    use super::super::{order, run, CycleOptions, CycleReport};
     use super::*;
     use crate::collection::Collection;
     use crate::{Db, LoadOptions};
@@ -384,7 +384,7 @@ mod tests {
         };
         let serving = order::request_order(&requests.ads, None, &eval);
         let report = CycleReport {
-            cycle: next_cycle(&db).expect("cycle number"),
+            cycle: db.store().begin_cycle().expect("cycle number"),
             ..CycleReport::default()
         };
         let (report, gone) = std::thread::scope(|s| {

@@ -258,6 +258,11 @@ impl Index {
             coll.expiry.range(..(now.saturating_add(1), 0, 0)).count() as u64
         })
     }
+
+    /// How many dead records (consumed, left in their blocks) collection `c` holds.
+    pub(crate) fn dead_count(&self, c: CollId) -> u64 {
+        self.colls.get(&c).map_or(0, |coll| coll.dead.len() as u64)
+    }
 }
 
 #[cfg(test)]

@@ -79,28 +79,47 @@ impl AdStore {
 
     /// Deletes tombstones whose time is up. The caller holds the writer lock.
     fn purge_tombstones(&self, now: i64) -> Result<u64, AdError> {
+        let expired = self.lapsed_tombstones(now, usize::MAX)?;
+        for chunk in expired.chunks(self.opts.chunk_size.max(1)) {
+            self.purge_tombstone_keys(chunk)?;
+        }
+        Ok(expired.len() as u64)
+    }
+
+    /// The keys of up to `limit` tombstones whose time is up at `now`.
+    pub(crate) fn lapsed_tombstones(
+        &self,
+        now: i64,
+        limit: usize,
+    ) -> Result<Vec<Vec<u8>>, AdError> {
         let mut expired = Vec::new();
         for entry in self.store.scan(tree::TOMBSTONES, KeyRange::all())? {
             let (k, v) = entry?;
             if let Ok(ts) = codec::open::<Tombstone>(&k, &v) {
                 if ts.until <= now {
                     expired.push(k);
-                }
-            }
-        }
-        for chunk in expired.chunks(self.opts.chunk_size.max(1)) {
-            let mut txn = Txn::new(self);
-            for k in chunk {
-                // The id's dead records go with its tombstone (format 3).
-                if let Some((c, id)) = crate::key::decode_id(k) {
-                    if let Some(name) = self.coll_name(c) {
-                        txn.bury(&name, c, &id)?;
+                    if expired.len() >= limit {
+                        break;
                     }
                 }
-                txn.delete_tombstone_key(k);
             }
-            txn.commit()?;
         }
-        Ok(expired.len() as u64)
+        Ok(expired)
+    }
+
+    /// Deletes the tombstones under `keys` in one transaction, burying their ids' dead records
+    /// (format 3). The caller holds the writer lock.
+    pub(crate) fn purge_tombstone_keys(&self, keys: &[Vec<u8>]) -> Result<(), AdError> {
+        let mut txn = Txn::new(self);
+        for k in keys {
+            // The id's dead records go with its tombstone (format 3).
+            if let Some((c, id)) = crate::key::decode_id(k) {
+                if let Some(name) = self.coll_name(c) {
+                    txn.bury(&name, c, &id)?;
+                }
+            }
+            txn.delete_tombstone_key(k);
+        }
+        txn.commit()
     }
 }

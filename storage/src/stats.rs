@@ -6,9 +6,9 @@ use crate::backend::KeyRange;
 use crate::codec;
 use crate::error::AdError;
 use crate::format;
-use crate::key::{self, meta, tree, CollId};
+use crate::key::{self, tree, CollId};
 use crate::record::Tombstone;
-use crate::store::{damage, AdStore};
+use crate::store::AdStore;
 use std::collections::HashMap;
 
 /// Counts of one collection.
@@ -22,6 +22,9 @@ pub struct CollectionStats {
     pub expired: u64,
     /// Ids tombstoned now.
     pub tombstones: u64,
+    /// Records of consumed ads still in their blocks (they go with their tombstones, by
+    /// maintenance or a purge).
+    pub dead: u64,
 }
 
 /// Counts of a whole store.
@@ -29,8 +32,11 @@ pub struct CollectionStats {
 pub struct Stats {
     /// Per collection, by name.
     pub collections: Vec<CollectionStats>,
-    /// Matches recorded.
+    /// Match records kept.
     pub matches: u64,
+    /// Tombstones whose time is up, not yet removed (maintenance or a purge removes them, and
+    /// the dead records of their ids).
+    pub lapsed_tombstones: u64,
     /// Bytes the store occupies (on disk for sled).
     pub bytes: u64,
     /// The backend, e.g. `sled at ./adjoin.db`.
@@ -46,11 +52,14 @@ impl AdStore {
         let _span = tracing::debug_span!("stats").entered();
         let now = self.now();
         let mut tombs: HashMap<CollId, u64> = HashMap::new();
+        let mut lapsed = 0u64;
         for entry in self.store.scan(tree::TOMBSTONES, KeyRange::all())? {
             let (k, v) = entry?;
             if let (Some((c, _)), Ok(ts)) = (key::decode_id(&k), codec::open::<Tombstone>(&k, &v)) {
                 if ts.until > now {
                     *tombs.entry(c).or_default() += 1;
+                } else {
+                    lapsed += 1;
                 }
             }
         }
@@ -60,29 +69,22 @@ impl AdStore {
                 continue;
             };
             let stored = self.stored_count(&name)?;
-            let exp = self.index.read().due_count(c, now);
+            let (exp, dead) = {
+                let index = self.index.read();
+                (index.due_count(c, now), index.dead_count(c))
+            };
             collections.push(CollectionStats {
                 name,
                 ads: stored.saturating_sub(exp),
                 expired: exp,
                 tombstones: tombs.get(&c).copied().unwrap_or(0),
+                dead,
             });
         }
-        let next_match = match self.store.get(tree::META, meta::NEXT_MATCH)? {
-            Some(raw) => codec::open::<u64>(meta::NEXT_MATCH, &raw).map_err(|e| {
-                AdError::Damaged(damage(
-                    tree::META,
-                    None,
-                    Some("next_match"),
-                    meta::NEXT_MATCH,
-                    e,
-                ))
-            })?,
-            None => 1,
-        };
         Ok(Stats {
             collections,
-            matches: next_match.saturating_sub(1),
+            matches: self.match_count()?,
+            lapsed_tombstones: lapsed,
             bytes: self.store.size_bytes()?,
             backend: self.store.describe(),
             format: format::read_version(&*self.store)

@@ -8,6 +8,7 @@ mod eval;
 mod get;
 mod join;
 mod load;
+mod maintain;
 mod match_cmd;
 mod matches;
 mod prune;
@@ -61,6 +62,8 @@ enum Command {
     Matches(matches::MatchesArgs),
     /// Remove the oldest match records by age or count, optionally exporting them first.
     Prune(prune::PruneArgs),
+    /// Remove expired ads and lapsed tombstones (with consumed ads' dead records), in steps.
+    Maintain(maintain::MaintainArgs),
     /// Build a demo database of a generated pool, query it, and print a summary with timings.
     Demo(demo::DemoArgs),
 }
@@ -107,6 +110,7 @@ pub fn run() -> ExitCode {
         Command::Match(args) => match_cmd::run(args, &db),
         Command::Matches(args) => matches::run(args, &db),
         Command::Prune(args) => prune::run(args, &db),
+        Command::Maintain(args) => maintain::run(args, &db),
         Command::Demo(args) => demo::run(args, cli.db.as_deref()),
     };
     match result {

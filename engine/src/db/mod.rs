@@ -9,11 +9,13 @@ mod held_files;
 mod history;
 mod indexes;
 mod loading;
+mod maintenance;
 mod query;
 
 pub use self::history::{match_json, rank_json, RetentionPolicy, RETENTION_STEP};
 pub use self::indexes::Held;
 pub use self::loading::{LoadOptions, LoadProgress, LoadReport, LoadedAd};
+pub use self::maintenance::{MaintainReport, Maintenance};
 pub use self::query::{selects, Answer, Query};
 
 use self::indexes::{Indexes, Writing};

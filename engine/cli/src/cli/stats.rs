@@ -1,5 +1,6 @@
-//! `adjoin stats`: ads, expired ads and tombstones per collection, matches recorded, and the
-//! bytes the database occupies.
+//! `adjoin stats`: ads, expired ads and tombstones per collection, matches recorded, what
+//! maintenance would remove (lapsed tombstones, dead records), and the bytes the database
+//! occupies.
 
 use super::db_arg::DbPath;
 use super::render::{human_bytes, thousands, Table};
@@ -43,6 +44,14 @@ pub fn render(s: &Stats) -> String {
         out.push_str(&t.render(0));
     }
     out.push_str(&format!("matches: {}\n", thousands(s.matches)));
+    let dead: u64 = s.collections.iter().map(|c| c.dead).sum();
+    if dead > 0 || s.lapsed_tombstones > 0 {
+        out.push_str(&format!(
+            "due for maintenance: {} lapsed tombstones, {} dead records\n",
+            thousands(s.lapsed_tombstones),
+            thousands(dead)
+        ));
+    }
     out.push_str(&format!(
         "bytes on disk: {} ({} bytes)\n",
         human_bytes(s.bytes),
@@ -69,6 +78,7 @@ mod tests {
             ads,
             expired,
             tombstones,
+            dead: tombstones / 2,
         }
     }
 
@@ -77,6 +87,7 @@ mod tests {
         let stats = |collections| Stats {
             collections,
             matches: 3,
+            lapsed_tombstones: 0,
             bytes: 2048,
             backend: "sled at x.db".into(),
             format: 1,
@@ -93,7 +104,8 @@ mod tests {
                  jobs         5,000        0           2\n\
                  machines    20,000        1           0\n\
                  (all)       25,000        1           2\n\
-                 matches: 3\nbytes on disk: 2.0 KiB (2048 bytes)\n",
+                 matches: 3\ndue for maintenance: 0 lapsed tombstones, 1 dead records\n\
+                 bytes on disk: 2.0 KiB (2048 bytes)\n",
             ),
         ] {
             assert_eq!(render(&s), want);

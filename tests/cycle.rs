@@ -477,3 +477,37 @@ fn clusters_on_the_dissertation_model() {
     assert_eq!(clustered.matches, naive.matches);
     assert!(clustered.probes < uncached.probes);
 }
+
+#[test]
+fn heterogeneous_pools_match_as_the_naive_cycle_does() {
+    // Every request distinct, ranks on both sides, attributes absent or of mixed types,
+    // conditions the index cannot convert: the indexed cycle still decides exactly as
+    // evaluating every pair does.
+    for seed in [1, 2, 3] {
+        let mut h = adjoin_workload::hetero::Heterogeneous::new(seed);
+        let db = Db::open_in_memory().expect("db");
+        for n in 0..300 {
+            db.put("machines", &h.offer(n).expect("offer"))
+                .expect("put");
+        }
+        for n in 0..300 {
+            db.put("jobs", &h.request(n).expect("request"))
+                .expect("put");
+        }
+        let indexed = run(&db, |o| o.dry_run = true);
+        let naive = run(&db, |o| {
+            o.dry_run = true;
+            o.naive = true;
+        });
+        assert!(
+            indexed.matched > 50,
+            "seed {seed}: {} matched",
+            indexed.matched
+        );
+        assert_eq!(
+            indexed.clusters, 300,
+            "seed {seed}: every request its own cluster"
+        );
+        assert_eq!(indexed.matches, naive.matches, "seed {seed}");
+    }
+}

@@ -5,9 +5,10 @@
 //! (every pair evaluated: the ratio is measured here), the uncached cycle, and a durable one.
 //!
 //! `cargo run --release -p adjoin-workload --example cycle_timing -- OFFERS REQUESTS CLUSTERS
-//! [--naive] [--uncached] [--durable] [--db PATH] [--seed N]`
+//! [--naive] [--uncached] [--durable] [--db PATH] [--seed N] [--hetero]`
 //! (numbers may be written `200_000`; `--db` puts the database on disk at PATH, which must not
-//! exist yet; by default it is in memory).
+//! exist yet; by default it is in memory). `--hetero` generates the heterogeneous pool instead
+//! (`adjoin_workload::hetero`: every request distinct, ranks on both sides; CLUSTERS ignored).
 //!
 //! `cycle_timing --open PATH [--naive] [--uncached] [--durable] [--only-durable]` times the
 //! cycles on a database made before (collections `jobs` and `machines`), generating nothing;
@@ -16,6 +17,7 @@
 use adjoin::cycle::{run, CycleOptions, CycleReport};
 use adjoin::storage::{Durability, PutOptions};
 use adjoin::Db;
+use adjoin_workload::hetero::Heterogeneous;
 use adjoin_workload::templates::JobTemplates;
 use adjoin_workload::Workload;
 use std::error::Error;
@@ -38,6 +40,7 @@ struct Args {
     db: Option<String>,
     open: Option<String>,
     seed: u64,
+    hetero: bool,
 }
 
 fn number<T: std::str::FromStr>(s: &str) -> Result<T, String> {
@@ -56,6 +59,7 @@ fn args() -> Result<Args, String> {
     while let Some(x) = it.next() {
         match x.as_str() {
             "--naive" => a.naive = true,
+            "--hetero" => a.hetero = true,
             "--uncached" => a.uncached = true,
             "--durable" => a.durable = true,
             "--only-durable" => a.only_durable = true,
@@ -70,7 +74,7 @@ fn args() -> Result<Args, String> {
     }
     let [o, r, k] = positional.as_slice() else {
         return Err(
-            "usage: cycle_timing (OFFERS REQUESTS CLUSTERS [--db PATH] [--seed N] | --open PATH) \
+            "usage: cycle_timing (OFFERS REQUESTS CLUSTERS [--db PATH] [--seed N] [--hetero] | --open PATH) \
                     [--naive] [--uncached] [--durable] [--only-durable]"
                 .into(),
         );
@@ -154,6 +158,22 @@ fn main() -> Result<(), Box<dyn Error>> {
 /// Generates the pool into `db`.
 fn generate(db: &Db, a: &Args) -> Result<(), Box<dyn Error>> {
     let t = Instant::now();
+    if a.hetero {
+        let mut h = Heterogeneous::new(a.seed);
+        let offers: Vec<_> = (0..a.offers)
+            .map(|n| h.offer(n))
+            .collect::<Result<_, _>>()?;
+        let requests: Vec<_> = (0..a.requests)
+            .map(|n| h.request(n))
+            .collect::<Result<_, _>>()?;
+        let stored_offers = load(db, "machines", offers.into_iter())?;
+        let stored_requests = load(db, "jobs", requests.into_iter())?;
+        println!(
+            "heterogeneous pool: {stored_offers} offers, {stored_requests} distinct requests; generated and loaded in {:.1} s",
+            t.elapsed().as_secs_f64()
+        );
+        return Ok(());
+    }
     let mut w = Workload::new(a.seed)?;
     let stored_offers = load(db, "machines", (0..a.offers).map(|n| w.slot_ad(n)))?;
     let templates = JobTemplates::new(w.rng(), a.clusters)?;

@@ -420,3 +420,42 @@ fn concurrent_writers_and_queries_leave_the_index_exact() {
         );
     }
 }
+
+#[test]
+fn a_write_waits_only_for_the_collection_it_touches() {
+    let db = Arc::new(Db::open_in_memory().expect("db"));
+    pool(&db, 50);
+    let e = parse::expr("Memory >= 4096").expect("constraint");
+    db.count("m", Some(&e)).expect("hold m's index");
+    db.count("other", None).expect("hold other's index");
+    let (done, finished) = std::sync::mpsc::channel();
+    // While m's index is held locked (as while it is built or extended), writes to another
+    // collection go through: a put, a removal, a match between two other collections.
+    db.with_index("m", |_| {
+        let db = Arc::clone(&db);
+        std::thread::spawn(move || {
+            let ad = parse::classad("[Name = \"o1\"; Memory = 1]").expect("ad");
+            db.put("other", &ad).expect("put");
+            db.put("jobs", &parse::classad("[Name = \"j\"]").expect("ad"))
+                .expect("put");
+            db.record_match(&adjoin::storage::NewMatch {
+                cycle: 1,
+                members: vec![adjoin::storage::NewMember {
+                    collection: "other".into(),
+                    id: "o1".into(),
+                    rank: None,
+                    consume: true,
+                }],
+            })
+            .expect("match");
+            done.send(()).expect("send");
+        });
+        // Bounded: a write that waited for m's lock would never come back while it is held.
+        finished
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the writes to other collections did not wait for m's index");
+    })
+    .expect("with_index");
+    assert_eq!(db.count("other", None).expect("count"), 0);
+    assert_eq!(by_index(&db, "m", &e), by_scan(&db, "m", &e));
+}

@@ -241,8 +241,22 @@ impl Index {
 
     /// Up to `limit` records due at `now`, as `(collection, expiry, loc)`, earliest first.
     pub(crate) fn due(&self, now: i64, limit: usize) -> Vec<(CollId, i64, Loc)> {
+        self.due_in(now, limit, None)
+    }
+
+    /// [`Index::due`], of collection `only` alone when given.
+    pub(crate) fn due_in(
+        &self,
+        now: i64,
+        limit: usize,
+        only: Option<CollId>,
+    ) -> Vec<(CollId, i64, Loc)> {
         let mut out: Vec<(CollId, i64, Loc)> = Vec::new();
-        for (&c, coll) in &self.colls {
+        for (&c, coll) in self
+            .colls
+            .iter()
+            .filter(|(c, _)| only.is_none_or(|o| o == **c))
+        {
             for &(t, seq, block) in coll.expiry.iter().take_while(|e| e.0 <= now).take(limit) {
                 out.push((c, t, Loc { block, seq }));
             }

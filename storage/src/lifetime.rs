@@ -25,10 +25,21 @@ pub struct Purged {
 impl AdStore {
     /// Purges up to `limit` ads due at `now`. The caller holds the writer lock.
     pub(crate) fn purge_some(&self, now: i64, limit: usize) -> Result<u64, AdError> {
+        self.purge_some_in(now, limit, None)
+    }
+
+    /// [`AdStore::purge_some`], in collection `only` alone when given (a write's lazy purge
+    /// stays within the collection it wrote, so that it changes no other collection).
+    pub(crate) fn purge_some_in(
+        &self,
+        now: i64,
+        limit: usize,
+        only: Option<crate::key::CollId>,
+    ) -> Result<u64, AdError> {
         if limit == 0 {
             return Ok(0);
         }
-        let due = self.index.read().due(now, limit);
+        let due = self.index.read().due_in(now, limit, only);
         if due.is_empty() {
             return Ok(0);
         }

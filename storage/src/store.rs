@@ -40,7 +40,7 @@ pub struct StoreOptions {
     pub clock: Clock,
     /// Ads committed per transaction by a bulk load.
     pub chunk_size: usize,
-    /// Expired ads a write purges on its way out (the lazy purge).
+    /// Expired ads of its own collection a put purges on its way out (the lazy purge).
     pub lazy_purge: usize,
     /// Most ads a block holds (the new ads of one write are packed into blocks, in load order).
     pub block_ads: usize,

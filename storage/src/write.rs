@@ -231,7 +231,11 @@ impl AdStore {
             }
             txn.commit()?;
             // The ads are committed; a failed lazy purge must not report them as not stored.
-            if let Err(e) = self.purge_some(now, self.opts.lazy_purge) {
+            // It purges in this collection only: a write changes no other collection.
+            let only = self.coll_id(name);
+            if let Err(e) = only.map_or(Ok(0), |c| {
+                self.purge_some_in(now, self.opts.lazy_purge, Some(c))
+            }) {
                 tracing::warn!(error = %e, "lazy purge failed; expired ads stay until the next purge");
             }
         }

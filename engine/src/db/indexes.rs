@@ -8,10 +8,15 @@
 //! Index numbers ([`AdId`]) follow load order: new ads get the next number, a replaced ad
 //! keeps its own.
 //!
-//! **Invariant**: a held index describes the collection as of its `generation`. The Db's writes
-//! run one at a time (`Indexes::write`); each takes every held index's lock, writes, applies
-//! the same change to the index and records the new generation (a failed write that changed
-//! the collection anyway drops the index). A query first compares the generation with the
+//! **Invariant**: a held index describes the collection as of its `generation`. A Db write
+//! names the collections it changes (a put, load or removal one, a match its members'; a purge
+//! or maintenance step all of them, one at a time under `Indexes::write`); it takes those held
+//! indexes' locks in name order, writes, applies the same change to each index and records the
+//! new generation (a failed write that changed the collection anyway drops the index). Writes
+//! to other collections, and an index being built for another collection, do not wait for it:
+//! the store changes no collection a write does not name (its lazy purge stays within the
+//! written collection). An index made while an unlocked write commits is labelled with the
+//! generation read before its scan, so it is found stale and made again at its next use. A query first compares the generation with the
 //! store's and rebuilds the index if they differ (e.g. after writes made through
 //! [`Db::store`] directly; such a write made *while* a Db write runs is not told apart from
 //! it, so writes through `store()` must not race the Db's own). On close the indexes that
@@ -331,8 +336,11 @@ impl Indexes {
         Arc::clone(self.slots.lock().entry(collection.to_owned()).or_default())
     }
 
-    /// Writes a snapshot of every held index that changed since its last one.
-    pub(crate) fn save(&self) -> std::io::Result<()> {
+    /// Writes a snapshot of every held index that changed since its last one. Each is taken
+    /// under its index's lock after `flush` made every write to its collection durable (the
+    /// writes hold that lock), so that no snapshot runs ahead of what is durable: a snapshot's
+    /// generation is one the store keeps after a crash.
+    pub(crate) fn save(&self, flush: &dyn Fn() -> Result<(), DbError>) -> Result<(), DbError> {
         let Some(dir) = &self.dir else {
             return Ok(());
         };
@@ -344,7 +352,11 @@ impl Indexes {
                 continue;
             }
             if let (Some(g), Some(file)) = (held.generation, held.file()) {
-                held_files::write(dir, g.collection, &file)?;
+                flush()?;
+                held_files::write(dir, g.collection, &file).map_err(|source| DbError::Io {
+                    path: dir.clone(),
+                    source,
+                })?;
                 held.saved = true;
             }
         }
@@ -519,6 +531,21 @@ impl Db {
             self.with_index(collection, |_| ())?;
         }
         Ok(())
+    }
+
+    /// The held slots of `collections` (those made so far), in name order (the order writers
+    /// lock them in).
+    pub(crate) fn held_slots_of(&self, collections: &[&str]) -> Vec<(String, Slot)> {
+        let mut v: Vec<(String, Slot)> = {
+            let slots = self.indexes.slots.lock();
+            collections
+                .iter()
+                .filter_map(|c| slots.get(*c).map(|s| ((*c).to_owned(), Arc::clone(s))))
+                .collect()
+        };
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v.dedup_by(|a, b| a.0 == b.0);
+        v
     }
 
     /// Every held slot, in name order (the order writers lock them in).

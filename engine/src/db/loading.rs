@@ -214,7 +214,9 @@ impl Db {
             return self.load_strict(collection, sources, opts);
         }
         self.hold_index_if_cheap(collection)?;
-        self.writing(|w| self.load_chunks(collection, sources, opts, progress, w))
+        self.writing_to(&[collection], |w| {
+            self.load_chunks(collection, sources, opts, progress, w)
+        })
     }
 
     /// Loads chunk by chunk, applying each committed chunk to the held index, if any.
@@ -380,7 +382,7 @@ impl Db {
         let mut put = opts.put.clone();
         put.durability = adjoin_storage::Durability::Immediate;
         self.hold_index_if_cheap(collection)?;
-        let stored = self.writing(|w| {
+        let stored = self.writing_to(&[collection], |w| {
             let stored = self.store().put_all(collection, &ads, &put);
             if let Ok(puts) = &stored {
                 for (p, ad) in puts.iter().zip(ads) {

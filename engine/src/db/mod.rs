@@ -219,14 +219,30 @@ impl Db {
         ad: &ClassAd,
         opts: &PutOptions,
     ) -> Result<Put, DbError> {
-        self.writing(|w| {
+        self.writing_to(&[collection], |w| {
             let put = self.store.put(collection, ad, opts)?;
             w.apply(collection, |h| h.apply_put(&put, Arc::new(ad.clone())));
             Ok(put)
         })
     }
 
-    /// Runs a write with every held index locked, so that they follow it (`indexes.rs`).
+    /// Runs a write that changes only `collections` (and purges nothing elsewhere) with their
+    /// held indexes locked, so that they follow it; writes to other collections, and queries
+    /// building other collections' indexes, go on meanwhile (`indexes.rs`).
+    fn writing_to<T>(
+        &self,
+        collections: &[&str],
+        write: impl FnOnce(&mut Writing<'_>) -> Result<T, DbError>,
+    ) -> Result<T, DbError> {
+        let slots = self.held_slots_of(collections);
+        let mut w = Writing::begin(self, &slots)?;
+        let out = write(&mut w);
+        w.finish(out.is_ok())?;
+        out
+    }
+
+    /// Runs a write that may change any collection (a purge, maintenance) with every held
+    /// index locked, so that they follow it (`indexes.rs`).
     fn writing<T>(
         &self,
         write: impl FnOnce(&mut Writing<'_>) -> Result<T, DbError>,
@@ -244,13 +260,10 @@ impl Db {
     /// Writes the snapshots of the held indexes that changed (the store flushed first, so
     /// that no snapshot runs ahead of what is durable).
     pub fn save_indexes(&self) -> Result<(), DbError> {
-        // No Db write between the flush and the snapshots.
+        // No purge or maintenance step between the flushes and the snapshots; other writes
+        // wait for the index being saved (its lock), and each snapshot follows a flush.
         let _one = self.indexes.write.lock();
-        self.store.flush()?;
-        self.indexes.save().map_err(|source| DbError::Io {
-            path: self.path.clone().unwrap_or_default(),
-            source,
-        })
+        self.indexes.save(&|| Ok(self.store.flush()?))
     }
 
     /// The live ad `id` of `collection`.
@@ -260,7 +273,7 @@ impl Db {
 
     /// Removes ad `id`, durably; true when a live ad was removed.
     pub fn remove(&self, collection: &str, id: &str) -> Result<bool, DbError> {
-        self.writing(|w| {
+        self.writing_to(&[collection], |w| {
             let removed = self.store.remove(collection, id, Durability::Immediate)?;
             if removed {
                 w.apply(collection, |h| h.apply_remove(id));
@@ -281,7 +294,7 @@ impl Db {
 
     /// Consumes ad `id` (removes it and tombstones its id), durably.
     pub fn consume(&self, collection: &str, id: &str) -> Result<(), DbError> {
-        self.writing(|w| {
+        self.writing_to(&[collection], |w| {
             self.store.consume(collection, id)?;
             w.apply(collection, |h| h.apply_remove(id));
             Ok(())
@@ -290,7 +303,8 @@ impl Db {
 
     /// Records a match, consuming the members it says to, in one durable transaction.
     pub fn record_match(&self, m: &NewMatch) -> Result<MatchRecord, DbError> {
-        self.writing(|w| {
+        let colls: Vec<&str> = m.members.iter().map(|m| m.collection.as_str()).collect();
+        self.writing_to(&colls, |w| {
             let rec = self.store.record_match(m)?;
             for member in m.members.iter().filter(|m| m.consume) {
                 w.apply(&member.collection, |h| h.apply_remove(&member.id));
@@ -319,7 +333,13 @@ impl Db {
         after: adjoin_storage::AfterRefusal,
         durability: Durability,
     ) -> Result<Vec<Result<MatchRecord, DbError>>, DbError> {
-        self.writing(|w| {
+        let mut colls: Vec<&str> = ms
+            .iter()
+            .flat_map(|m| m.members.iter().map(|m| m.collection.as_str()))
+            .collect();
+        colls.sort_unstable();
+        colls.dedup();
+        self.writing_to(&colls, |w| {
             let outcomes = self.store.record_matches_with(ms, after, durability)?;
             for (m, outcome) in ms.iter().zip(&outcomes) {
                 if outcome.is_ok() {

@@ -1,6 +1,6 @@
 //! A matchmaker that runs for months, compressed: one `Arc<Db>` shared by a collector thread
 //! (re-advertising slots, removing and restoring some), a schedd thread (jobs in batches, some
-//! with `RequestCount`), a negotiator thread (a durable cycle every few hundred milliseconds), a
+//! with `RequestCount`, leaving the queue when not matched in a few seconds), a negotiator thread (a durable cycle every few hundred milliseconds), a
 //! query thread, and background maintenance with a retention policy. Asserts that cycle
 //! numbers strictly increase, that no error but the expected `Consumed` occurs, that what
 //! maintenance removes does not pile up (dead records, lapsed tombstones, match records stay
@@ -13,7 +13,7 @@
 use adjoin::cycle::CycleOptions;
 use adjoin::db::RetentionPolicy;
 use adjoin::query::parse;
-use adjoin::storage::{AdError, Retention};
+use adjoin::storage::{AdError, Expiry, PutOptions, Retention};
 use adjoin::{Db, DbError, DbOptions};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -25,8 +25,8 @@ const SLOTS: usize = 200;
 const KEEP: u64 = 2_000;
 
 /// One round's sample: (seconds, bytes on disk, dead records, lapsed tombstones, match
-/// records).
-type Sample = (f64, u64, u64, u64, u64);
+/// records, live ads).
+type Sample = (f64, u64, u64, u64, u64, u64);
 
 /// An error the threads may meet: re-advertising a slot consumed a moment ago.
 fn expected(e: &DbError) -> bool {
@@ -87,7 +87,8 @@ fn soak(secs: u64) -> Vec<Sample> {
                 std::thread::sleep(Duration::from_millis(100));
             }
         });
-        // Schedd: 20 jobs every 50 ms, every fifth wanting two slots.
+        // Schedd: 20 jobs every 50 ms, every fifth wanting two slots; a job not matched within
+        // 3 s leaves the queue (it expires), so that the live data is steady.
         s.spawn(|| {
             let mut n = 0u64;
             while !stop.load(Ordering::Relaxed) {
@@ -102,7 +103,12 @@ fn soak(secs: u64) -> Vec<Sample> {
                          Requirements = TARGET.Memory >= RequestMemory]",
                         512 * (1 + n % 12)
                     );
-                    if let Err(e) = db.put("jobs", &parse::classad(&text).expect("job")) {
+                    let opts = PutOptions {
+                        expiry: Expiry::After(3),
+                        ..PutOptions::default()
+                    };
+                    if let Err(e) = db.put_with("jobs", &parse::classad(&text).expect("job"), &opts)
+                    {
                         fail(e);
                     }
                     n += 1;
@@ -124,12 +130,14 @@ fn soak(secs: u64) -> Vec<Sample> {
                 }
                 let st = db.stats().expect("stats");
                 let dead = st.collections.iter().map(|c| c.dead).sum();
+                let live = st.collections.iter().map(|c| c.ads).sum();
                 samples.lock().expect("samples").push((
                     start.elapsed().as_secs_f64(),
                     st.bytes,
                     dead,
                     st.lapsed_tombstones,
                     st.matches,
+                    live,
                 ));
                 std::thread::sleep(Duration::from_millis(200));
             }
@@ -167,7 +175,8 @@ fn soak(secs: u64) -> Vec<Sample> {
 /// second), match records by the retention policy and one cycle's matches.
 fn assert_bounded(samples: &[Sample]) {
     assert!(samples.len() >= 5, "{} rounds", samples.len());
-    for &(t, _, dead, lapsed, matches) in samples {
+    for &(t, _, dead, lapsed, matches, live) in samples {
+        assert!(live < 5_000, "{live} live ads at {t:.1} s");
         assert!(dead < 40 * SLOTS as u64, "{dead} dead records at {t:.1} s");
         assert!(
             lapsed < 40 * SLOTS as u64,
@@ -193,8 +202,10 @@ fn a_shared_db_for_a_long_time() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(600);
     let samples = soak(secs);
-    for (t, bytes, dead, lapsed, matches) in &samples {
-        println!("{t:8.1} s  {bytes:>12} bytes  {dead:>6} dead  {lapsed:>6} lapsed  {matches:>6} matches");
+    for (t, bytes, dead, lapsed, matches, live) in &samples {
+        println!(
+            "{t:8.1} s  {bytes:>12} bytes  {live:>6} live  {dead:>6} dead  {lapsed:>6} lapsed  {matches:>6} matches"
+        );
     }
     assert_bounded(&samples);
     // The store's size plateaus: the last third grows less than a tenth of the middle third's

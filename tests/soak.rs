@@ -25,8 +25,16 @@ const SLOTS: usize = 200;
 const KEEP: u64 = 2_000;
 
 /// One round's sample: (seconds, bytes on disk, dead records, lapsed tombstones, match
-/// records, live ads).
-type Sample = (f64, u64, u64, u64, u64, u64);
+/// records, live ads, resident bytes).
+type Sample = (f64, u64, u64, u64, u64, u64, u64);
+
+/// This process's resident set in bytes (Linux; 0 elsewhere).
+fn rss() -> u64 {
+    std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|t| t.split_whitespace().nth(1)?.parse::<u64>().ok())
+        .map_or(0, |pages| pages * 4096)
+}
 
 /// An error the threads may meet: re-advertising a slot consumed a moment ago.
 fn expected(e: &DbError) -> bool {
@@ -138,6 +146,7 @@ fn soak(secs: u64) -> Vec<Sample> {
                     st.lapsed_tombstones,
                     st.matches,
                     live,
+                    rss(),
                 ));
                 std::thread::sleep(Duration::from_millis(200));
             }
@@ -175,7 +184,7 @@ fn soak(secs: u64) -> Vec<Sample> {
 /// second), match records by the retention policy and one cycle's matches.
 fn assert_bounded(samples: &[Sample]) {
     assert!(samples.len() >= 5, "{} rounds", samples.len());
-    for &(t, _, dead, lapsed, matches, live) in samples {
+    for &(t, _, dead, lapsed, matches, live, _) in samples {
         assert!(live < 5_000, "{live} live ads at {t:.1} s");
         assert!(dead < 40 * SLOTS as u64, "{dead} dead records at {t:.1} s");
         assert!(
@@ -202,9 +211,9 @@ fn a_shared_db_for_a_long_time() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(600);
     let samples = soak(secs);
-    for (t, bytes, dead, lapsed, matches, live) in &samples {
+    for (t, bytes, dead, lapsed, matches, live, rss) in &samples {
         println!(
-            "{t:8.1} s  {bytes:>12} bytes  {live:>6} live  {dead:>6} dead  {lapsed:>6} lapsed  {matches:>6} matches"
+            "{t:8.1} s  {bytes:>12} bytes  {rss:>12} rss  {live:>6} live  {dead:>6} dead  {lapsed:>6} lapsed  {matches:>6} matches"
         );
     }
     assert_bounded(&samples);

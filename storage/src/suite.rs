@@ -180,13 +180,19 @@ pub(crate) fn lifetimes(f: Fixture) {
     assert_eq!((st.collections[0].ads, st.collections[0].expired), (3, 1));
     f.at(1060);
     assert_eq!(ids(&f, "m"), ["long", "forever"]);
-    // A write purges lazily; purge() purges the rest.
+    // A write purges lazily, in its own collection only; purge() purges the rest.
     put(&f, "other", "[a = 1]");
-    assert_eq!(f.s.stored_count("m").expect("count"), 2);
+    assert_eq!(
+        f.s.stored_count("m").expect("count"),
+        4,
+        "a write to another collection purges nothing here"
+    );
+    put(&f, "m", r#"[Name = "lazy"]"#);
+    assert_eq!(f.s.stored_count("m").expect("count"), 3);
     f.at(5000);
     let p = f.s.purge().expect("purge");
     assert_eq!(p.ads, 1);
-    assert_eq!(ids(&f, "m"), ["forever"]);
+    assert_eq!(ids(&f, "m"), ["forever", "lazy"]);
     // An expired ad replaced by a put is new: it goes to the end.
     f.s.put("m", &ad(r#"[Name = "x"]"#), &at(5001))
         .expect("put");
@@ -196,7 +202,7 @@ pub(crate) fn lifetimes(f: Fixture) {
         f.s.put("m", &ad(r#"[Name = "x"]"#), &PutOptions::default())
             .expect("put");
     assert!(!r.replaced);
-    assert_eq!(ids(&f, "m"), ["forever", "y", "x"]);
+    assert_eq!(ids(&f, "m"), ["forever", "lazy", "y", "x"]);
     assert!(f.s.check().expect("check").is_clean());
 }
 

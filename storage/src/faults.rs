@@ -1,6 +1,7 @@
-//! Injected failures: a store that fails its Nth transaction. Every operation that fails must
-//! leave the ad store exactly as it was (no partial write visible, check clean), and the next
-//! operations must work.
+//! Injected failures: a store that fails its Nth transaction, and one whose scans fail mid-way
+//! and then repeat their error forever (as sled's iterator does after a bad page). Every
+//! operation that fails must leave the ad store exactly as it was (no partial write visible,
+//! check clean), and the next operations must work; every read of a failing scan must end.
 
 use crate::backend::{
     Batch, EntryIter, KeyRange, MemStore, SledOptions, SledStore, Store, TxBody, TxError,
@@ -190,4 +191,127 @@ fn failed_commits_leave_nothing_on_sled() {
         let s = SledStore::open(&dir.path().join("db"), &SledOptions::default()).expect("sled");
         (Some(dir), Arc::new(s))
     });
+}
+
+/// Delegates to `inner`, except that a scan of tree `tree` yields `good` entries and then the
+/// same error forever, without ending: a backend that does not end its scans at an error.
+struct Repeating {
+    inner: Arc<dyn Store>,
+    tree: &'static str,
+    good: usize,
+}
+
+impl Store for Repeating {
+    fn describe(&self) -> String {
+        format!("repeating {}", self.inner.describe())
+    }
+    fn get(&self, tree: &str, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
+        self.inner.get(tree, key)
+    }
+    fn put(&self, tree: &str, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
+        self.inner.put(tree, key, value)
+    }
+    fn delete(&self, tree: &str, key: &[u8]) -> Result<bool, StoreError> {
+        self.inner.delete(tree, key)
+    }
+    fn scan(&self, tree: &str, range: KeyRange) -> Result<EntryIter<'_>, StoreError> {
+        let inner = self.inner.scan(tree, range)?;
+        if tree != self.tree {
+            return Ok(inner);
+        }
+        let bad = std::iter::repeat_with(|| {
+            Err(StoreError::Damaged {
+                context: "scanning (injected)".into(),
+                detail: "bad page".into(),
+            })
+        });
+        Ok(Box::new(inner.take(self.good).chain(bad)))
+    }
+    fn batch(&self, tree: &str, batch: Batch) -> Result<(), StoreError> {
+        self.inner.batch(tree, batch)
+    }
+    fn transaction(&self, trees: &[&str], body: TxBody<'_>) -> Result<(), TxError> {
+        self.inner.transaction(trees, body)
+    }
+    fn flush(&self) -> Result<(), StoreError> {
+        self.inner.flush()
+    }
+    fn tree_names(&self) -> Result<Vec<String>, StoreError> {
+        self.inner.tree_names()
+    }
+    fn size_bytes(&self) -> Result<u64, StoreError> {
+        self.inner.size_bytes()
+    }
+}
+
+/// A bound no correct read of the small stores below comes near.
+const BOUND: usize = 10_000;
+
+#[test]
+fn scans_end_at_a_repeating_backend_error() {
+    use crate::key::tree;
+    // Ads in several blocks, a match recorded, one tombstone.
+    let base: Arc<dyn Store> = Arc::new(MemStore::new());
+    {
+        let s = AdStore::open(base.clone(), StoreOptions::default()).expect("open");
+        let mut l = s.loader("m", PutOptions::default());
+        for i in 0..3000 {
+            l.push(&ad(&format!("[Name = \"s{i}\"; v = {i}]")))
+                .expect("push");
+        }
+        l.finish().expect("finish");
+        s.remove("m", "s7", crate::Durability::Immediate)
+            .expect("rm");
+        for i in 0..3 {
+            let m = |id: String| NewMember {
+                collection: "m".into(),
+                id,
+                rank: None,
+                consume: false,
+            };
+            s.record_match(&NewMatch {
+                cycle: i,
+                members: vec![m(format!("s{}", 10 + i))],
+            })
+            .expect("match");
+        }
+    }
+    for t in [tree::BLOCKS, tree::MATCHES, tree::TOMBSTONES] {
+        for good in [0, 1, 2] {
+            let store = Arc::new(Repeating {
+                inner: base.clone(),
+                tree: t,
+                good,
+            });
+            let Ok(s) = AdStore::open(store, StoreOptions::default()) else {
+                continue; // an open that reads the tree may refuse it: also an end
+            };
+            let items: Vec<bool> = s
+                .scan("m")
+                .expect("scan")
+                .take(BOUND)
+                .map(|r| r.is_ok())
+                .collect();
+            assert!(
+                items.len() < BOUND,
+                "{t} after {good}: the scan did not end"
+            );
+            if t == tree::BLOCKS {
+                assert_eq!(items.last(), Some(&false), "the last item is the damage");
+                assert_eq!(items.iter().filter(|ok| !**ok).count(), 1);
+                let err = s.scan("m").expect("scan").find_map(Result::err);
+                let msg = err.expect("an error").to_string();
+                assert!(
+                    msg.contains("collection m") && msg.contains("scan stopped"),
+                    "{msg}"
+                );
+            }
+            let matches = s.matches().expect("matches").take(BOUND).count();
+            assert!(matches < BOUND, "{t} after {good}: matches did not end");
+            let report = s.check().expect("check");
+            assert!(!report.is_clean() || t == tree::MATCHES && good >= 3);
+            let _ = s.stats();
+            let _ = s.purge();
+        }
+    }
 }

@@ -97,7 +97,9 @@ impl AdStore {
         })))
     }
 
-    /// The live ads of `name` in load order. Damage is reported item by item; the scan goes on.
+    /// The live ads of `name` in load order. A damaged record is reported as its item and the
+    /// scan goes on; a failure of the backend (a page it cannot read) is reported as the last
+    /// item, naming the last block read: the ads after it cannot be reached.
     pub fn scan(&self, name: &str) -> Result<AdScan<'_>, AdError> {
         self.scan_with(name, |coll, header, raw| {
             Ok(StoredAd {
@@ -111,23 +113,25 @@ impl AdStore {
     /// The live ads of `name` in load order, each given to `read` undecoded ([`RawAd`]:
     /// with the collection's name and the ad's header, its body's checksum verified), which
     /// makes the item. What `read` fails with is reported as damage to that ad; the scan goes
-    /// on.
+    /// on. A failure of the backend ends the scan ([`AdStore::scan`]).
     pub fn scan_with<T, F>(&self, name: &str, read: F) -> Result<ScanWith<'_, F>, AdError>
     where
         F: FnMut(&str, AdHeader, RawAd<'_>) -> Result<T, codec::CodecError>,
     {
         let _span = tracing::debug_span!("scan", collection = name).entered();
-        let inner = match self.coll_id(name) {
-            Some(c) => Some(
-                self.store
-                    .scan(tree::BLOCKS, KeyRange::prefix(&key::collection_prefix(c)))?,
-            ),
-            None => None,
+        let (inner, last) = match self.coll_id(name) {
+            Some(c) => {
+                let prefix = key::collection_prefix(c);
+                let scan = self.store.scan(tree::BLOCKS, KeyRange::prefix(&prefix))?;
+                (Some(scan), prefix.to_vec())
+            }
+            None => (None, Vec::new()),
         };
         Ok(ScanWith {
             store: self,
             name: name.to_owned(),
             inner,
+            last,
             block: None,
             now: self.now(),
             read,
@@ -200,7 +204,10 @@ pub type AdScan<'s> =
 pub struct ScanWith<'s, F> {
     store: &'s AdStore,
     name: String,
+    /// The backend's scan; `None` once it ended (at its end or its first error).
     inner: Option<EntryIter<'s>>,
+    /// The key of the last block read (the collection's prefix before the first).
+    last: Vec<u8>,
     block: Option<Current>,
     now: i64,
     read: F,
@@ -257,10 +264,28 @@ where
                 return Some(item);
             }
             self.block = None;
-            let (k, v) = match self.inner.as_mut()?.next()? {
-                Ok(e) => e,
-                Err(e) => return Some(Err(e.into())),
+            let (k, v) = match self.inner.as_mut()?.next() {
+                Some(Ok(e)) => e,
+                Some(Err(e)) => {
+                    // Whatever the backend does after an error (sled repeats it forever), the
+                    // scan ends here.
+                    self.inner = None;
+                    return Some(Err(AdError::Damaged(damage(
+                        tree::BLOCKS,
+                        Some(&self.name),
+                        None,
+                        &self.last,
+                        format_args!(
+                            "the blocks after this key cannot be read, the scan stopped: {e}"
+                        ),
+                    ))));
+                }
+                None => {
+                    self.inner = None;
+                    return None;
+                }
             };
+            self.last.clone_from(&k);
             let first = key::decode_block(&k).map_or(0, |(_, s)| s);
             match View::open(&k, first, &v) {
                 Ok(view) => {

@@ -10,7 +10,7 @@
 //!   Every call into sled runs under `catch_unwind`, and a panic becomes
 //!   [`StoreError::Damaged`], so no damaged input panics through this crate.
 
-use super::{Batch, EntryIter, KeyRange, Store, Tx, TxBody, TxError, Write};
+use super::{Batch, EntryIter, KeyRange, Store, Tx, TxBody, TxError, UntilError, Write};
 use crate::error::StoreError;
 use parking_lot::RwLock;
 use sled::transaction::{
@@ -315,17 +315,19 @@ impl Store for SledStore {
             return Ok(Box::new(std::iter::empty()));
         }
         let mut iter = guard("scanning", || Ok(t.range((range.start, range.end))))?;
-        Ok(Box::new(std::iter::from_fn(move || {
-            match catch_unwind(AssertUnwindSafe(|| iter.next())) {
+        let context = format!("scanning tree {tree}");
+        // sled's iterator repeats its error forever after a bad page: the scan ends there.
+        Ok(Box::new(UntilError::new(std::iter::from_fn(
+            move || match catch_unwind(AssertUnwindSafe(|| iter.next())) {
                 Ok(None) => None,
                 Ok(Some(Ok((k, v)))) => Some(Ok((k.to_vec(), v.to_vec()))),
-                Ok(Some(Err(e))) => Some(Err(self.err(e, "scanning"))),
+                Ok(Some(Err(e))) => Some(Err(self.err(e, &context))),
                 Err(payload) => Some(Err(StoreError::Damaged {
-                    context: "scanning".into(),
+                    context: context.clone(),
                     detail: format!("the storage engine panicked: {}", panic_text(payload)),
                 })),
-            }
-        })))
+            },
+        ))))
     }
 
     fn batch(&self, tree: &str, batch: Batch) -> Result<(), StoreError> {

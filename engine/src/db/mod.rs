@@ -154,6 +154,8 @@ impl Db {
             ..SledOptions::default()
         };
         let backend = SledStore::open(path, &sled_opts).map_err(OpenError::from)?;
+        // Under the lock sled now holds: what interrupted snapshot writes left.
+        held_files::remove_temporaries(path);
         let store = Arc::new(AdStore::open(Arc::new(backend), opts.store_options())?);
         Ok(Db {
             store,

@@ -5,12 +5,14 @@
 //! [`Store`], so the engine could move to another embedded database by writing one more
 //! implementation and running it through the conformance suite (`conformance.rs`).
 
+mod leftovers;
 mod memory;
 mod sled;
 
 #[cfg(test)]
 mod conformance;
 
+pub use self::leftovers::Recovered;
 pub use self::memory::MemStore;
 pub use self::sled::{wait_released, SledOptions, SledStore};
 

@@ -7,6 +7,7 @@
 
 mod leftovers;
 mod memory;
+mod reserve;
 mod sled;
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 //!   Every call into sled runs under `catch_unwind`, and a panic becomes
 //!   [`StoreError::Damaged`], so no damaged input panics through this crate.
 
+use super::reserve;
 use super::{Batch, EntryIter, KeyRange, Recovered, Store, Tx, TxBody, TxError, UntilError, Write};
 use crate::error::StoreError;
 use parking_lot::RwLock;
@@ -39,6 +40,9 @@ pub struct SledOptions {
     /// process that really has it open keeps it, and the open then fails with
     /// [`StoreError::InUse`].
     pub lock_grace: Duration,
+    /// Bytes set aside in the database directory so that an open on a full file system can
+    /// write sled's snapshot (`reserve.rs`); 0 for none.
+    pub reserve: u64,
 }
 
 impl Default for SledOptions {
@@ -47,6 +51,7 @@ impl Default for SledOptions {
             cache_capacity: 1 << 30,
             flush_every_ms: Some(1000),
             lock_grace: Duration::from_millis(500),
+            reserve: 2 << 20,
         }
     }
 }
@@ -58,6 +63,8 @@ pub struct SledStore {
     path: PathBuf,
     trees: std::sync::Arc<RwLock<HashMap<String, sled::Tree>>>,
     recovered: Recovered,
+    /// True when the file system had no room for the reserve at open: writes are refused.
+    full: bool,
 }
 
 impl std::fmt::Debug for SledStore {
@@ -154,6 +161,8 @@ impl SledStore {
             .flush_every_ms(opts.flush_every_ms)
             .mode(sled::Mode::HighThroughput);
         let started = Instant::now();
+        let mut recovered = recovered;
+        let mut released = false;
         let db = loop {
             match guard("opening", || {
                 config.open().map_err(|e| map_err(e, "opening", path))
@@ -161,14 +170,28 @@ impl SledStore {
                 Err(StoreError::InUse { .. }) if started.elapsed() < opts.lock_grace => {
                     std::thread::sleep(Duration::from_millis(10));
                 }
+                // sled writes at open; on a full file system, its write gets the reserve's
+                // room, once, after what the failed write left is removed.
+                Err(StoreError::Io { source, .. })
+                    if reserve::is_full(&source) && !released && reserve::release(path) =>
+                {
+                    released = true;
+                    recovered
+                        .removed
+                        .extend(super::leftovers::recover(path)?.removed);
+                }
                 other => break other?,
             }
         };
+        // Writes need the reserve in place: without it, a write could take the room the next
+        // open's snapshot needs, and the database could not be opened even to read.
+        let full = !reserve::ensure(path, opts.reserve);
         Ok(SledStore {
             db,
             path: path.to_owned(),
             trees: Default::default(),
             recovered,
+            full,
         })
     }
 
@@ -190,6 +213,22 @@ impl SledStore {
     /// The leftovers of interrupted opens this open removed.
     pub fn recovered(&self) -> &Recovered {
         &self.recovered
+    }
+
+    /// True when the file system had no room for the reserve at open, so that writes are
+    /// refused ([`StoreError::Full`]) and reads work.
+    pub fn is_full(&self) -> bool {
+        self.full
+    }
+
+    /// Refuses a write when the file system is full.
+    fn writable(&self) -> Result<(), StoreError> {
+        if self.full {
+            return Err(StoreError::Full {
+                path: self.path.clone(),
+            });
+        }
+        Ok(())
     }
 
     /// True when the directory held a database before this open.
@@ -305,6 +344,7 @@ impl Store for SledStore {
     }
 
     fn put(&self, tree: &str, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
+        self.writable()?;
         let t = self.tree(tree)?;
         guard("writing", || {
             t.insert(key, value)
@@ -314,6 +354,7 @@ impl Store for SledStore {
     }
 
     fn delete(&self, tree: &str, key: &[u8]) -> Result<bool, StoreError> {
+        self.writable()?;
         let t = self.tree(tree)?;
         guard("deleting", || {
             t.remove(key)
@@ -344,6 +385,7 @@ impl Store for SledStore {
     }
 
     fn batch(&self, tree: &str, batch: Batch) -> Result<(), StoreError> {
+        self.writable()?;
         let t = self.tree(tree)?;
         let mut b = sled::Batch::default();
         for w in batch.writes {
@@ -358,6 +400,7 @@ impl Store for SledStore {
     }
 
     fn transaction(&self, trees: &[&str], body: TxBody<'_>) -> Result<(), TxError> {
+        self.writable()?;
         let trees: Vec<sled::Tree> = trees
             .iter()
             .map(|n| self.tree(n))

@@ -8,7 +8,9 @@
 //!   is held; that failure is recognised and turned into [`StoreError::InUse`].
 //! - **Panics on damaged files**: sled may panic while recovering or reading a damaged log.
 //!   Every call into sled runs under `catch_unwind`, and a panic becomes
-//!   [`StoreError::Damaged`], so no damaged input panics through this crate.
+//!   [`StoreError::Damaged`], so no damaged input panics through this crate. A panic hook
+//!   keeps such caught panics quiet (the error carries the message; no panic message and
+//!   backtrace on stderr); every other panic goes to the hook that was there before.
 
 use super::reserve;
 use super::{Batch, EntryIter, KeyRange, Recovered, Store, Tx, TxBody, TxError, UntilError, Write};
@@ -19,7 +21,7 @@ use sled::transaction::{
 };
 use sled::Transactional;
 use std::collections::HashMap;
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -82,6 +84,34 @@ fn panic_text(payload: Box<dyn std::any::Any + Send>) -> String {
     } else {
         "sled panicked".to_owned()
     }
+}
+
+thread_local! {
+    /// True while this thread runs a call into sled under [`catch_unwind`].
+    static CAUGHT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Installs, once, the panic hook that is silent for panics [`catch_unwind`] will catch.
+fn quiet_caught_panics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !CAUGHT.with(std::cell::Cell::get) {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// `std::panic::catch_unwind` of a call into sled, with the panic hook quiet meanwhile: the
+/// caller turns the panic into an error that carries its message.
+fn catch_unwind<T>(f: impl FnOnce() -> T + std::panic::UnwindSafe) -> std::thread::Result<T> {
+    quiet_caught_panics();
+    let was = CAUGHT.with(|c| c.replace(true));
+    let r = std::panic::catch_unwind(f);
+    CAUGHT.with(|c| c.set(was));
+    r
 }
 
 /// Runs `f` (a call into sled), turning a panic into [`StoreError::Damaged`].
@@ -633,6 +663,24 @@ mod tests {
             }
             intact(&path);
         }
+    }
+
+    #[test]
+    fn caught_panics_become_one_error() {
+        let r = guard("reading", || -> Result<(), StoreError> {
+            panic!("bad page")
+        });
+        match r {
+            Err(e @ StoreError::Damaged { .. }) => {
+                assert_eq!(
+                    e.to_string(),
+                    "database files damaged (reading): the storage engine panicked: bad page"
+                );
+            }
+            other => panic!("want Damaged, got {other:?}"),
+        }
+        // The hook is quiet only inside the catch: outside, the flag is down again.
+        assert!(!CAUGHT.with(std::cell::Cell::get));
     }
 
     #[test]

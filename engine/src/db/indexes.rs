@@ -137,17 +137,22 @@ pub(crate) struct StoreSource {
     store: Arc<AdStore>,
     collection: String,
     ids: Arc<RwLock<IdMap>>,
+    /// What could not be read back (damage), for the next answer to report ([`Held::take_unread`]).
+    unread: Arc<Mutex<Vec<String>>>,
 }
 
 impl AdSource for StoreSource {
     fn for_each(&self, f: &mut dyn FnMut(AdId, Arc<ClassAd>)) {
-        let Ok(scan) = self.store.scan(&self.collection) else {
-            return;
+        let scan = match self.store.scan(&self.collection) {
+            Ok(scan) => scan,
+            Err(e) => return self.unread.lock().push(e.to_string()),
         };
         // The scan and the numbers both follow load order: walk them side by side.
         let map = self.ids.read();
         let mut n = 0usize;
-        for ad in scan.flatten() {
+        let unread = &self.unread;
+        let readable = scan.filter_map(|ad| ad.map_err(|e| unread.lock().push(e.to_string())).ok());
+        for ad in readable {
             let start = n;
             while n < map.ids.len() && map.ids[n].as_deref() != Some(ad.id()) {
                 n += 1;
@@ -168,10 +173,15 @@ impl AdSource for StoreSource {
             wanted.iter().map(|&n| map.id(n).map(Into::into)).collect()
         };
         ids.iter()
-            .map(|id| {
-                let ad = self.store.get(&self.collection, id.as_deref()?).ok()??;
-                Some(Arc::new(ad.ad))
-            })
+            .map(
+                |id| match self.store.get(&self.collection, id.as_deref()?) {
+                    Ok(ad) => Some(Arc::new(ad?.ad)),
+                    Err(e) => {
+                        self.unread.lock().push(e.to_string());
+                        None
+                    }
+                },
+            )
             .collect()
     }
 }
@@ -192,6 +202,8 @@ pub struct Held {
     damaged: Vec<String>,
     /// Made from a snapshot (rather than by a scan).
     restored: bool,
+    /// What the index's reads of the store could not read since last taken.
+    unread: Arc<Mutex<Vec<String>>>,
 }
 
 impl Held {
@@ -213,6 +225,27 @@ impl Held {
     /// Ads the rebuild could not read (not indexed), as messages.
     pub fn damaged(&self) -> &[String] {
         &self.damaged
+    }
+
+    /// What the index could not read back from the store (damaged ads it was confirming)
+    /// since this was last called: an answer it helped make lacks those ads.
+    /// Repeats of one message (one damaged page behind many ads) are told once, counted.
+    pub fn take_unread(&self) -> Vec<String> {
+        let all = std::mem::take(&mut *self.unread.lock());
+        let mut told: Vec<(String, usize)> = Vec::new();
+        let mut at: HashMap<String, usize> = HashMap::new();
+        for m in all {
+            match at.get(&m) {
+                Some(&i) => told[i].1 += 1,
+                None => {
+                    at.insert(m.clone(), told.len());
+                    told.push((m, 1));
+                }
+            }
+        }
+        told.into_iter()
+            .map(|(m, n)| if n > 1 { format!("{m} ({n} ads)") } else { m })
+            .collect()
     }
 
     /// How many ads are live (held and not expired) at `now`.
@@ -406,10 +439,12 @@ impl Db {
         attrs: &[adjoin_query::Key],
     ) -> Result<Held, DbError> {
         let ids = Arc::new(RwLock::new(IdMap::default()));
+        let unread = Arc::new(Mutex::new(Vec::new()));
         let source = Arc::new(StoreSource {
             store: Arc::clone(&self.store),
             collection: collection.to_owned(),
             ids: Arc::clone(&ids),
+            unread: Arc::clone(&unread),
         });
         let stamp = OptionsStamp::of(&self.indexes.opts);
         let mut earlier = None;
@@ -451,6 +486,7 @@ impl Db {
                                 saved: true,
                                 damaged: file.damaged.clone(),
                                 restored: true,
+                                unread,
                             });
                         }
                         (_, Err(e)) => {
@@ -481,6 +517,7 @@ impl Db {
             saved: false,
             damaged: Vec::new(),
             restored: false,
+            unread,
         };
         let mut ads = Vec::new();
         for ad in self.store.scan(collection)? {

@@ -315,3 +315,180 @@ fn scans_end_at_a_repeating_backend_error() {
         }
     }
 }
+
+/// Delegates to `inner`, failing every write once `limit` bytes (keys and values) have been
+/// written, as a file system that fills up does: a write that would pass the limit fails
+/// whole, with "No space left on device".
+struct Budget {
+    inner: Arc<dyn Store>,
+    written: AtomicI64,
+    limit: AtomicI64,
+}
+
+impl Budget {
+    fn full() -> StoreError {
+        StoreError::Io {
+            context: "writing (injected)".into(),
+            source: std::io::Error::from_raw_os_error(28),
+        }
+    }
+
+    /// Takes `bytes` from the budget, or fails when they are not there.
+    fn take(&self, bytes: usize) -> Result<(), StoreError> {
+        let after = self.written.load(Ordering::SeqCst) + bytes as i64;
+        if after > self.limit.load(Ordering::SeqCst) {
+            return Err(Budget::full());
+        }
+        self.written.store(after, Ordering::SeqCst);
+        Ok(())
+    }
+}
+
+/// A transaction view that counts the bytes its body writes.
+struct Counting<'a> {
+    inner: &'a dyn crate::backend::Tx,
+    bytes: &'a std::cell::Cell<usize>,
+}
+
+impl crate::backend::Tx for Counting<'_> {
+    fn get(&self, tree: usize, key: &[u8]) -> Result<Option<Vec<u8>>, TxError> {
+        self.inner.get(tree, key)
+    }
+    fn put(&self, tree: usize, key: &[u8], value: &[u8]) -> Result<(), TxError> {
+        self.bytes.set(self.bytes.get() + key.len() + value.len());
+        self.inner.put(tree, key, value)
+    }
+    fn delete(&self, tree: usize, key: &[u8]) -> Result<(), TxError> {
+        self.bytes.set(self.bytes.get() + key.len());
+        self.inner.delete(tree, key)
+    }
+}
+
+impl Store for Budget {
+    fn describe(&self) -> String {
+        format!("budgeted {}", self.inner.describe())
+    }
+    fn get(&self, tree: &str, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
+        self.inner.get(tree, key)
+    }
+    fn put(&self, tree: &str, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
+        self.take(key.len() + value.len())?;
+        self.inner.put(tree, key, value)
+    }
+    fn delete(&self, tree: &str, key: &[u8]) -> Result<bool, StoreError> {
+        self.take(key.len())?;
+        self.inner.delete(tree, key)
+    }
+    fn scan(&self, tree: &str, range: KeyRange) -> Result<EntryIter<'_>, StoreError> {
+        self.inner.scan(tree, range)
+    }
+    fn batch(&self, tree: &str, batch: Batch) -> Result<(), StoreError> {
+        let bytes = batch
+            .writes
+            .iter()
+            .map(|w| match w {
+                crate::backend::Write::Put(k, v) => k.len() + v.len(),
+                crate::backend::Write::Delete(k) => k.len(),
+            })
+            .sum();
+        self.take(bytes)?;
+        self.inner.batch(tree, batch)
+    }
+    fn transaction(&self, trees: &[&str], body: TxBody<'_>) -> Result<(), TxError> {
+        let bytes = std::cell::Cell::new(0);
+        self.inner.transaction(trees, &|tx| {
+            bytes.set(0);
+            body(&Counting {
+                inner: tx,
+                bytes: &bytes,
+            })?;
+            // The commit fails whole when its writes do not fit.
+            self.take(bytes.get()).map_err(TxError::Store)
+        })
+    }
+    fn flush(&self) -> Result<(), StoreError> {
+        self.inner.flush()
+    }
+    fn tree_names(&self) -> Result<Vec<String>, StoreError> {
+        self.inner.tree_names()
+    }
+    fn size_bytes(&self) -> Result<u64, StoreError> {
+        self.inner.size_bytes()
+    }
+}
+
+/// A store that fills up during a bulk load: the load fails with the full-disk error after
+/// committing some chunks; exactly the ads of those chunks are there and read back, `check`
+/// is clean; once space returns they are all still there and loads work again.
+fn fill_up(inner: Arc<dyn Store>) {
+    let budget = Arc::new(Budget {
+        inner,
+        written: AtomicI64::new(0),
+        limit: AtomicI64::new(i64::MAX),
+    });
+    let opts = StoreOptions {
+        chunk_size: 100,
+        ..StoreOptions::default()
+    };
+    let s = AdStore::open(budget.clone(), opts).expect("open");
+    budget.limit.store(
+        budget.written.load(Ordering::SeqCst) + 60_000,
+        Ordering::SeqCst,
+    );
+    let text = |i: usize| {
+        format!(
+            r#"[Name = "s{i}"; Memory = {i}; Text = "{}"]"#,
+            "x".repeat(80)
+        )
+    };
+    let mut l = s.loader("m", PutOptions::default());
+    let mut failure = None;
+    for i in 0..5000 {
+        if let Err(e) = l.push(&ad(&text(i))) {
+            failure = Some(e);
+            break;
+        }
+    }
+    let failure = failure.expect("the budget ran out");
+    let stored = l.results().len();
+    assert!(
+        failure.to_string().contains("No space left on device"),
+        "{failure}"
+    );
+    assert!(
+        stored > 0 && stored % 100 == 0,
+        "whole chunks stored: {stored}"
+    );
+    drop(l);
+    // Full: reads work and find exactly what was acknowledged.
+    let ids: Vec<String> = s
+        .scan("m")
+        .expect("scan")
+        .map(|a| a.expect("ad").header.id)
+        .collect();
+    assert_eq!(ids.len(), stored);
+    assert!(ids.iter().enumerate().all(|(i, id)| *id == format!("s{i}")));
+    assert!(s.check().expect("check").is_clean());
+    assert_eq!(s.stored_count("m").expect("count"), stored as u64);
+    // Space returns.
+    budget.limit.store(i64::MAX, Ordering::SeqCst);
+    let mut l = s.loader("m", PutOptions::default());
+    for i in stored..stored + 150 {
+        l.push(&ad(&text(i))).expect("push after space returned");
+    }
+    l.finish().expect("finish");
+    assert_eq!(s.scan("m").expect("scan").count(), stored + 150);
+    assert!(s.check().expect("check").is_clean());
+}
+
+#[test]
+fn a_store_that_fills_up_keeps_what_it_acknowledged_in_memory() {
+    fill_up(Arc::new(MemStore::new()));
+}
+
+#[test]
+fn a_store_that_fills_up_keeps_what_it_acknowledged_on_sled() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let s = SledStore::open(&dir.path().join("db"), &SledOptions::default()).expect("sled");
+    fill_up(Arc::new(s));
+}

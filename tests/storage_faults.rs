@@ -260,21 +260,12 @@ fn normalize(out: &str, db: &Path) -> String {
         .join("\n")
 }
 
-/// splitmix64: the damage is the same on every run.
-struct Seeded(u64);
+/// The seeded generator of the damage.
+type Seeded = adjoin_workload::Rng;
 
-impl Seeded {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
+/// A number below `n` (0 when `n` is 0).
+fn below(rng: &mut Seeded, n: u64) -> u64 {
+    rng.next_u64() % n.max(1)
 }
 
 /// The file a trial damages: mostly sled's log, sometimes its snapshot or an index snapshot.
@@ -287,7 +278,7 @@ fn victim(db: &Path, rng: &mut Seeded) -> PathBuf {
             })
         })
     };
-    match rng.below(8) {
+    match below(rng, 8) {
         0 => snap(db, "snap.").unwrap_or_else(|| db.join("db")),
         1 => snap(&db.join("adjoin-index"), "c").unwrap_or_else(|| db.join("db")),
         _ => db.join("db"),
@@ -308,7 +299,7 @@ fn seeded_damage_never_hangs_and_never_lies() {
     let (mut sealed_trials, mut sealed_noticed) = (0, 0);
     for seed in 0..16u64 {
         let (_dir, db) = copy_of_base();
-        let mut rng = Seeded(seed);
+        let mut rng = Seeded::new(seed);
         let kind = seed % 4;
         let file = if kind == 3 {
             db.join("db")
@@ -319,8 +310,8 @@ fn seeded_damage_never_hangs_and_never_lies() {
         let used = used_len(&bytes).max(1);
         let what = match kind {
             0 => {
-                let at = rng.below(used as u64) as usize;
-                let bit = rng.below(8);
+                let at = below(&mut rng, used as u64) as usize;
+                let bit = below(&mut rng, 8);
                 bytes[at] ^= 1 << bit;
                 format!(
                     "seed {seed}: bit {bit} of byte {at} of {} flipped",
@@ -328,13 +319,13 @@ fn seeded_damage_never_hangs_and_never_lies() {
                 )
             }
             1 => {
-                let page = rng.below(used as u64 / 4096 + 1) as usize * 4096;
+                let page = below(&mut rng, used as u64 / 4096 + 1) as usize * 4096;
                 let end = (page + 4096).min(bytes.len());
                 bytes[page..end].fill(0);
                 format!("seed {seed}: page at {page} of {} zeroed", file.display())
             }
             2 => {
-                let len = rng.below(used as u64) as usize;
+                let len = below(&mut rng, used as u64) as usize;
                 bytes.truncate(len);
                 format!("seed {seed}: {} truncated to {len} bytes", file.display())
             }
@@ -348,8 +339,8 @@ fn seeded_damage_never_hangs_and_never_lies() {
                     "the base's log fills no segment: {used} bytes"
                 );
                 for _ in 0..16 {
-                    let at = rng.below(sealed as u64) as usize;
-                    bytes[at] ^= 1 << rng.below(8);
+                    let at = below(&mut rng, sealed as u64) as usize;
+                    bytes[at] ^= 1 << below(&mut rng, 8);
                 }
                 sealed_trials += 1;
                 format!("seed {seed}: 16 bits flipped in the sealed segments of sled's log")

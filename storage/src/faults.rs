@@ -12,54 +12,129 @@ use adjoin_query::{parse, ClassAd};
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 
-/// Delegates to `inner`, failing transaction number `fail_at` (counting from 0) after running
-/// its body, as a commit that hits a full disk would.
-struct Faulty {
+/// Delegates to `inner`, with the failures asked for: the transaction `countdown` reaches 0
+/// at fails after running its body (as a commit that hits a full disk would); scans of the
+/// tree `repeat` names yield that many entries and then the same error forever, without
+/// ending (a backend that does not end its scans at an error); writes fail once `limit` bytes
+/// (keys and values) have been written, whole, with "No space left on device" (a file system
+/// that fills up).
+struct Injected {
     inner: Arc<dyn Store>,
     countdown: AtomicI64,
+    repeat: Option<(&'static str, usize)>,
+    written: AtomicI64,
+    limit: AtomicI64,
 }
 
-impl Faulty {
+impl Injected {
+    /// `inner` with no failure armed.
+    fn new(inner: Arc<dyn Store>) -> Injected {
+        Injected {
+            inner,
+            countdown: AtomicI64::new(-1),
+            repeat: None,
+            written: AtomicI64::new(0),
+            limit: AtomicI64::new(i64::MAX),
+        }
+    }
+
     fn arm(&self, n: i64) {
         self.countdown.store(n, Ordering::SeqCst);
     }
+
+    /// Takes `bytes` from the budget, or fails when they are not there.
+    fn take(&self, bytes: usize) -> Result<(), StoreError> {
+        let after = self.written.load(Ordering::SeqCst) + bytes as i64;
+        if after > self.limit.load(Ordering::SeqCst) {
+            return Err(StoreError::Io {
+                context: "writing (injected)".into(),
+                source: std::io::Error::from_raw_os_error(28),
+            });
+        }
+        self.written.store(after, Ordering::SeqCst);
+        Ok(())
+    }
 }
 
-impl Store for Faulty {
+/// A transaction view that counts the bytes its body writes.
+struct Counting<'a> {
+    inner: &'a dyn crate::backend::Tx,
+    bytes: &'a std::cell::Cell<usize>,
+}
+
+impl crate::backend::Tx for Counting<'_> {
+    fn get(&self, tree: usize, key: &[u8]) -> Result<Option<Vec<u8>>, TxError> {
+        self.inner.get(tree, key)
+    }
+    fn put(&self, tree: usize, key: &[u8], value: &[u8]) -> Result<(), TxError> {
+        self.bytes.set(self.bytes.get() + key.len() + value.len());
+        self.inner.put(tree, key, value)
+    }
+    fn delete(&self, tree: usize, key: &[u8]) -> Result<(), TxError> {
+        self.bytes.set(self.bytes.get() + key.len());
+        self.inner.delete(tree, key)
+    }
+}
+
+impl Store for Injected {
     fn describe(&self) -> String {
-        format!("faulty {}", self.inner.describe())
+        format!("injected {}", self.inner.describe())
     }
     fn get(&self, tree: &str, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
         self.inner.get(tree, key)
     }
     fn put(&self, tree: &str, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
+        self.take(key.len() + value.len())?;
         self.inner.put(tree, key, value)
     }
     fn delete(&self, tree: &str, key: &[u8]) -> Result<bool, StoreError> {
+        self.take(key.len())?;
         self.inner.delete(tree, key)
     }
     fn scan(&self, tree: &str, range: KeyRange) -> Result<EntryIter<'_>, StoreError> {
-        self.inner.scan(tree, range)
+        let inner = self.inner.scan(tree, range)?;
+        let Some((_, good)) = self.repeat.filter(|&(t, _)| t == tree) else {
+            return Ok(inner);
+        };
+        let bad = std::iter::repeat_with(|| {
+            Err(StoreError::Damaged {
+                context: "scanning (injected)".into(),
+                detail: "bad page".into(),
+            })
+        });
+        Ok(Box::new(inner.take(good).chain(bad)))
     }
     fn batch(&self, tree: &str, batch: Batch) -> Result<(), StoreError> {
+        let bytes = batch
+            .writes
+            .iter()
+            .map(|w| match w {
+                crate::backend::Write::Put(k, v) => k.len() + v.len(),
+                crate::backend::Write::Delete(k) => k.len(),
+            })
+            .sum();
+        self.take(bytes)?;
         self.inner.batch(tree, batch)
     }
     fn transaction(&self, trees: &[&str], body: TxBody<'_>) -> Result<(), TxError> {
-        if self.countdown.fetch_sub(1, Ordering::SeqCst) == 0 {
-            // Run the body against the real store, then refuse to commit.
-            let r = self.inner.transaction(trees, &|tx| {
-                body(tx)?;
-                Err(TxError::Store(StoreError::Io {
+        let fail = self.countdown.fetch_sub(1, Ordering::SeqCst) == 0;
+        let bytes = std::cell::Cell::new(0);
+        self.inner.transaction(trees, &|tx| {
+            bytes.set(0);
+            body(&Counting {
+                inner: tx,
+                bytes: &bytes,
+            })?;
+            if fail {
+                // Ran against the real store; the commit is refused.
+                return Err(TxError::Store(StoreError::Io {
                     context: "injected".into(),
                     source: std::io::Error::other("disk full (injected)"),
-                }))
-            });
-            return match r {
-                Err(TxError::Store(e)) => Err(TxError::Store(e)),
-                other => other,
-            };
-        }
-        self.inner.transaction(trees, body)
+                }));
+            }
+            // The commit fails whole when its writes do not fit.
+            self.take(bytes.get()).map_err(TxError::Store)
+        })
     }
     fn flush(&self) -> Result<(), StoreError> {
         self.inner.flush()
@@ -146,10 +221,7 @@ fn run(make: &dyn Fn() -> (Option<tempfile::TempDir>, Arc<dyn Store>)) {
     let n_ops = ops().len();
     for fail_at in 0..n_ops as i64 {
         let (_dir, inner) = make();
-        let faulty = Arc::new(Faulty {
-            inner,
-            countdown: AtomicI64::new(-1),
-        });
+        let faulty = Arc::new(Injected::new(inner));
         let now = Arc::new(AtomicI64::new(1000));
         let n = now.clone();
         let opts = StoreOptions {
@@ -193,57 +265,6 @@ fn failed_commits_leave_nothing_on_sled() {
     });
 }
 
-/// Delegates to `inner`, except that a scan of tree `tree` yields `good` entries and then the
-/// same error forever, without ending: a backend that does not end its scans at an error.
-struct Repeating {
-    inner: Arc<dyn Store>,
-    tree: &'static str,
-    good: usize,
-}
-
-impl Store for Repeating {
-    fn describe(&self) -> String {
-        format!("repeating {}", self.inner.describe())
-    }
-    fn get(&self, tree: &str, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
-        self.inner.get(tree, key)
-    }
-    fn put(&self, tree: &str, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
-        self.inner.put(tree, key, value)
-    }
-    fn delete(&self, tree: &str, key: &[u8]) -> Result<bool, StoreError> {
-        self.inner.delete(tree, key)
-    }
-    fn scan(&self, tree: &str, range: KeyRange) -> Result<EntryIter<'_>, StoreError> {
-        let inner = self.inner.scan(tree, range)?;
-        if tree != self.tree {
-            return Ok(inner);
-        }
-        let bad = std::iter::repeat_with(|| {
-            Err(StoreError::Damaged {
-                context: "scanning (injected)".into(),
-                detail: "bad page".into(),
-            })
-        });
-        Ok(Box::new(inner.take(self.good).chain(bad)))
-    }
-    fn batch(&self, tree: &str, batch: Batch) -> Result<(), StoreError> {
-        self.inner.batch(tree, batch)
-    }
-    fn transaction(&self, trees: &[&str], body: TxBody<'_>) -> Result<(), TxError> {
-        self.inner.transaction(trees, body)
-    }
-    fn flush(&self) -> Result<(), StoreError> {
-        self.inner.flush()
-    }
-    fn tree_names(&self) -> Result<Vec<String>, StoreError> {
-        self.inner.tree_names()
-    }
-    fn size_bytes(&self) -> Result<u64, StoreError> {
-        self.inner.size_bytes()
-    }
-}
-
 /// A bound no correct read of the small stores below comes near.
 const BOUND: usize = 10_000;
 
@@ -278,10 +299,9 @@ fn scans_end_at_a_repeating_backend_error() {
     }
     for t in [tree::BLOCKS, tree::MATCHES, tree::TOMBSTONES] {
         for good in [0, 1, 2] {
-            let store = Arc::new(Repeating {
-                inner: base.clone(),
-                tree: t,
-                good,
+            let store = Arc::new(Injected {
+                repeat: Some((t, good)),
+                ..Injected::new(base.clone())
             });
             let Ok(s) = AdStore::open(store, StoreOptions::default()) else {
                 continue; // an open that reads the tree may refuse it: also an end
@@ -316,116 +336,11 @@ fn scans_end_at_a_repeating_backend_error() {
     }
 }
 
-/// Delegates to `inner`, failing every write once `limit` bytes (keys and values) have been
-/// written, as a file system that fills up does: a write that would pass the limit fails
-/// whole, with "No space left on device".
-struct Budget {
-    inner: Arc<dyn Store>,
-    written: AtomicI64,
-    limit: AtomicI64,
-}
-
-impl Budget {
-    fn full() -> StoreError {
-        StoreError::Io {
-            context: "writing (injected)".into(),
-            source: std::io::Error::from_raw_os_error(28),
-        }
-    }
-
-    /// Takes `bytes` from the budget, or fails when they are not there.
-    fn take(&self, bytes: usize) -> Result<(), StoreError> {
-        let after = self.written.load(Ordering::SeqCst) + bytes as i64;
-        if after > self.limit.load(Ordering::SeqCst) {
-            return Err(Budget::full());
-        }
-        self.written.store(after, Ordering::SeqCst);
-        Ok(())
-    }
-}
-
-/// A transaction view that counts the bytes its body writes.
-struct Counting<'a> {
-    inner: &'a dyn crate::backend::Tx,
-    bytes: &'a std::cell::Cell<usize>,
-}
-
-impl crate::backend::Tx for Counting<'_> {
-    fn get(&self, tree: usize, key: &[u8]) -> Result<Option<Vec<u8>>, TxError> {
-        self.inner.get(tree, key)
-    }
-    fn put(&self, tree: usize, key: &[u8], value: &[u8]) -> Result<(), TxError> {
-        self.bytes.set(self.bytes.get() + key.len() + value.len());
-        self.inner.put(tree, key, value)
-    }
-    fn delete(&self, tree: usize, key: &[u8]) -> Result<(), TxError> {
-        self.bytes.set(self.bytes.get() + key.len());
-        self.inner.delete(tree, key)
-    }
-}
-
-impl Store for Budget {
-    fn describe(&self) -> String {
-        format!("budgeted {}", self.inner.describe())
-    }
-    fn get(&self, tree: &str, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
-        self.inner.get(tree, key)
-    }
-    fn put(&self, tree: &str, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
-        self.take(key.len() + value.len())?;
-        self.inner.put(tree, key, value)
-    }
-    fn delete(&self, tree: &str, key: &[u8]) -> Result<bool, StoreError> {
-        self.take(key.len())?;
-        self.inner.delete(tree, key)
-    }
-    fn scan(&self, tree: &str, range: KeyRange) -> Result<EntryIter<'_>, StoreError> {
-        self.inner.scan(tree, range)
-    }
-    fn batch(&self, tree: &str, batch: Batch) -> Result<(), StoreError> {
-        let bytes = batch
-            .writes
-            .iter()
-            .map(|w| match w {
-                crate::backend::Write::Put(k, v) => k.len() + v.len(),
-                crate::backend::Write::Delete(k) => k.len(),
-            })
-            .sum();
-        self.take(bytes)?;
-        self.inner.batch(tree, batch)
-    }
-    fn transaction(&self, trees: &[&str], body: TxBody<'_>) -> Result<(), TxError> {
-        let bytes = std::cell::Cell::new(0);
-        self.inner.transaction(trees, &|tx| {
-            bytes.set(0);
-            body(&Counting {
-                inner: tx,
-                bytes: &bytes,
-            })?;
-            // The commit fails whole when its writes do not fit.
-            self.take(bytes.get()).map_err(TxError::Store)
-        })
-    }
-    fn flush(&self) -> Result<(), StoreError> {
-        self.inner.flush()
-    }
-    fn tree_names(&self) -> Result<Vec<String>, StoreError> {
-        self.inner.tree_names()
-    }
-    fn size_bytes(&self) -> Result<u64, StoreError> {
-        self.inner.size_bytes()
-    }
-}
-
 /// A store that fills up during a bulk load: the load fails with the full-disk error after
 /// committing some chunks; exactly the ads of those chunks are there and read back, `check`
 /// is clean; once space returns they are all still there and loads work again.
 fn fill_up(inner: Arc<dyn Store>) {
-    let budget = Arc::new(Budget {
-        inner,
-        written: AtomicI64::new(0),
-        limit: AtomicI64::new(i64::MAX),
-    });
+    let budget = Arc::new(Injected::new(inner));
     let opts = StoreOptions {
         chunk_size: 100,
         ..StoreOptions::default()
@@ -456,7 +371,7 @@ fn fill_up(inner: Arc<dyn Store>) {
         "{failure}"
     );
     assert!(
-        stored > 0 && stored % 100 == 0,
+        stored > 0 && stored.is_multiple_of(100),
         "whole chunks stored: {stored}"
     );
     drop(l);

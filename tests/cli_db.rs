@@ -387,7 +387,7 @@ fn stats_and_check() {
     assert_eq!(
         lines[..6],
         [
-            "database: sled at ./adjoin.db (format 3)",
+            "database: sled at ./adjoin.db (format 4)",
             "collection  ads  expired  tombstones",
             "jobs          2        0           0",
             "m             3        0           0",
@@ -397,9 +397,10 @@ fn stats_and_check() {
         "{stats}"
     );
     assert!(
-        lines[6].starts_with("bytes on disk: ") && lines.len() == 7,
+        lines[6].starts_with("bytes on disk: ") && lines.len() == 8,
         "{stats}"
     );
+    assert!(lines[7].starts_with("counts from the catalog"), "{stats}");
     let bytes: u64 = lines[6]
         .rsplit_once('(')
         .and_then(|(_, b)| b.strip_suffix(" bytes)"))

@@ -75,7 +75,11 @@ impl AdStore {
             }
         };
         let k = key::block(c, loc.block);
-        let Some(raw) = self.store.get(tree::BLOCKS, &k)? else {
+        let raw = self
+            .store
+            .get(tree::BLOCKS, &k)
+            .map_err(|e| AdError::Damaged(damage(tree::BLOCKS, Some(name), Some(id), &k, e)))?;
+        let Some(raw) = raw else {
             return Ok(Got::Moved(loc.seq));
         };
         let bad = |e: codec::CodecError| {

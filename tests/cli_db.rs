@@ -397,9 +397,10 @@ fn stats_and_check() {
         "{stats}"
     );
     assert!(
-        lines[6].starts_with("bytes on disk: ") && lines.len() == 7,
+        lines[6].starts_with("bytes on disk: ") && lines.len() == 8,
         "{stats}"
     );
+    assert!(lines[7].starts_with("counts from the catalog"), "{stats}");
     let bytes: u64 = lines[6]
         .rsplit_once('(')
         .and_then(|(_, b)| b.strip_suffix(" bytes)"))

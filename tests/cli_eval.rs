@@ -35,6 +35,23 @@ fn stdin_mode_prints_one_line_per_expression() {
 }
 
 #[test]
+fn stdin_lines_that_are_not_utf8_are_refused_like_loaded_ads() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = common::cli::run_bytes(&["eval", "-"], dir.path(), b"1 + 1\n\"a\xff\"\n2\n", &[]);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{}", out.stdout);
+    assert_eq!(lines[0], "2");
+    assert_eq!(
+        lines[1],
+        "error: line 2, column 3: bytes that are not UTF-8 (the line is skipped; expressions \
+         must be UTF-8)"
+    );
+    assert!(!out.stdout.contains('\u{fffd}'));
+    assert_eq!(lines[2], "2");
+    assert_eq!(out.code, 1, "a refused line makes the exit status 1");
+}
+
+#[test]
 fn ads_from_files_play_my_and_target() {
     let dir = tempfile::tempdir().expect("tempdir");
     let my = dir.path().join("job.ad");

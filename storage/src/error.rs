@@ -35,6 +35,16 @@ pub enum StoreError {
         #[source]
         source: std::io::Error,
     },
+    /// The file system holding the database is full: a write is refused before it starts
+    /// because the database's reserve could not be kept (`backend/reserve.rs`). Reads work;
+    /// writes work again once space is freed.
+    #[error(
+        "file system full: {path} has no room for writes (reads still work; free space and retry)"
+    )]
+    Full {
+        /// The database directory.
+        path: PathBuf,
+    },
     /// The backend refused the request: e.g. a database directory written with other sled
     /// settings (compression) than these.
     #[error("storage backend error ({context}): {detail}")]

@@ -75,7 +75,11 @@ impl AdStore {
             }
         };
         let k = key::block(c, loc.block);
-        let Some(raw) = self.store.get(tree::BLOCKS, &k)? else {
+        let raw = self
+            .store
+            .get(tree::BLOCKS, &k)
+            .map_err(|e| AdError::Damaged(damage(tree::BLOCKS, Some(name), Some(id), &k, e)))?;
+        let Some(raw) = raw else {
             return Ok(Got::Moved(loc.seq));
         };
         let bad = |e: codec::CodecError| {
@@ -97,7 +101,9 @@ impl AdStore {
         })))
     }
 
-    /// The live ads of `name` in load order. Damage is reported item by item; the scan goes on.
+    /// The live ads of `name` in load order. A damaged record is reported as its item and the
+    /// scan goes on; a failure of the backend (a page it cannot read) is reported as the last
+    /// item, naming the last block read: the ads after it cannot be reached.
     pub fn scan(&self, name: &str) -> Result<AdScan<'_>, AdError> {
         self.scan_with(name, |coll, header, raw| {
             Ok(StoredAd {
@@ -111,27 +117,100 @@ impl AdStore {
     /// The live ads of `name` in load order, each given to `read` undecoded ([`RawAd`]:
     /// with the collection's name and the ad's header, its body's checksum verified), which
     /// makes the item. What `read` fails with is reported as damage to that ad; the scan goes
-    /// on.
+    /// on. A failure of the backend ends the scan ([`AdStore::scan`]).
     pub fn scan_with<T, F>(&self, name: &str, read: F) -> Result<ScanWith<'_, F>, AdError>
     where
         F: FnMut(&str, AdHeader, RawAd<'_>) -> Result<T, codec::CodecError>,
     {
         let _span = tracing::debug_span!("scan", collection = name).entered();
-        let inner = match self.coll_id(name) {
-            Some(c) => Some(
-                self.store
-                    .scan(tree::BLOCKS, KeyRange::prefix(&key::collection_prefix(c)))?,
-            ),
-            None => None,
+        let coll = self.coll_id(name);
+        let listed = coll.map_or(0, |c| self.listed(c));
+        let (inner, last) = match coll {
+            Some(c) => {
+                let prefix = key::collection_prefix(c);
+                let scan = self.store.scan(tree::BLOCKS, KeyRange::prefix(&prefix))?;
+                (Some(scan), prefix.to_vec())
+            }
+            None => (None, Vec::new()),
         };
         Ok(ScanWith {
             store: self,
             name: name.to_owned(),
+            coll,
             inner,
+            last,
+            seen_blocks: Vec::new(),
+            records: 0,
+            listed,
             block: None,
             now: self.now(),
             read,
         })
+    }
+
+    /// How many records of collection `c` the in-memory index lists (expired ones not yet
+    /// purged included; dead ones not).
+    fn listed(&self, c: CollId) -> u64 {
+        self.index
+            .read()
+            .colls
+            .get(&c)
+            .map_or(0, |x| x.ids.len() as u64)
+    }
+
+    /// After a scan of collection `c` that read the blocks `seen` (ascending) and found fewer
+    /// records than the index lists: the records of blocks the scan did not return and a
+    /// point read cannot find either, as damage (`None` when a writer explains the
+    /// difference). Runs under the writer lock, where the index and the store agree.
+    fn unreturned(&self, name: &str, c: CollId, seen: &[u64]) -> Option<AdError> {
+        let _w = self.write.lock();
+        let mut absent: Vec<(u64, &str)> = Vec::new();
+        let ix = self.index.read();
+        let coll = ix.colls.get(&c)?;
+        for (id, loc) in &coll.ids {
+            if seen.binary_search(&loc.block).is_err() {
+                absent.push((loc.block, id));
+            }
+        }
+        absent.sort_unstable();
+        let mut blocks: Vec<u64> = absent.iter().map(|&(b, _)| b).collect();
+        blocks.dedup();
+        let mut lost: Vec<&str> = Vec::new();
+        let mut why = String::new();
+        for b in blocks {
+            let k = key::block(c, b);
+            let problem = match self.store.get(tree::BLOCKS, &k) {
+                Ok(Some(raw)) => match View::open(&k, b, &raw) {
+                    Ok(_) => continue, // written since the scan passed: not damage
+                    Err(e) => e.to_string(),
+                },
+                Ok(None) => "the block is missing".to_owned(),
+                Err(e) => e.to_string(),
+            };
+            if why.is_empty() {
+                why = problem;
+            }
+            lost.extend(absent.iter().filter(|&&(x, _)| x == b).map(|&(_, id)| id));
+        }
+        let first = lost.first()?;
+        let shown: Vec<&str> = lost.iter().take(5).copied().collect();
+        Some(AdError::Damaged(damage(
+            tree::BLOCKS,
+            Some(name),
+            Some(first),
+            &[],
+            format_args!(
+                "{} ad(s) the collection's index lists were not returned by the scan and cannot \
+                 be read ({}{}): {why}",
+                lost.len(),
+                shown.join(", "),
+                if lost.len() > shown.len() {
+                    ", …"
+                } else {
+                    ""
+                }
+            ),
+        )))
     }
 
     /// A body a scan of this store gave ([`RawAd::bytes`]), to be read again.
@@ -200,7 +279,18 @@ pub type AdScan<'s> =
 pub struct ScanWith<'s, F> {
     store: &'s AdStore,
     name: String,
+    coll: Option<CollId>,
+    /// The backend's scan; `None` once it ended (at its end or its first error).
     inner: Option<EntryIter<'s>>,
+    /// The key of the last block read (the collection's prefix before the first).
+    last: Vec<u8>,
+    /// The blocks read (their key sequences, ascending), and the records they held (dead ones
+    /// not counted): a scan that ends with fewer records than the index listed when it began
+    /// checks what it missed ([`AdStore::unreturned`]), since a damaged tree may end a scan
+    /// early, or skip pages, without an error.
+    seen_blocks: Vec<u64>,
+    records: u64,
+    listed: u64,
     block: Option<Current>,
     now: i64,
     read: F,
@@ -257,10 +347,36 @@ where
                 return Some(item);
             }
             self.block = None;
-            let (k, v) = match self.inner.as_mut()?.next()? {
-                Ok(e) => e,
-                Err(e) => return Some(Err(e.into())),
+            let (k, v) = match self.inner.as_mut()?.next() {
+                Some(Ok(e)) => e,
+                Some(Err(e)) => {
+                    // Whatever the backend does after an error (sled repeats it forever), the
+                    // scan ends here.
+                    self.inner = None;
+                    return Some(Err(AdError::Damaged(damage(
+                        tree::BLOCKS,
+                        Some(&self.name),
+                        None,
+                        &self.last,
+                        format_args!(
+                            "the blocks after this key cannot be read, the scan stopped: {e}"
+                        ),
+                    ))));
+                }
+                None => {
+                    self.inner = None;
+                    let c = self.coll?;
+                    let listed = self.listed.min(self.store.listed(c));
+                    if self.records >= listed {
+                        return None;
+                    }
+                    return self
+                        .store
+                        .unreturned(&self.name, c, &self.seen_blocks)
+                        .map(Err);
+                }
             };
+            self.last.clone_from(&k);
             let first = key::decode_block(&k).map_or(0, |(_, s)| s);
             match View::open(&k, first, &v) {
                 Ok(view) => {
@@ -273,6 +389,8 @@ where
                         }
                     }
                     rest.reverse();
+                    self.seen_blocks.push(first);
+                    self.records += rest.len() as u64;
                     self.block = Some(Current {
                         key: k,
                         first,
@@ -281,13 +399,14 @@ where
                     });
                 }
                 Err(e) => {
+                    self.seen_blocks.push(first); // reported here, not again at the end
                     return Some(Err(AdError::Damaged(damage(
                         tree::BLOCKS,
                         Some(&self.name),
                         None,
                         &k,
                         e,
-                    ))))
+                    ))));
                 }
             }
         }

@@ -252,16 +252,18 @@ impl AdStore {
     pub fn matches(
         &self,
     ) -> Result<impl Iterator<Item = Result<MatchRecord, AdError>> + '_, AdError> {
-        Ok(self
-            .store
-            .scan(tree::MATCHES, KeyRange::all())?
-            .map(|entry| {
-                let (k, v) = entry?;
-                codec::open(&k, &v).map_err(|e| {
-                    let id = key::decode_match_id(&k).map(|i| i.to_string());
-                    AdError::Damaged(damage(tree::MATCHES, None, id.as_deref(), &k, e))
-                })
-            }))
+        // Ends at the backend's first error, whatever the backend does after it.
+        Ok(
+            crate::backend::UntilError::new(self.store.scan(tree::MATCHES, KeyRange::all())?).map(
+                |entry| {
+                    let (k, v) = entry?;
+                    codec::open(&k, &v).map_err(|e| {
+                        let id = key::decode_match_id(&k).map(|i| i.to_string());
+                        AdError::Damaged(damage(tree::MATCHES, None, id.as_deref(), &k, e))
+                    })
+                },
+            ),
+        )
     }
 
     /// The tombstone on id `id` of `name`, if one is in force.

@@ -21,6 +21,11 @@ pub struct Out {
 /// Runs `adjoin ARGS` in `dir` (so `./adjoin.db` is its database; `$ADJOIN_DB` unset) with
 /// `stdin` and the extra environment `env`.
 pub fn run(args: &[&str], dir: &Path, stdin: &str, env: &[(&str, &Path)]) -> Out {
+    run_bytes(args, dir, stdin.as_bytes(), env)
+}
+
+/// [`run`] with standard input given as bytes (which need not be UTF-8).
+pub fn run_bytes(args: &[&str], dir: &Path, stdin: &[u8], env: &[(&str, &Path)]) -> Out {
     let mut cmd = Command::new(BIN.expect("the adjoin binary: these tests are adjoin-cli's"));
     cmd.args(args)
         .current_dir(dir)
@@ -36,7 +41,7 @@ pub fn run(args: &[&str], dir: &Path, stdin: &str, env: &[(&str, &Path)]) -> Out
         .stdin
         .take()
         .expect("stdin")
-        .write_all(stdin.as_bytes())
+        .write_all(stdin)
         .expect("write stdin");
     let out = child.wait_with_output().expect("wait");
     Out {

@@ -100,20 +100,39 @@ pub(crate) fn write(db: &Path, c: u32, snap: &SnapshotFile) -> std::io::Result<(
     std::fs::create_dir_all(&d)?;
     let target = path(db, c);
     let tmp = target.with_extension("tmp");
-    {
+    let written = (|| {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(MAGIC)?;
         f.write_all(&(payload.len() as u64).to_le_bytes())?;
         f.write_all(&crc32fast::hash(&payload).to_le_bytes())?;
         f.write_all(&payload)?;
         f.sync_all()?;
+        std::fs::rename(&tmp, &target)
+    })();
+    if let Err(e) = written {
+        // A partial file would only keep a full disk full.
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
     }
-    std::fs::rename(&tmp, &target)?;
     // The rename itself durable: sync the directory (where the platform allows opening one).
     if let Ok(dirf) = std::fs::File::open(&d) {
         let _ = dirf.sync_all();
     }
     Ok(())
+}
+
+/// Removes the temporary files of snapshot writes that were interrupted (a kill, a full
+/// disk). Called at open, under the database's lock.
+pub(crate) fn remove_temporaries(db: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir(db)) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if entry.path().extension().is_some_and(|x| x == "tmp") {
+            tracing::warn!(path = %entry.path().display(), "removing an interrupted index snapshot");
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Collection `c`'s snapshot, if a readable one exists; why not, otherwise.
@@ -177,6 +196,21 @@ mod tests {
             damaged: vec![],
             index: IndexSnapshot::default(),
         }
+    }
+
+    #[test]
+    fn interrupted_writes_leave_no_temporaries() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        write(dir.path(), 1, &sample()).expect("write");
+        let stale = path(dir.path(), 2).with_extension("tmp");
+        std::fs::write(&stale, b"ADJIDX partial").expect("stale");
+        remove_temporaries(dir.path());
+        assert!(!stale.exists());
+        assert!(path(dir.path(), 1).exists(), "finished snapshots stay");
+        // A write that fails at its rename (the target is a directory) removes its file.
+        std::fs::create_dir_all(path(dir.path(), 3).join("x")).expect("dir");
+        assert!(write(dir.path(), 3, &sample()).is_err());
+        assert!(!path(dir.path(), 3).with_extension("tmp").exists());
     }
 
     #[test]

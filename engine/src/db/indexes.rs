@@ -137,17 +137,59 @@ pub(crate) struct StoreSource {
     store: Arc<AdStore>,
     collection: String,
     ids: Arc<RwLock<IdMap>>,
+    /// What could not be read back (damage), for the next answer to report ([`Held::take_unread`]).
+    unread: Arc<Mutex<Vec<Unread>>>,
+}
+
+/// A read back from the store that failed: the problem, and the ad's id when one was asked for.
+type Unread = (String, Option<String>);
+
+/// Failed reads back from the store as messages: repeats of one problem (one damaged page
+/// behind many ads) told once, with the first ids it hides and how many.
+fn tell_unread(all: Vec<Unread>) -> Vec<String> {
+    const SHOWN: usize = 5;
+    let mut told: Vec<(String, Vec<String>, usize)> = Vec::new();
+    let mut at: HashMap<String, usize> = HashMap::new();
+    for (m, id) in all {
+        let i = *at.entry(m.clone()).or_insert_with(|| {
+            told.push((m, Vec::new(), 0));
+            told.len() - 1
+        });
+        let (_, ids, n) = &mut told[i];
+        *n += 1;
+        if let Some(id) = id.filter(|_| ids.len() < SHOWN) {
+            ids.push(id);
+        }
+    }
+    told.into_iter()
+        .map(|(m, ids, n)| match (ids.as_slice(), n) {
+            ([], 1) => m,
+            ([], n) => format!("{m} ({n} reads)"),
+            ([one], 1) => format!("ad {one} cannot be read: {m}"),
+            (some, n) => format!(
+                "{n} ads cannot be read ({}{}): {m}",
+                some.join(", "),
+                if n > some.len() { ", …" } else { "" }
+            ),
+        })
+        .collect()
 }
 
 impl AdSource for StoreSource {
     fn for_each(&self, f: &mut dyn FnMut(AdId, Arc<ClassAd>)) {
-        let Ok(scan) = self.store.scan(&self.collection) else {
-            return;
+        let scan = match self.store.scan(&self.collection) {
+            Ok(scan) => scan,
+            Err(e) => return self.unread.lock().push((e.to_string(), None)),
         };
         // The scan and the numbers both follow load order: walk them side by side.
         let map = self.ids.read();
         let mut n = 0usize;
-        for ad in scan.flatten() {
+        let unread = &self.unread;
+        let readable = scan.filter_map(|ad| {
+            ad.map_err(|e| unread.lock().push((e.to_string(), None)))
+                .ok()
+        });
+        for ad in readable {
             let start = n;
             while n < map.ids.len() && map.ids[n].as_deref() != Some(ad.id()) {
                 n += 1;
@@ -168,10 +210,20 @@ impl AdSource for StoreSource {
             wanted.iter().map(|&n| map.id(n).map(Into::into)).collect()
         };
         ids.iter()
-            .map(|id| {
-                let ad = self.store.get(&self.collection, id.as_deref()?).ok()??;
-                Some(Arc::new(ad.ad))
-            })
+            .map(
+                |id| match self.store.get(&self.collection, id.as_deref()?) {
+                    Ok(ad) => Some(Arc::new(ad?.ad)),
+                    Err(AdError::Damaged(d)) if d.id.is_some() => {
+                        let what = format!("tree {}: {}", d.tree, d.problem);
+                        self.unread.lock().push((what, d.id));
+                        None
+                    }
+                    Err(e) => {
+                        self.unread.lock().push((e.to_string(), None));
+                        None
+                    }
+                },
+            )
             .collect()
     }
 }
@@ -192,6 +244,8 @@ pub struct Held {
     damaged: Vec<String>,
     /// Made from a snapshot (rather than by a scan).
     restored: bool,
+    /// What the index's reads of the store could not read since last taken.
+    unread: Arc<Mutex<Vec<Unread>>>,
 }
 
 impl Held {
@@ -213,6 +267,14 @@ impl Held {
     /// Ads the rebuild could not read (not indexed), as messages.
     pub fn damaged(&self) -> &[String] {
         &self.damaged
+    }
+
+    /// What the index could not read back from the store (damaged ads it was confirming)
+    /// since this was last called: an answer it helped make lacks those ads.
+    /// Repeats of one problem (one damaged page behind many ads) are told once, with the
+    /// first ids it hides and how many.
+    pub fn take_unread(&self) -> Vec<String> {
+        tell_unread(std::mem::take(&mut *self.unread.lock()))
     }
 
     /// How many ads are live (held and not expired) at `now`.
@@ -406,10 +468,12 @@ impl Db {
         attrs: &[adjoin_query::Key],
     ) -> Result<Held, DbError> {
         let ids = Arc::new(RwLock::new(IdMap::default()));
+        let unread = Arc::new(Mutex::new(Vec::new()));
         let source = Arc::new(StoreSource {
             store: Arc::clone(&self.store),
             collection: collection.to_owned(),
             ids: Arc::clone(&ids),
+            unread: Arc::clone(&unread),
         });
         let stamp = OptionsStamp::of(&self.indexes.opts);
         let mut earlier = None;
@@ -451,6 +515,7 @@ impl Db {
                                 saved: true,
                                 damaged: file.damaged.clone(),
                                 restored: true,
+                                unread,
                             });
                         }
                         (_, Err(e)) => {
@@ -481,6 +546,7 @@ impl Db {
             saved: false,
             damaged: Vec::new(),
             restored: false,
+            unread,
         };
         let mut ads = Vec::new();
         for ad in self.store.scan(collection)? {
@@ -648,5 +714,43 @@ impl Held {
     /// Applies a put the store made, of an ad converted ahead by [`Writing::converter`].
     pub(crate) fn apply_converted(&mut self, put: &adjoin_storage::Put, ad: Converted) -> bool {
         self.put(&put.id, put.replaced, put.expires, ad)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tell_unread;
+
+    #[test]
+    fn failed_reads_are_told_once_per_problem() {
+        let read = |m: &str, id: Option<&str>| (m.to_owned(), id.map(str::to_owned));
+        let ids: Vec<_> = (0..7)
+            .map(|i| read("bad page", Some(&format!("m{i}"))))
+            .collect();
+        for (all, want) in [
+            (vec![], vec![]),
+            (vec![read("scan", None)], vec!["scan"]),
+            (
+                vec![read("scan", None), read("scan", None)],
+                vec!["scan (2 reads)"],
+            ),
+            (
+                vec![read("bad page", Some("m1"))],
+                vec!["ad m1 cannot be read: bad page"],
+            ),
+            (
+                [ids.clone(), vec![read("other", Some("j1"))]].concat(),
+                vec![
+                    "7 ads cannot be read (m0, m1, m2, m3, m4, …): bad page",
+                    "ad j1 cannot be read: other",
+                ],
+            ),
+            (
+                ids[..2].to_vec(),
+                vec!["2 ads cannot be read (m0, m1): bad page"],
+            ),
+        ] {
+            assert_eq!(tell_unread(all), want);
+        }
     }
 }

@@ -214,9 +214,29 @@ impl Db {
             return self.load_strict(collection, sources, opts);
         }
         self.hold_index_if_cheap(collection)?;
-        self.writing_to(&[collection], |w| {
-            self.load_chunks(collection, sources, opts, progress, w)
-        })
+        let mut report = LoadReport::default();
+        let loaded = self.writing_to(&[collection], |w| {
+            self.load_chunks(collection, sources, opts, progress, w, &mut report)
+        });
+        match loaded {
+            Ok(()) => Ok(report),
+            Err(e) if !report.stored.is_empty() => {
+                // What the failed load committed stays; make it durable if the store still can.
+                let stored = report.stored.len() as u64;
+                let durable = if self.store().flush().is_ok() {
+                    stored
+                } else {
+                    0
+                };
+                Err(DbError::LoadFailed {
+                    collection: collection.to_owned(),
+                    stored,
+                    durable,
+                    source: Box::new(e),
+                })
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// Loads chunk by chunk, applying each committed chunk to the held index, if any.
@@ -227,13 +247,13 @@ impl Db {
         opts: &LoadOptions,
         progress: &mut dyn FnMut(&LoadProgress),
         w: &mut Writing<'_>,
-    ) -> Result<LoadReport, DbError> {
+        report: &mut LoadReport,
+    ) -> Result<(), DbError> {
         // When an index follows, the parse workers convert the ads for it too; the converted
         // ads of the pushed, not yet committed ads wait here.
         let converter = w.converter(collection);
         let keep = converter.is_some();
         let mut kept: Vec<Option<Converted>> = Vec::new();
-        let mut report = LoadReport::default();
         let mut loader = self.store().loader(collection, opts.put.clone());
         let mut origin: Vec<(usize, u32)> = Vec::new(); // (file index, line) per pushed ad
         let mut files: Vec<String> = Vec::new();
@@ -302,7 +322,7 @@ impl Db {
                                     absorb(
                                         &loader,
                                         &mut reported,
-                                        &mut report,
+                                        report,
                                         &origin,
                                         &files,
                                         &mut kept,
@@ -326,7 +346,7 @@ impl Db {
         absorb(
             &loader,
             &mut reported,
-            &mut report,
+            report,
             &origin,
             &files,
             &mut kept,
@@ -343,7 +363,7 @@ impl Db {
         prog.stored = report.stored.len() as u64;
         prog.bad = report.bad.len() as u64;
         progress(&prog);
-        Ok(report)
+        Ok(())
     }
 
     /// All or nothing: parse everything; if anything is bad, refuse; else store every ad in one

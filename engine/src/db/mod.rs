@@ -125,6 +125,34 @@ pub enum DbError {
         /// Every bad ad.
         bad: Vec<crate::files::BadAd>,
     },
+    /// A load failed part-way (e.g. the file system filled up) after storing some of its ads:
+    /// the first `stored` ads of its input are in the collection, of which `durable` are known
+    /// to be on disk (the others too unless the flush after the failure failed as well).
+    #[error("load into {collection} failed after storing {stored} ad(s) of its input, in input order ({}): {source}", durable_note(*stored, *durable))]
+    LoadFailed {
+        /// The collection loaded into.
+        collection: String,
+        /// Ads committed before the failure.
+        stored: u64,
+        /// Of those, ads known to be durable.
+        durable: u64,
+        /// The failure.
+        #[source]
+        source: Box<DbError>,
+    },
+}
+
+/// How many of a failed load's ads are known durable, for its message.
+fn durable_note(stored: u64, durable: u64) -> String {
+    if durable >= stored {
+        "all of them durable".to_owned()
+    } else {
+        format!(
+            "{durable} known durable; the flush after the failure failed, so up to {} of the \
+             last ones may be missing after a restart",
+            stored - durable
+        )
+    }
 }
 
 /// A database of ad collections.
@@ -154,6 +182,8 @@ impl Db {
             ..SledOptions::default()
         };
         let backend = SledStore::open(path, &sled_opts).map_err(OpenError::from)?;
+        // Under the lock sled now holds: what interrupted snapshot writes left.
+        held_files::remove_temporaries(path);
         let store = Arc::new(AdStore::open(Arc::new(backend), opts.store_options())?);
         Ok(Db {
             store,

@@ -188,6 +188,7 @@ impl Db {
             }
             found.sort_unstable();
             found.dedup();
+            damaged.extend(held.take_unread());
             Answer {
                 ids: found.into_iter().filter_map(|n| held.id(n)).collect(),
                 explain,
@@ -223,7 +224,7 @@ impl Db {
                     .filter_map(|n| held.id(n))
                     .collect(),
                 explain,
-                damaged: held.damaged().to_vec(),
+                damaged: [held.damaged().to_vec(), held.take_unread()].concat(),
             }
         })
     }

@@ -4,7 +4,7 @@
 //! exclusively, so readers see each commit whole. Scans copy a chunk of entries at a time and
 //! resume after the last key, so a long scan never holds the lock across the caller's work.
 
-use super::{Batch, EntryIter, KeyRange, Store, Tx, TxBody, TxError, Write};
+use super::{Batch, EntryIter, KeyRange, Store, Tx, TxBody, TxError, UntilError, Write};
 use crate::error::StoreError;
 use parking_lot::RwLock;
 use std::cell::RefCell;
@@ -81,13 +81,13 @@ impl Store for MemStore {
     }
 
     fn scan(&self, tree: &str, range: KeyRange) -> Result<EntryIter<'_>, StoreError> {
-        Ok(Box::new(MemScan {
+        Ok(Box::new(UntilError::new(MemScan {
             store: self,
             tree: tree.to_owned(),
             range,
             buf: Vec::new().into_iter(),
             done: false,
-        }))
+        })))
     }
 
     fn batch(&self, tree: &str, batch: Batch) -> Result<(), StoreError> {

@@ -5,12 +5,15 @@
 //! [`Store`], so the engine could move to another embedded database by writing one more
 //! implementation and running it through the conformance suite (`conformance.rs`).
 
+mod leftovers;
 mod memory;
+mod reserve;
 mod sled;
 
 #[cfg(test)]
 mod conformance;
 
+pub use self::leftovers::Recovered;
 pub use self::memory::MemStore;
 pub use self::sled::{wait_released, SledOptions, SledStore};
 
@@ -21,8 +24,36 @@ use std::ops::Bound;
 pub type Entry = (Vec<u8>, Vec<u8>);
 
 /// A lazily read, ascending sequence of entries. Items are results: a damaged page found
-/// mid-scan is reported, not panicked on.
+/// mid-scan is reported, not panicked on, and **ends the sequence** (an error is its last
+/// item; see [`UntilError`]).
 pub type EntryIter<'a> = Box<dyn Iterator<Item = Result<Entry, StoreError>> + Send + 'a>;
+
+/// An iterator that ends after its first error. sled's iterator, once it meets a page it
+/// cannot read, returns the same error on every later call: a loop that reports errors and
+/// goes on would never end. Every backend's scan is wrapped in this, and readers above
+/// ([`crate::ScanWith`]) end at a backend error too, whatever the backend.
+pub struct UntilError<I> {
+    inner: Option<I>,
+}
+
+impl<I> UntilError<I> {
+    /// Wraps `inner`.
+    pub fn new(inner: I) -> UntilError<I> {
+        UntilError { inner: Some(inner) }
+    }
+}
+
+impl<T, E, I: Iterator<Item = Result<T, E>>> Iterator for UntilError<I> {
+    type Item = Result<T, E>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let item = self.inner.as_mut()?.next();
+        if !matches!(item, Some(Ok(_))) {
+            self.inner = None;
+        }
+        item
+    }
+}
 
 /// The error a transaction body hands back to its store.
 pub type Abort = Box<dyn std::error::Error + Send + Sync>;
@@ -190,7 +221,8 @@ pub trait Store: Send + Sync {
     fn put(&self, tree: &str, key: &[u8], value: &[u8]) -> Result<(), StoreError>;
     /// Deletes `key` from `tree`, returning whether it was there.
     fn delete(&self, tree: &str, key: &[u8]) -> Result<bool, StoreError>;
-    /// The entries of `tree` within `range`, in ascending key order.
+    /// The entries of `tree` within `range`, in ascending key order. The sequence ends at its
+    /// first error ([`UntilError`]).
     fn scan(&self, tree: &str, range: KeyRange) -> Result<EntryIter<'_>, StoreError>;
     /// Applies `batch` to `tree` atomically.
     fn batch(&self, tree: &str, batch: Batch) -> Result<(), StoreError>;
@@ -219,6 +251,18 @@ mod tests {
         succ(&[0xff, 0xff], None);
         succ(&[1, 2], Some(&[1, 3]));
         succ(&[1, 0xff], Some(&[2]));
+    }
+
+    #[test]
+    fn until_error_ends_at_the_first_error() {
+        // A source that, like sled after a bad page, repeats its error forever.
+        let forever = [Ok(1), Ok(2)]
+            .into_iter()
+            .chain(std::iter::repeat_with(|| Err("bad page")));
+        let got: Vec<Result<i32, &str>> = UntilError::new(forever).collect();
+        assert_eq!(got, vec![Ok(1), Ok(2), Err("bad page")]);
+        let clean: Vec<Result<i32, &str>> = UntilError::new([Ok(1)].into_iter()).collect();
+        assert_eq!(clean, vec![Ok(1)]);
     }
 
     #[test]

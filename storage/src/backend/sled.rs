@@ -8,9 +8,12 @@
 //!   is held; that failure is recognised and turned into [`StoreError::InUse`].
 //! - **Panics on damaged files**: sled may panic while recovering or reading a damaged log.
 //!   Every call into sled runs under `catch_unwind`, and a panic becomes
-//!   [`StoreError::Damaged`], so no damaged input panics through this crate.
+//!   [`StoreError::Damaged`], so no damaged input panics through this crate. A panic hook
+//!   keeps such caught panics quiet (the error carries the message; no panic message and
+//!   backtrace on stderr); every other panic goes to the hook that was there before.
 
-use super::{Batch, EntryIter, KeyRange, Store, Tx, TxBody, TxError, Write};
+use super::reserve;
+use super::{Batch, EntryIter, KeyRange, Recovered, Store, Tx, TxBody, TxError, UntilError, Write};
 use crate::error::StoreError;
 use parking_lot::RwLock;
 use sled::transaction::{
@@ -18,7 +21,7 @@ use sled::transaction::{
 };
 use sled::Transactional;
 use std::collections::HashMap;
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -39,6 +42,9 @@ pub struct SledOptions {
     /// process that really has it open keeps it, and the open then fails with
     /// [`StoreError::InUse`].
     pub lock_grace: Duration,
+    /// Bytes set aside in the database directory so that an open on a full file system can
+    /// write sled's snapshot (`reserve.rs`); 0 for none.
+    pub reserve: u64,
 }
 
 impl Default for SledOptions {
@@ -47,6 +53,7 @@ impl Default for SledOptions {
             cache_capacity: 1 << 30,
             flush_every_ms: Some(1000),
             lock_grace: Duration::from_millis(500),
+            reserve: 2 << 20,
         }
     }
 }
@@ -57,6 +64,9 @@ pub struct SledStore {
     db: sled::Db,
     path: PathBuf,
     trees: std::sync::Arc<RwLock<HashMap<String, sled::Tree>>>,
+    recovered: Recovered,
+    /// True when the file system had no room for the reserve at open: writes are refused.
+    full: bool,
 }
 
 impl std::fmt::Debug for SledStore {
@@ -74,6 +84,34 @@ fn panic_text(payload: Box<dyn std::any::Any + Send>) -> String {
     } else {
         "sled panicked".to_owned()
     }
+}
+
+thread_local! {
+    /// True while this thread runs a call into sled under [`catch_unwind`].
+    static CAUGHT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Installs, once, the panic hook that is silent for panics [`catch_unwind`] will catch.
+fn quiet_caught_panics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !CAUGHT.with(std::cell::Cell::get) {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// `std::panic::catch_unwind` of a call into sled, with the panic hook quiet meanwhile: the
+/// caller turns the panic into an error that carries its message.
+fn catch_unwind<T>(f: impl FnOnce() -> T + std::panic::UnwindSafe) -> std::thread::Result<T> {
+    quiet_caught_panics();
+    let was = CAUGHT.with(|c| c.replace(true));
+    let r = std::panic::catch_unwind(f);
+    CAUGHT.with(|c| c.set(was));
+    r
 }
 
 /// Runs `f` (a call into sled), turning a panic into [`StoreError::Damaged`].
@@ -141,12 +179,20 @@ impl SledStore {
                 ),
             });
         }
+        // Leftovers of interrupted opens that would make sled refuse the directory.
+        let recovered = if path.is_dir() {
+            super::leftovers::recover(path)?
+        } else {
+            Recovered::default()
+        };
         let config = sled::Config::new()
             .path(path)
             .cache_capacity(opts.cache_capacity)
             .flush_every_ms(opts.flush_every_ms)
             .mode(sled::Mode::HighThroughput);
         let started = Instant::now();
+        let mut recovered = recovered;
+        let mut released = false;
         let db = loop {
             match guard("opening", || {
                 config.open().map_err(|e| map_err(e, "opening", path))
@@ -154,13 +200,28 @@ impl SledStore {
                 Err(StoreError::InUse { .. }) if started.elapsed() < opts.lock_grace => {
                     std::thread::sleep(Duration::from_millis(10));
                 }
+                // sled writes at open; on a full file system, its write gets the reserve's
+                // room, once, after what the failed write left is removed.
+                Err(StoreError::Io { source, .. })
+                    if reserve::is_full(&source) && !released && reserve::release(path) =>
+                {
+                    released = true;
+                    recovered
+                        .removed
+                        .extend(super::leftovers::recover(path)?.removed);
+                }
                 other => break other?,
             }
         };
+        // Writes need the reserve in place: without it, a write could take the room the next
+        // open's snapshot needs, and the database could not be opened even to read.
+        let full = !reserve::ensure(path, opts.reserve);
         Ok(SledStore {
             db,
             path: path.to_owned(),
             trees: Default::default(),
+            recovered,
+            full,
         })
     }
 
@@ -177,6 +238,27 @@ impl SledStore {
     /// The database directory.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The leftovers of interrupted opens this open removed.
+    pub fn recovered(&self) -> &Recovered {
+        &self.recovered
+    }
+
+    /// True when the file system had no room for the reserve at open, so that writes are
+    /// refused ([`StoreError::Full`]) and reads work.
+    pub fn is_full(&self) -> bool {
+        self.full
+    }
+
+    /// Refuses a write when the file system is full.
+    fn writable(&self) -> Result<(), StoreError> {
+        if self.full {
+            return Err(StoreError::Full {
+                path: self.path.clone(),
+            });
+        }
+        Ok(())
     }
 
     /// True when the directory held a database before this open.
@@ -292,6 +374,7 @@ impl Store for SledStore {
     }
 
     fn put(&self, tree: &str, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
+        self.writable()?;
         let t = self.tree(tree)?;
         guard("writing", || {
             t.insert(key, value)
@@ -301,6 +384,7 @@ impl Store for SledStore {
     }
 
     fn delete(&self, tree: &str, key: &[u8]) -> Result<bool, StoreError> {
+        self.writable()?;
         let t = self.tree(tree)?;
         guard("deleting", || {
             t.remove(key)
@@ -315,20 +399,23 @@ impl Store for SledStore {
             return Ok(Box::new(std::iter::empty()));
         }
         let mut iter = guard("scanning", || Ok(t.range((range.start, range.end))))?;
-        Ok(Box::new(std::iter::from_fn(move || {
-            match catch_unwind(AssertUnwindSafe(|| iter.next())) {
+        let context = format!("scanning tree {tree}");
+        // sled's iterator repeats its error forever after a bad page: the scan ends there.
+        Ok(Box::new(UntilError::new(std::iter::from_fn(
+            move || match catch_unwind(AssertUnwindSafe(|| iter.next())) {
                 Ok(None) => None,
                 Ok(Some(Ok((k, v)))) => Some(Ok((k.to_vec(), v.to_vec()))),
-                Ok(Some(Err(e))) => Some(Err(self.err(e, "scanning"))),
+                Ok(Some(Err(e))) => Some(Err(self.err(e, &context))),
                 Err(payload) => Some(Err(StoreError::Damaged {
-                    context: "scanning".into(),
+                    context: context.clone(),
                     detail: format!("the storage engine panicked: {}", panic_text(payload)),
                 })),
-            }
-        })))
+            },
+        ))))
     }
 
     fn batch(&self, tree: &str, batch: Batch) -> Result<(), StoreError> {
+        self.writable()?;
         let t = self.tree(tree)?;
         let mut b = sled::Batch::default();
         for w in batch.writes {
@@ -343,6 +430,7 @@ impl Store for SledStore {
     }
 
     fn transaction(&self, trees: &[&str], body: TxBody<'_>) -> Result<(), TxError> {
+        self.writable()?;
         let trees: Vec<sled::Tree> = trees
             .iter()
             .map(|n| self.tree(n))
@@ -451,6 +539,148 @@ mod tests {
             s.put("t", b"k", b"v").expect("put");
             s.close().expect("close");
         }
+    }
+
+    /// A database of several log segments, closed; its value for `k<i>` is `v<i>` repeated.
+    fn filled(path: &Path) {
+        let s = SledStore::open(path, &SledOptions::default()).expect("open");
+        for i in 0..2000u32 {
+            s.put(
+                "t",
+                format!("k{i}").as_bytes(),
+                format!("v{i}").repeat(200).as_bytes(),
+            )
+            .expect("put");
+        }
+        s.close().expect("close");
+        // sled writes its snapshot at the open after writes.
+        SledStore::open(path, &SledOptions::default())
+            .expect("reopen")
+            .close()
+            .expect("close");
+    }
+
+    fn intact(path: &Path) {
+        let s = SledStore::open(path, &SledOptions::default()).expect("open after the leftover");
+        assert_eq!(s.scan("t", KeyRange::all()).expect("scan").count(), 2000);
+        for i in [0u32, 999, 1999] {
+            let v = s.get("t", format!("k{i}").as_bytes()).expect("get");
+            assert_eq!(v, Some(format!("v{i}").repeat(200).into_bytes()));
+        }
+        s.close().expect("close");
+    }
+
+    fn snapshot_of(path: &Path) -> PathBuf {
+        let mut snaps: Vec<PathBuf> = std::fs::read_dir(path)
+            .expect("ls")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("snap."))
+            })
+            .collect();
+        snaps.sort();
+        snaps.pop().expect("sled wrote a snapshot")
+    }
+
+    /// Each leftover an interrupted or full-disk open can leave (leftovers.rs), injected into
+    /// a closed database: the next open removes it and every entry is there.
+    #[test]
+    fn leftovers_of_interrupted_opens_are_recovered() {
+        type Inject = fn(&Path);
+        let cases: [(&str, Inject, usize); 6] = [
+            (
+                "partial .generating",
+                |p| {
+                    let snap = snapshot_of(p);
+                    let bytes = std::fs::read(&snap).expect("read");
+                    let partial = format!("{}.generating", snap.display());
+                    std::fs::write(partial, &bytes[..bytes.len() / 2]).expect("write");
+                },
+                1,
+            ),
+            (
+                "empty .generating",
+                |p| {
+                    let snap = snapshot_of(p);
+                    std::fs::write(format!("{}.generating", snap.display()), b"").expect("write");
+                },
+                1,
+            ),
+            (
+                "whole .generating of a later position",
+                |p| {
+                    let snap = snapshot_of(p);
+                    let bytes = std::fs::read(&snap).expect("read");
+                    std::fs::write(p.join("snap.FFFFFFFFFFFFFFF0.generating"), bytes)
+                        .expect("write");
+                },
+                1,
+            ),
+            (
+                "damaged snapshot",
+                |p| {
+                    let snap = snapshot_of(p);
+                    let mut bytes = std::fs::read(&snap).expect("read");
+                    bytes[3] ^= 0x40;
+                    std::fs::write(snap, bytes).expect("write");
+                },
+                1,
+            ),
+            (
+                "truncated snapshot",
+                |p| {
+                    let snap = snapshot_of(p);
+                    let bytes = std::fs::read(&snap).expect("read");
+                    std::fs::write(snap, &bytes[..5]).expect("write");
+                },
+                1,
+            ),
+            (
+                "partial conf",
+                |p| {
+                    let conf = p.join("conf");
+                    let bytes = std::fs::read(&conf).expect("read");
+                    std::fs::write(conf, &bytes[..bytes.len() / 2]).expect("write");
+                },
+                1,
+            ),
+        ];
+        for (what, inject, removed) in cases {
+            let dir = tempfile::tempdir().expect("tempdir");
+            let path = dir.path().join("db");
+            filled(&path);
+            inject(&path);
+            if what == "partial .generating" {
+                // What sled alone makes of it: the database bricked.
+                let raw = sled::Config::new().path(&path).open();
+                assert!(raw.is_err(), "{what}: sled alone opens it");
+            }
+            {
+                let s = SledStore::open(&path, &SledOptions::default()).expect(what);
+                assert_eq!(s.recovered().removed.len(), removed, "{what}");
+                s.close().expect("close");
+            }
+            intact(&path);
+        }
+    }
+
+    #[test]
+    fn caught_panics_become_one_error() {
+        let r = guard("reading", || -> Result<(), StoreError> {
+            panic!("bad page")
+        });
+        match r {
+            Err(e @ StoreError::Damaged { .. }) => {
+                assert_eq!(
+                    e.to_string(),
+                    "database files damaged (reading): the storage engine panicked: bad page"
+                );
+            }
+            other => panic!("want Damaged, got {other:?}"),
+        }
+        // The hook is quiet only inside the catch: outside, the flag is down again.
+        assert!(!CAUGHT.with(std::cell::Cell::get));
     }
 
     #[test]

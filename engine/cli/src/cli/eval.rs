@@ -58,14 +58,37 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if args.expr == "-" {
-        for line in std::io::stdin().lock().lines() {
-            let line = line.context("reading stdin")?;
-            match eval_one(&line) {
-                Ok(v) => writeln!(out, "{v}")?,
-                Err(e) => writeln!(out, "parse error: {e}")?,
+        // One answer line per input line. A line that is not UTF-8 is refused, as `load`
+        // refuses such an ad (never read with replacement characters), and the exit status
+        // is then 1.
+        let mut refused = false;
+        for (n, line) in std::io::stdin().lock().split(b'\n').enumerate() {
+            let mut line = line.context("reading stdin")?;
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            match String::from_utf8(line) {
+                Ok(text) => match eval_one(&text) {
+                    Ok(v) => writeln!(out, "{v}")?,
+                    Err(e) => writeln!(out, "parse error: {e}")?,
+                },
+                Err(e) => {
+                    refused = true;
+                    let col = e.utf8_error().valid_up_to() + 1;
+                    writeln!(
+                        out,
+                        "error: line {}, column {col}: bytes that are not UTF-8 (the line is \
+                         skipped; expressions must be UTF-8)",
+                        n + 1
+                    )?;
+                }
             }
         }
-        Ok(ExitCode::SUCCESS)
+        Ok(if refused {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        })
     } else {
         match eval_one(&args.expr) {
             Ok(v) => {

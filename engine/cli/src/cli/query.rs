@@ -18,7 +18,9 @@ pub struct QueryArgs {
     /// The collection to query.
     #[arg(long, value_name = "COLL")]
     from: String,
-    /// Print only the number of ads selected.
+    /// Print only the number of ads selected. The number comes from the collection's index
+    /// (restored from its snapshot when current), which reads only the ads it must evaluate:
+    /// on a damaged store it can count ads that `adjoin check` cannot read.
     #[arg(long, conflicts_with_all = ["json", "attrs"])]
     count: bool,
     /// Print one ad per line in HTCondor's JSON form.

@@ -57,8 +57,14 @@ pub fn render(s: &Stats) -> String {
         human_bytes(s.bytes),
         s.bytes
     ));
+    out.push_str(SOURCE);
     out
 }
+
+/// Where the numbers come from: on a damaged store they are what was written, not what can
+/// be read.
+const SOURCE: &str = "counts from the catalog and the index every write keeps (no ad is read; \
+                      `adjoin check` reads them all)\n";
 
 /// Runs `adjoin stats`.
 pub fn run(_args: StatsArgs, db: &DbPath) -> Result<ExitCode> {
@@ -95,17 +101,20 @@ mod tests {
         for (s, want) in [
             (
                 stats(vec![]),
-                "database: sled at x.db (format 1)\nno collections\nmatches: 3\nbytes on disk: 2.0 KiB (2048 bytes)\n",
+                format!("database: sled at x.db (format 1)\nno collections\nmatches: 3\nbytes on disk: 2.0 KiB (2048 bytes)\n{SOURCE}"
+                ),
             ),
             (
                 stats(vec![coll("jobs", 5000, 0, 2), coll("machines", 20000, 1, 0)]),
-                "database: sled at x.db (format 1)\n\
+                format!(
+                    "database: sled at x.db (format 1)\n\
                  collection     ads  expired  tombstones\n\
                  jobs         5,000        0           2\n\
                  machines    20,000        1           0\n\
                  (all)       25,000        1           2\n\
                  matches: 3\ndue for maintenance: 0 lapsed tombstones, 1 dead records\n\
-                 bytes on disk: 2.0 KiB (2048 bytes)\n",
+                 bytes on disk: 2.0 KiB (2048 bytes)\n{SOURCE}"
+                ),
             ),
         ] {
             assert_eq!(render(&s), want);

@@ -39,7 +39,7 @@ mod offers;
 mod order;
 mod ranks;
 mod shape;
-mod vector;
+pub(crate) mod vector;
 
 use self::cluster::{roots, Clusters, Roots, Shapes};
 use self::dock::Dock;

@@ -1,0 +1,371 @@
+//! The most preferred feasible offers found through the index, not by evaluating every
+//! candidate: outcomes are walked from the optimum down in the lexicographic order, variable
+//! by variable, each step a window on the index — the request's requirements conjoined with the
+//! classes fixed so far (`TARGET.OpSys == "LINUX"`, `TARGET.Memory >= 4096`, …) — and a branch
+//! whose window confirms nothing is dropped whole. A branch that confirms has an offer below
+//! it, so looking for the best outcome costs at most one probe per value of each variable; the
+//! ranked list visits each feasible outcome once.
+//!
+//! Values tied at a level (the unlisted ones and `other`, or every value where no row applies)
+//! are walked together: their window is the disjunction of their conjunctions. The walk gives
+//! up ([`WalkError`]) past a budget of probes or of outcomes walked together; callers then rank
+//! by plain evaluation ([`super::rank_all`]). Exact as long as no offer reads the request's
+//! `Requirements` (the windows carry the conjunctions there) and no `Value` reads it either.
+
+use super::net::{Class, Preferences, Variable};
+use super::rank::{order_component, ranks, sort, Ranked};
+use adjoin_index::{AdId, Bits, Index, Query, RoaringBitmap};
+use adjoin_query::eval::{requirements_key, EvalOptions};
+use adjoin_query::{BinOp, ClassAd, Expr, Name, UnOp, Value};
+use std::sync::Arc;
+use thiserror::Error;
+
+/// Windows one walk probes, at most.
+pub const MAX_PROBES: usize = 1 << 16;
+/// Partial outcomes walked together (tied), at most.
+pub const MAX_TIED: usize = 1 << 10;
+
+/// Where a walk finds the offers matching a request both ways.
+pub trait Feasible {
+    /// The offers matching `request` both ways, confirmed, in load order.
+    fn matching(&mut self, request: &Arc<ClassAd>) -> RoaringBitmap;
+}
+
+/// The offers of an index, those of `except`'s rectangles left out (e.g. taken in a cycle).
+pub struct IndexedOffers<'a> {
+    /// The index.
+    pub index: &'a mut Index,
+    /// Rectangles never considered.
+    pub except: &'a Bits,
+}
+
+impl Feasible for IndexedOffers<'_> {
+    fn matching(&mut self, request: &Arc<ClassAd>) -> RoaringBitmap {
+        let mut ads = RoaringBitmap::new();
+        for q in Query::two_sided(request, self.index.options()) {
+            self.index.prepare(&q);
+            let mut a = self.index.candidates_except(&q, self.except);
+            ads |= self.index.confirm_ads(&q, &mut a);
+        }
+        ads
+    }
+}
+
+/// Why a walk gave up.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum WalkError {
+    /// Too many windows.
+    #[error("the preference walk gave up after {0} probes")]
+    Probes(usize),
+    /// Too many partial outcomes tied at one level.
+    #[error("the preference walk gave up at {0} tied partial outcomes")]
+    Tied(usize),
+}
+
+/// What a walk found: the feasible outcomes' keys with their offers, best first.
+#[derive(Debug, Default)]
+pub struct Walked {
+    /// (outcome key, the offers with an outcome of that key), best first.
+    pub leaves: Vec<(u64, RoaringBitmap)>,
+    /// Windows probed.
+    pub probes: usize,
+}
+
+/// Walks `request`'s outcomes from the optimum down; with `first`, stops at the first feasible
+/// one.
+pub fn walk(
+    prefs: &Preferences,
+    request: &Arc<ClassAd>,
+    offers: &mut impl Feasible,
+    first: bool,
+) -> Result<Walked, WalkError> {
+    let _span = tracing::debug_span!("prefer_walk", variables = prefs.len(), first).entered();
+    let mut w = Walker {
+        prefs,
+        request,
+        offers,
+        first,
+        out: Walked::default(),
+    };
+    let Some(req_key) = requirements_key(request) else {
+        return Ok(w.out);
+    };
+    let base = request.get_key(req_key).cloned();
+    let Some(base) = base else {
+        return Ok(w.out);
+    };
+    let name = Name::new(req_key.as_str());
+    if prefs.is_empty() {
+        let m = w.offers.matching(request);
+        w.out.probes = 1;
+        if !m.is_empty() {
+            w.out.leaves.push((0, m));
+        }
+        return Ok(w.out);
+    }
+    w.level(0, vec![Vec::new()], 0, &name, &base)?;
+    tracing::debug!(probes = w.out.probes, leaves = w.out.leaves.len(), "walked");
+    Ok(w.out)
+}
+
+struct Walker<'a, F> {
+    prefs: &'a Preferences,
+    request: &'a Arc<ClassAd>,
+    offers: &'a mut F,
+    first: bool,
+    out: Walked,
+}
+
+impl<F: Feasible> Walker<'_, F> {
+    /// Extends the tied partial outcomes `prefixes` (variables before `i`, key `key` so far)
+    /// by variable `i`, best position first. Returns true when the walk is done.
+    fn level(
+        &mut self,
+        i: usize,
+        prefixes: Vec<Vec<Class>>,
+        key: u64,
+        name: &Name,
+        base: &Expr,
+    ) -> Result<bool, WalkError> {
+        let (Some(v), Some(&weight)) = (self.prefs.vars.get(i), self.prefs.weights.get(i)) else {
+            return Ok(false);
+        };
+        // The extended prefixes, grouped by the position of the new class.
+        let mut groups: Vec<(u16, Vec<Vec<Class>>)> = Vec::new();
+        for p in &prefixes {
+            let row = v.row(|j| p.get(j).copied().unwrap_or(Class::MAX));
+            for c in 0..v.classes() as Class {
+                let q = row.map_or(0, |r| r.position(c));
+                let mut next = p.clone();
+                next.push(c);
+                match groups.iter_mut().find(|g| g.0 == q) {
+                    Some(g) => g.1.push(next),
+                    None => groups.push((q, vec![next])),
+                }
+            }
+        }
+        groups.sort_by_key(|g| g.0);
+        let last = i + 1 == self.prefs.len();
+        for (q, group) in groups {
+            if group.len() > MAX_TIED {
+                return Err(WalkError::Tied(group.len()));
+            }
+            if self.out.probes >= MAX_PROBES {
+                return Err(WalkError::Probes(self.out.probes));
+            }
+            self.out.probes += 1;
+            let found = self.offers.matching(&self.narrowed(&group, name, base));
+            if found.is_empty() {
+                continue;
+            }
+            let key = key + u64::from(q) * weight;
+            if last {
+                self.out.leaves.push((key, found));
+                if self.first {
+                    return Ok(true);
+                }
+            } else if self.level(i + 1, group, key, name, base)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// The request with its requirements conjoined with "the outcome begins with one of
+    /// `prefixes`".
+    fn narrowed(&self, prefixes: &[Vec<Class>], name: &Name, base: &Expr) -> Arc<ClassAd> {
+        let any = prefixes
+            .iter()
+            .map(|p| {
+                let all = p
+                    .iter()
+                    .zip(&self.prefs.vars)
+                    .map(|(&c, v)| condition(v, c));
+                conjoin(all)
+            })
+            .reduce(|a, b| binary(BinOp::Or, a, b))
+            .unwrap_or(Expr::Lit(Value::Bool(false)));
+        let mut ad = ClassAd::clone(self.request);
+        ad.insert(
+            *name,
+            binary(BinOp::And, Expr::Paren(Box::new(base.clone())), any),
+        );
+        Arc::new(ad)
+    }
+}
+
+fn binary(op: BinOp, a: Expr, b: Expr) -> Expr {
+    Expr::Binary(op, Box::new((a, b)))
+}
+
+/// The conjunction of `parts` (`true` when empty).
+fn conjoin(parts: impl Iterator<Item = Expr>) -> Expr {
+    parts
+        .reduce(|a, b| binary(BinOp::And, a, b))
+        .unwrap_or(Expr::Lit(Value::Bool(true)))
+}
+
+/// Whether an expression is true, false, undefined or error only (a comparison or a logical
+/// operation), so that "equals true" is "is true".
+fn boolean(e: &Expr) -> bool {
+    match e.unparen() {
+        Expr::Binary(op, _) => matches!(
+            op,
+            BinOp::Lt
+                | BinOp::Le
+                | BinOp::Gt
+                | BinOp::Ge
+                | BinOp::Eq
+                | BinOp::Ne
+                | BinOp::Is
+                | BinOp::Isnt
+                | BinOp::And
+                | BinOp::Or
+        ),
+        Expr::Unary(UnOp::Not, _) => true,
+        Expr::Lit(Value::Bool(_)) => true,
+        _ => false,
+    }
+}
+
+/// "Variable `v` has class `c`" as a requirement (true exactly then): `Value == x` for a
+/// listed `x` (a boolean `Value` itself, or its negation, for `true` and `false`), and for
+/// `other` that it equals none of them.
+fn condition(v: &Variable, c: Class) -> Expr {
+    let e = Expr::Paren(Box::new(v.value.clone()));
+    let eq = |x: &Value| binary(BinOp::Eq, e.clone(), Expr::Lit(x.clone()));
+    match v.domain.get(c as usize) {
+        Some(Value::Bool(true)) if boolean(&v.value) => e,
+        Some(Value::Bool(false)) if boolean(&v.value) => Expr::Unary(UnOp::Not, Box::new(e)),
+        Some(x) => eq(x),
+        None => conjoin(
+            v.domain
+                .iter()
+                .map(|x| binary(BinOp::Isnt, eq(x), Expr::Lit(Value::Bool(true)))),
+        ),
+    }
+}
+
+/// The offers of `walked`'s leaves ranked: by outcome, then `[request Rank, offer Rank]`, then
+/// load order (`offers` by position).
+pub fn rank_leaves(
+    walked: &Walked,
+    request: &ClassAd,
+    offers: &[Arc<ClassAd>],
+    opts: &EvalOptions,
+) -> Ranked {
+    let mut out: Ranked = Vec::new();
+    for (key, ids) in &walked.leaves {
+        let mut leaf: Ranked = ids
+            .iter()
+            .filter_map(|o| {
+                let offer = offers.get(o as usize)?;
+                let [mine, theirs] = ranks(request, offer, opts);
+                Some((vec![order_component(*key), mine, theirs], o))
+            })
+            .collect();
+        sort(&mut leaf);
+        out.extend(leaf);
+    }
+    out
+}
+
+/// `request`'s feasible offers among `index`'s (positions in `offers`), ranked best first
+/// through the walk, `PreferenceKeep` applied.
+pub fn ranked(
+    prefs: &Preferences,
+    request: &Arc<ClassAd>,
+    index: &mut Index,
+    offers: &[Arc<ClassAd>],
+    opts: &EvalOptions,
+) -> Result<Ranked, WalkError> {
+    let except = Bits::new();
+    let mut feasible = IndexedOffers {
+        index,
+        except: &except,
+    };
+    let walked = walk(prefs, request, &mut feasible, false)?;
+    let mut out = rank_leaves(&walked, request, offers, opts);
+    out.truncate(super::rank::keep_fraction(out.len(), prefs.keep));
+    Ok(out)
+}
+
+/// `request`'s most preferred feasible offer among `index`'s (positions in `offers`) with
+/// its vector, through the walk, stopping at the first feasible outcome.
+pub fn best(
+    prefs: &Preferences,
+    request: &Arc<ClassAd>,
+    index: &mut Index,
+    offers: &[Arc<ClassAd>],
+    opts: &EvalOptions,
+) -> Result<Option<(Vec<Value>, AdId)>, WalkError> {
+    let except = Bits::new();
+    let mut feasible = IndexedOffers {
+        index,
+        except: &except,
+    };
+    let walked = walk(prefs, request, &mut feasible, true)?;
+    Ok(rank_leaves(&walked, request, offers, opts)
+        .into_iter()
+        .next())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::outcome::tests::PAPER;
+    use super::super::rank::rank_all;
+    use super::*;
+    use adjoin_index::IndexOptions;
+    use adjoin_query::parse;
+
+    fn ads(texts: &[String]) -> Vec<Arc<ClassAd>> {
+        texts
+            .iter()
+            .map(|t| Arc::new(parse::classad(t).expect("ad")))
+            .collect()
+    }
+
+    #[test]
+    fn walks_the_paper_net_through_the_index() {
+        let mut offers = Vec::new();
+        for os in ["a", "l", "w"] {
+            for cpu in ["p", "x"] {
+                for lib in ["e", "n"] {
+                    for mem in [1, 4] {
+                        offers.push(format!(
+                            "[OS = \"{os}\"; CPU = \"{cpu}\"; Lib = \"{lib}\"; Memory = {mem}; Requirements = true]"
+                        ));
+                    }
+                }
+            }
+        }
+        let offers = ads(&offers);
+        let mut idx = Index::new(IndexOptions::default());
+        idx.extend((0..).zip(offers.iter().cloned()))
+            .expect("index");
+        let opts = EvalOptions::default();
+        for extra in [
+            "Requirements = TARGET.Memory >= 2",
+            "Requirements = TARGET.Memory >= 2 && TARGET.OS != \"a\"",
+            "Requirements = TARGET.CPU == \"x\" && TARGET.Lib == \"e\"; Rank = -TARGET.Memory",
+            "Requirements = TARGET.OS == \"w\"",
+            "Requirements = false",
+        ] {
+            let text = PAPER.replacen('[', &format!("[{extra}; "), 1);
+            let request = Arc::new(parse::classad(&text).expect("request"));
+            let prefs = Preferences::from_ad(&request, "r", &opts)
+                .expect("ok")
+                .expect("some");
+            let all = IndexedOffers {
+                index: &mut idx,
+                except: &Bits::new(),
+            }
+            .matching(&request);
+            let want = rank_all(&prefs, &request, all.iter(), &offers, &opts);
+            let got = ranked(&prefs, &request, &mut idx, &offers, &opts).expect("walk");
+            assert_eq!(got, want, "{extra}");
+            let top = best(&prefs, &request, &mut idx, &offers, &opts).expect("walk");
+            assert_eq!(top, want.first().cloned(), "{extra}");
+        }
+    }
+}

@@ -24,3 +24,6 @@ pub use net::{Class, PreferenceError, Preferences, Problem, Row, Variable};
 pub use outcome::Outcome;
 pub use rank::{keep_fraction, rank_all, Ranked};
 pub use walk::{best, ranked, Feasible, IndexedOffers, WalkError, Walked};
+
+#[cfg(test)]
+mod proptests;

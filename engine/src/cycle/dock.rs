@@ -6,10 +6,15 @@
 //! evaluated in a match context of the two ads (so `request.Rank` sees the offer as TARGET),
 //! and anything else through a context ad `[request = …; offer = …]`. A candidate whose vector
 //! has an undefined or error component is discarded; other non-numbers count 0.
+//!
+//! A request with `Preferences` (issue 12, [`crate::prefer`]) docks by default with
+//! `[preference order, request Rank, offer Rank]`, keeping only the best fraction
+//! `PreferenceKeep` of its candidates when it says so; `--dock` expressions replace that too.
 
 use super::matchlist::{Builder, Matchlist};
 pub use super::ranks::Ranker;
 use super::vector::{component, rank_of};
+use crate::prefer::{rank_all, Preferences};
 use adjoin_index::AdId;
 use adjoin_query::eval::{eval_attr_in_match, eval_expr, EvalOptions, MatchAds};
 use adjoin_query::{ClassAd, Expr, Key, Name, Value};
@@ -56,7 +61,12 @@ impl Dock {
         opts: &EvalOptions,
     ) -> Matchlist {
         match self {
-            Dock::Ranks(r) => r.matchlist(request, candidates, offers, opts),
+            Dock::Ranks(r) => match Preferences::from_ad(request, "request", opts) {
+                Ok(None) => r.matchlist(request, candidates, offers, opts),
+                Ok(Some(p)) => Matchlist::new(rank_all(&p, request, candidates, offers, opts)),
+                // The cycle reports the request ([`super::Cycle::visit`]); it has no candidates.
+                Err(_) => Matchlist::default(),
+            },
             Dock::Exprs(exprs) => {
                 let mut b = Builder::new(exprs.len());
                 for o in candidates {

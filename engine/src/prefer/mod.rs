@@ -13,6 +13,7 @@
 //! The form and the semantics are in `docs/preferences.md`.
 
 pub mod dominance;
+pub mod held;
 pub mod net;
 pub mod optimum;
 pub mod outcome;
@@ -20,6 +21,7 @@ pub mod rank;
 pub mod walk;
 
 pub use dominance::{Dominance, Flip};
+pub use held::{RankError, RankedAnswer};
 pub use net::{Class, PreferenceError, Preferences, Problem, Row, Variable};
 pub use outcome::Outcome;
 pub use rank::{keep_fraction, rank_all, Ranked};

@@ -228,7 +228,8 @@ proptest! {
         // The key is the lexicographic order of the positions.
         let best = all.iter().map(lex).min().expect("outcomes");
         prop_assert_eq!(p.positions(&p.optimum()).iter().map(|&x| x as usize).collect::<Vec<_>>(), best);
-        for o in &all {
+        // Every outcome of small nets, a spread of those of large ones (the suite stays quick).
+        for o in all.iter().step_by((all.len() / 2048).max(1)) {
             let c = classes(&p, o);
             prop_assert!(p.key(&p.optimum()) <= p.key(&c));
             // Ranking is consistent with dominance: every improving flip moves up.

@@ -24,7 +24,7 @@ pub use dominance::{Dominance, Flip};
 pub use held::{RankError, RankedAnswer};
 pub use net::{Class, PreferenceError, Preferences, Problem, Row, Variable};
 pub use outcome::Outcome;
-pub use rank::{keep_fraction, rank_all, Ranked};
+pub use rank::{keep_fraction, rank_all, rank_candidates, Ranked};
 pub use walk::{best, ranked, Feasible, IndexedOffers, WalkError, Walked};
 
 #[cfg(test)]

@@ -68,12 +68,27 @@ pub fn rank_all(
     offers: &[Arc<ClassAd>],
     opts: &EvalOptions,
 ) -> Ranked {
+    rank_candidates(Some(prefs), request, candidates, offers, opts)
+}
+
+/// [`rank_all`], or without preferences by `[request Rank, offer Rank]` alone.
+pub fn rank_candidates(
+    prefs: Option<&Preferences>,
+    request: &ClassAd,
+    candidates: impl IntoIterator<Item = AdId>,
+    offers: &[Arc<ClassAd>],
+    opts: &EvalOptions,
+) -> Ranked {
+    let vector = |offer: &ClassAd| match prefs {
+        Some(p) => p.vector(request, offer, opts),
+        None => ranks(request, offer, opts).to_vec(),
+    };
     let mut ranked: Ranked = candidates
         .into_iter()
-        .filter_map(|o| Some((prefs.vector(request, offers.get(o as usize)?, opts), o)))
+        .filter_map(|o| Some((vector(offers.get(o as usize)?), o)))
         .collect();
     sort(&mut ranked);
-    ranked.truncate(keep_fraction(ranked.len(), prefs.keep));
+    ranked.truncate(keep_fraction(ranked.len(), prefs.and_then(|p| p.keep)));
     ranked
 }
 

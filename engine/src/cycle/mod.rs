@@ -42,7 +42,7 @@ mod group;
 mod matchlist;
 mod offers;
 mod order;
-mod ranks;
+pub(crate) mod ranks;
 mod shape;
 pub(crate) mod vector;
 

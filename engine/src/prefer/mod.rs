@@ -25,7 +25,7 @@ pub use held::{RankError, RankedAnswer};
 pub use net::{Class, PreferenceError, Preferences, Problem, Row, Variable};
 pub use outcome::Outcome;
 pub use rank::{keep_fraction, rank_all, rank_candidates, Ranked};
-pub use walk::{best, ranked, Feasible, IndexedOffers, WalkError, Walked};
+pub use walk::{best, ranked, Feasible, IndexedOffers, OfferRanks, WalkError, Walked};
 
 #[cfg(test)]
 mod proptests;

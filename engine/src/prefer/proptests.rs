@@ -7,7 +7,7 @@
 use super::dominance::Dominance;
 use super::net::{Class, Preferences};
 use super::rank::rank_all;
-use super::walk::ranked;
+use super::walk::{ranked, OfferRanks};
 use adjoin_index::{naive_join, AdId, Index, IndexOptions};
 use adjoin_query::eval::EvalOptions;
 use adjoin_query::{parse, ClassAd, Value};
@@ -299,7 +299,10 @@ proptest! {
         let want = rank_all(&p, &request, feasible.iter(), &offers, &opts);
         let mut idx = Index::new(IndexOptions::default());
         idx.extend(numbered).expect("index");
-        let got = ranked(&p, &request, &mut idx, &offers, &opts).expect("walk");
-        prop_assert_eq!(got, want);
+        let classed = OfferRanks::new(&offers);
+        for c in [None, Some(&classed)] {
+            let got = ranked(&p, &request, &mut idx, &offers, c, &opts).expect("walk");
+            prop_assert_eq!(&got, &want);
+        }
     }
 }

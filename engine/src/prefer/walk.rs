@@ -14,9 +14,10 @@
 
 use super::net::{Class, Preferences, Variable};
 use super::rank::{order_component, ranks, sort, Ranked};
+use crate::cycle::ranks::Ranker;
 use adjoin_index::{AdId, Bits, Index, Query, RoaringBitmap};
 use adjoin_query::eval::{requirements_key, EvalOptions};
-use adjoin_query::{BinOp, ClassAd, Expr, Name, UnOp, Value};
+use adjoin_query::{BinOp, ClassAd, Expr, Key, Name, UnOp, Value};
 use std::sync::Arc;
 use thiserror::Error;
 
@@ -29,6 +30,11 @@ pub const MAX_TIED: usize = 1 << 10;
 pub trait Feasible {
     /// The offers matching `request` both ways, confirmed, in load order.
     fn matching(&mut self, request: &Arc<ClassAd>) -> RoaringBitmap;
+
+    /// Whether any offer matches `request` both ways.
+    fn any(&mut self, request: &Arc<ClassAd>) -> bool {
+        !self.matching(request).is_empty()
+    }
 }
 
 /// The offers of an index, those of `except`'s rectangles left out (e.g. taken in a cycle).
@@ -48,6 +54,41 @@ impl Feasible for IndexedOffers<'_> {
             ads |= self.index.confirm_ads(&q, &mut a);
         }
         ads
+    }
+
+    /// Answered by a candidate the window knows to match, when there is one; else by
+    /// confirming.
+    fn any(&mut self, request: &Arc<ClassAd>) -> bool {
+        for q in Query::two_sided(request, self.index.options()) {
+            self.index.prepare(&q);
+            let mut a = self.index.candidates_except(&q, self.except);
+            if !a.exact.is_empty() {
+                return true;
+            }
+            if !a.rids.is_empty() && !self.index.confirm_ads(&q, &mut a).is_empty() {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// The offers' ranks, classed once for a pool: offers of one shape from `Rank` rank a given
+/// request alike, so ranking the offers that share an outcome evaluates each class's rank
+/// once (the cycle's ranker, [`crate::cycle`]).
+pub struct OfferRanks {
+    ranker: Ranker,
+    /// A "taken" flag per offer, all false (the ranker's lists are read whole).
+    none_taken: Vec<bool>,
+}
+
+impl OfferRanks {
+    /// Classes the ranks of `offers` (by position).
+    pub fn new(offers: &[Arc<ClassAd>]) -> OfferRanks {
+        OfferRanks {
+            ranker: Ranker::new(Key::of("Rank"), offers),
+            none_taken: vec![false; offers.len()],
+        }
     }
 }
 
@@ -154,16 +195,20 @@ impl<F: Feasible> Walker<'_, F> {
                 return Err(WalkError::Probes(self.out.probes));
             }
             self.out.probes += 1;
-            let found = self.offers.matching(&self.narrowed(&group, name, base));
-            if found.is_empty() {
-                continue;
-            }
+            let narrowed = self.narrowed(&group, name, base);
             let key = key + u64::from(q) * weight;
             if last {
+                // The offers of these outcomes, all of them.
+                let found = self.offers.matching(&narrowed);
+                if found.is_empty() {
+                    continue;
+                }
                 self.out.leaves.push((key, found));
                 if self.first {
                     return Ok(true);
                 }
+            } else if !self.offers.any(&narrowed) {
+                continue;
             } else if self.level(i + 1, group, key, name, base)? {
                 return Ok(true);
             }
@@ -250,12 +295,24 @@ fn condition(v: &Variable, c: Class) -> Expr {
 /// load order (`offers` by position).
 pub fn rank_leaves(
     walked: &Walked,
-    request: &ClassAd,
+    request: &Arc<ClassAd>,
     offers: &[Arc<ClassAd>],
+    classed: Option<&OfferRanks>,
     opts: &EvalOptions,
 ) -> Ranked {
     let mut out: Ranked = Vec::new();
     for (key, ids) in &walked.leaves {
+        if let (Some(c), true) = (classed, ids.len() > 1) {
+            let mut list = c.ranker.matchlist(request, ids.iter(), offers, opts);
+            while let Some((v, o)) = list.peek(&c.none_taken) {
+                let mut vector = Vec::with_capacity(3);
+                vector.push(order_component(*key));
+                vector.extend_from_slice(v);
+                out.push((vector, o));
+                list.advance();
+            }
+            continue;
+        }
         let mut leaf: Ranked = ids
             .iter()
             .filter_map(|o| {
@@ -277,6 +334,7 @@ pub fn ranked(
     request: &Arc<ClassAd>,
     index: &mut Index,
     offers: &[Arc<ClassAd>],
+    classed: Option<&OfferRanks>,
     opts: &EvalOptions,
 ) -> Result<Ranked, WalkError> {
     let except = Bits::new();
@@ -285,7 +343,7 @@ pub fn ranked(
         except: &except,
     };
     let walked = walk(prefs, request, &mut feasible, false)?;
-    let mut out = rank_leaves(&walked, request, offers, opts);
+    let mut out = rank_leaves(&walked, request, offers, classed, opts);
     out.truncate(super::rank::keep_fraction(out.len(), prefs.keep));
     Ok(out)
 }
@@ -297,6 +355,7 @@ pub fn best(
     request: &Arc<ClassAd>,
     index: &mut Index,
     offers: &[Arc<ClassAd>],
+    classed: Option<&OfferRanks>,
     opts: &EvalOptions,
 ) -> Result<Option<(Vec<Value>, AdId)>, WalkError> {
     let except = Bits::new();
@@ -305,7 +364,7 @@ pub fn best(
         except: &except,
     };
     let walked = walk(prefs, request, &mut feasible, true)?;
-    Ok(rank_leaves(&walked, request, offers, opts)
+    Ok(rank_leaves(&walked, request, offers, classed, opts)
         .into_iter()
         .next())
 }
@@ -362,10 +421,13 @@ mod tests {
             }
             .matching(&request);
             let want = rank_all(&prefs, &request, all.iter(), &offers, &opts);
-            let got = ranked(&prefs, &request, &mut idx, &offers, &opts).expect("walk");
-            assert_eq!(got, want, "{extra}");
-            let top = best(&prefs, &request, &mut idx, &offers, &opts).expect("walk");
-            assert_eq!(top, want.first().cloned(), "{extra}");
+            let classed = OfferRanks::new(&offers);
+            for c in [None, Some(&classed)] {
+                let got = ranked(&prefs, &request, &mut idx, &offers, c, &opts).expect("walk");
+                assert_eq!(got, want, "{extra}");
+                let top = best(&prefs, &request, &mut idx, &offers, c, &opts).expect("walk");
+                assert_eq!(top, want.first().cloned(), "{extra}");
+            }
         }
     }
 }

@@ -14,7 +14,7 @@
 use super::matchlist::{Builder, Matchlist};
 pub use super::ranks::Ranker;
 use super::vector::{component, rank_of};
-use crate::prefer::{rank_all, Preferences};
+use crate::prefer::Preferences;
 use adjoin_index::AdId;
 use adjoin_query::eval::{eval_attr_in_match, eval_expr, EvalOptions, MatchAds};
 use adjoin_query::{ClassAd, Expr, Key, Name, Value};
@@ -63,7 +63,7 @@ impl Dock {
         match self {
             Dock::Ranks(r) => match Preferences::from_ad(request, "request", opts) {
                 Ok(None) => r.matchlist(request, candidates, offers, opts),
-                Ok(Some(p)) => Matchlist::new(rank_all(&p, request, candidates, offers, opts)),
+                Ok(Some(p)) => r.preference_matchlist(&p, request, candidates, offers, opts),
                 // The cycle reports the request ([`super::Cycle::visit`]); it has no candidates.
                 Err(_) => Matchlist::default(),
             },

@@ -64,6 +64,20 @@ impl Matchlist {
         Some((self.vector(n), o))
     }
 
+    /// Every entry not yet passed over, best first, with its vector.
+    pub fn into_entries(self) -> Vec<(Vec<Value>, AdId)> {
+        let dim = self.dim;
+        let vector = |n: u32| {
+            let at = n as usize * dim;
+            self.vectors.get(at..at + dim).unwrap_or(&[]).to_vec()
+        };
+        self.entries
+            .iter()
+            .skip(self.next)
+            .map(|&(n, o)| (vector(n), o))
+            .collect()
+    }
+
     /// Passes over the candidate [`Matchlist::peek`] returned (taken, or never usable).
     pub fn advance(&mut self) {
         self.next += 1;

@@ -18,6 +18,8 @@
 use super::matchlist::{Builder, Matchlist};
 use super::shape::{agree, binds_alike, plain, Bindings, ByHash, Walk};
 use super::vector::{rank_number, rank_of};
+use crate::prefer::rank::{keep_fraction, order_component};
+use crate::prefer::Preferences;
 use adjoin_index::AdId;
 use adjoin_query::eval::{EvalOptions, MatchAds};
 use adjoin_query::refs::external_refs;
@@ -38,6 +40,8 @@ pub struct Ranker {
     /// evaluated one by one.
     classes: Vec<Option<u32>>,
     remembered: RefCell<Remembered>,
+    /// Preference outcome keys remembered across clusters.
+    outcomes: RefCell<crate::prefer::remembered::Remembered>,
 }
 
 /// Request ranks remembered across clusters.
@@ -77,6 +81,7 @@ impl Ranker {
             rank,
             classes: Vec::new(),
             remembered: RefCell::default(),
+            outcomes: RefCell::default(),
         }
     }
 
@@ -106,6 +111,7 @@ impl Ranker {
             rank,
             classes,
             remembered: RefCell::default(),
+            outcomes: RefCell::default(),
         }
     }
 
@@ -190,6 +196,49 @@ impl Ranker {
             b.push(n, o);
         }
         b.finish()
+    }
+}
+
+impl Ranker {
+    /// The matchlist of a request with preferences: `[preference order, request Rank, offer
+    /// Rank]`, the ranks as [`Ranker::matchlist`] gives them, the outcome keys remembered
+    /// across clusters ([`crate::prefer::remembered`]); the best fraction `PreferenceKeep`
+    /// kept.
+    pub fn preference_matchlist(
+        &self,
+        prefs: &Preferences,
+        request: &Arc<ClassAd>,
+        candidates: impl IntoIterator<Item = AdId>,
+        offers: &[Arc<ClassAd>],
+        opts: &EvalOptions,
+    ) -> Matchlist {
+        let ranked = self
+            .matchlist(request, candidates, offers, opts)
+            .into_entries();
+        let ids: Vec<AdId> = ranked.iter().map(|e| e.1).collect();
+        let keys = self
+            .outcomes
+            .borrow_mut()
+            .keys(prefs, request, &ids, offers, opts);
+        let mut entries: Vec<(u64, Vec<Value>, AdId)> = ranked
+            .into_iter()
+            .zip(keys)
+            .map(|((v, o), k)| (k, v, o))
+            .collect();
+        // Stable: equal outcomes keep the ranks' order, then load order.
+        entries.sort_by_key(|e| e.0);
+        entries.truncate(keep_fraction(entries.len(), prefs.keep));
+        Matchlist::new(
+            entries
+                .into_iter()
+                .map(|(k, v, o)| {
+                    let mut vector = Vec::with_capacity(3);
+                    vector.push(order_component(k));
+                    vector.extend(v);
+                    (vector, o)
+                })
+                .collect(),
+        )
     }
 }
 

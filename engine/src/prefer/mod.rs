@@ -18,6 +18,7 @@ pub mod net;
 pub mod optimum;
 pub mod outcome;
 pub mod rank;
+pub mod remembered;
 pub mod walk;
 
 pub use dominance::{Dominance, Flip};

@@ -306,3 +306,42 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// Keys remembered across requests are the keys evaluation gives, whatever the requests
+    /// read of themselves and the offers of the requests.
+    #[test]
+    fn remembered_keys_are_evaluated_keys(
+        seed in any::<u64>(),
+        offers in prop::collection::vec((0i64..5, 0i64..5, any::<bool>()), 1..30),
+        requests in prop::collection::vec((0i64..3, 0usize..3), 1..8),
+    ) {
+        let specs = random_net(seed, 3);
+        // The first variable reads the request's Want through a comparison, in one kind.
+        let offers: Vec<Arc<ClassAd>> = offers
+            .iter()
+            .map(|&(a, b, expr)| {
+                let v1 = if expr { "TARGET.Want + 1".to_owned() } else { b.to_string() };
+                Arc::new(parse::classad(&format!("[v0 = {a}; v1 = {v1}; v2 = {b}]")).expect("offer"))
+            })
+            .collect();
+        let ids: Vec<AdId> = (0..offers.len() as AdId).collect();
+        let opts = EvalOptions::default();
+        let mut remembered = super::remembered::Remembered::default();
+        for &(want, kind) in &requests {
+            let mut text = text(&specs);
+            if kind == 1 {
+                text = text.replacen("Value = TARGET.v0", "Value = TARGET.v0 - MY.Want + 1", 1);
+            } else if kind == 2 {
+                text = text.replacen("Value = TARGET.v0", "Value = eval(\"TARGET.v0\")", 1);
+            }
+            let request = parse::classad(&format!("[Want = {want}; Preferences = {text}]")).expect("request");
+            let p = Preferences::from_ad(&request, "r", &opts).expect("ok").expect("some");
+            let got = remembered.keys(&p, &request, &ids, &offers, &opts);
+            let want: Vec<u64> = offers.iter().map(|o| p.key(&p.outcome(&request, o, &opts))).collect();
+            prop_assert_eq!(got, want);
+        }
+    }
+}

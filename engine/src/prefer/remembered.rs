@@ -16,13 +16,16 @@ use std::sync::Arc;
 /// Keys remembered, at most, over all kinds (the tables are dense over offers).
 const REMEMBERED: usize = 1 << 24;
 
+/// Each offer's key, by position: `None` not yet known, `Some(None)` not to be remembered.
+type Keys = Vec<Option<Option<u64>>>;
+
 /// The remembered keys of one cycle.
 #[derive(Clone, Debug, Default)]
 pub struct Remembered {
     /// Per kind of preferences (their printed form and what they read of the request): what
     /// they read of the offer, and each offer's key once known (`Some(None)`: not to be
     /// remembered, as the offer binds a read attribute to an expression).
-    tables: HashMap<String, (Vec<Key>, Vec<Option<Option<u64>>>)>,
+    tables: HashMap<String, (Vec<Key>, Keys)>,
     entries: usize,
 }
 
@@ -76,7 +79,7 @@ impl Remembered {
         request: &ClassAd,
         offers: usize,
         opts: &EvalOptions,
-    ) -> Option<(&[Key], &mut Vec<Option<Option<u64>>>)> {
+    ) -> Option<(&[Key], &mut Keys)> {
         let mut kind = format!("{:?}", request.get("Preferences")?);
         let mut reads: Vec<Key> = Vec::new();
         for v in &prefs.vars {

@@ -1,11 +1,12 @@
 //! Ranking a stored collection's candidates through its held index (`adjoin candidates
-//! --ranked`): a request with `Preferences` walks its outcomes on the index ([`super::walk`]),
-//! reading back only the offers that share an outcome (to break their tie by the ranks); one
-//! without ranks its candidates by `[request Rank, offer Rank]`. Ties fall to load order.
+//! --ranked`): a request with `Preferences` has its candidates' outcomes told by windows on
+//! the index ([`super::walk::partition`]), reading back only the offers that share an outcome
+//! (to break their tie by the ranks); one without ranks its candidates by `[request Rank,
+//! offer Rank]`. Ties fall to load order.
 
 use super::net::{PreferenceError, Preferences};
 use super::rank::{keep_fraction, order_component, ranks};
-use super::walk::{walk, Feasible};
+use super::walk::{partition, Feasible};
 use crate::cycle::vector::cmp_vectors;
 use crate::db::Held;
 use crate::{Db, DbError};
@@ -87,7 +88,7 @@ impl Db {
             None => None,
             Some(p) => Some(self.with_index(collection, |held| {
                 let mut offers = HeldOffers { held, now };
-                let walked = walk(p, request, &mut offers, false).ok().map(|w| {
+                let walked = partition(p, request, &mut offers).ok().map(|w| {
                     let leaves: Vec<(u64, Vec<String>)> = w
                         .leaves
                         .iter()

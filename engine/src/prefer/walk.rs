@@ -149,6 +149,77 @@ pub fn walk(
     Ok(w.out)
 }
 
+/// Every feasible outcome with its offers, best first, through the index without evaluating
+/// any value: the feasible offers are one window, and each listed value of each variable
+/// another (the requirements conjoined with "the variable has that value"); an offer's class
+/// is the listed value whose window holds it, else `other`. Its outcome gives its key.
+pub fn partition(
+    prefs: &Preferences,
+    request: &Arc<ClassAd>,
+    offers: &mut impl Feasible,
+) -> Result<Walked, WalkError> {
+    let _span = tracing::debug_span!("prefer_partition", variables = prefs.len()).entered();
+    let mut out = Walked::default();
+    let feasible = offers.matching(request);
+    out.probes = 1;
+    let (Some(req_key), false) = (requirements_key(request), feasible.is_empty()) else {
+        return Ok(out);
+    };
+    let Some(base) = request.get_key(req_key).cloned() else {
+        return Ok(out);
+    };
+    let name = Name::new(req_key.as_str());
+    let n = prefs.len();
+    let count = feasible.len() as usize;
+    // Each feasible offer's outcome, by its rank in `feasible`; `other` until a window says.
+    let mut classes: Vec<Class> = Vec::with_capacity(count * n);
+    // Each feasible offer's rank in `feasible`, by id (u32::MAX: not feasible).
+    let mut position = vec![u32::MAX; feasible.max().map_or(0, |m| m as usize + 1)];
+    for (j, o) in feasible.iter().enumerate() {
+        if let Some(p) = position.get_mut(o as usize) {
+            *p = j as u32;
+        }
+    }
+    for _ in 0..count {
+        classes.extend(prefs.vars.iter().map(Variable::other));
+    }
+    for (i, v) in prefs.vars.iter().enumerate() {
+        for c in 0..v.domain.len() as Class {
+            if out.probes >= MAX_PROBES {
+                return Err(WalkError::Probes(out.probes));
+            }
+            out.probes += 1;
+            let mut ad = ClassAd::clone(request);
+            ad.insert(
+                name,
+                binary(
+                    BinOp::And,
+                    Expr::Paren(Box::new(base.clone())),
+                    condition(v, c),
+                ),
+            );
+            for o in &offers.matching(&Arc::new(ad)) {
+                let at = position.get(o as usize).copied().unwrap_or(u32::MAX) as usize;
+                if let Some(slot) = classes.get_mut(at.wrapping_mul(n) + i) {
+                    *slot = c;
+                }
+            }
+        }
+    }
+    // Offers by key, in load order within each.
+    let mut by_key: std::collections::BTreeMap<u64, RoaringBitmap> = Default::default();
+    let mut memo: std::collections::HashMap<&[Class], u64> = Default::default();
+    for (j, o) in feasible.iter().enumerate() {
+        let Some(outcome) = classes.get(j * n..(j + 1) * n) else {
+            continue;
+        };
+        let key = *memo.entry(outcome).or_insert_with(|| prefs.key(outcome));
+        by_key.entry(key).or_default().insert(o);
+    }
+    out.leaves = by_key.into_iter().collect();
+    Ok(out)
+}
+
 struct Walker<'a, F> {
     prefs: &'a Preferences,
     request: &'a Arc<ClassAd>,
@@ -328,7 +399,7 @@ pub fn rank_leaves(
 }
 
 /// `request`'s feasible offers among `index`'s (positions in `offers`), ranked best first
-/// through the walk, `PreferenceKeep` applied.
+/// through the index ([`partition`]), `PreferenceKeep` applied.
 pub fn ranked(
     prefs: &Preferences,
     request: &Arc<ClassAd>,
@@ -342,7 +413,7 @@ pub fn ranked(
         index,
         except: &except,
     };
-    let walked = walk(prefs, request, &mut feasible, false)?;
+    let walked = partition(prefs, request, &mut feasible)?;
     let mut out = rank_leaves(&walked, request, offers, classed, opts);
     out.truncate(super::rank::keep_fraction(out.len(), prefs.keep));
     Ok(out)

@@ -1,16 +1,21 @@
 //! The most preferred feasible offers found through the index, not by evaluating every
-//! candidate: outcomes are walked from the optimum down in the lexicographic order, variable
-//! by variable, each step a window on the index — the request's requirements conjoined with the
-//! classes fixed so far (`TARGET.OpSys == "LINUX"`, `TARGET.Memory >= 4096`, …) — and a branch
-//! whose window confirms nothing is dropped whole. A branch that confirms has an offer below
-//! it, so looking for the best outcome costs at most one probe per value of each variable; the
-//! ranked list visits each feasible outcome once.
+//! candidate.
 //!
-//! Values tied at a level (the unlisted ones and `other`, or every value where no row applies)
-//! are walked together: their window is the disjunction of their conjunctions. The walk gives
-//! up ([`WalkError`]) past a budget of probes or of outcomes walked together; callers then rank
-//! by plain evaluation ([`super::rank_all`]). Exact as long as no offer reads the request's
-//! `Requirements` (the windows carry the conjunctions there) and no `Value` reads it either.
+//! - [`walk`] / [`best`]: outcomes are walked from the optimum down in the lexicographic order,
+//!   variable by variable, each step a window on the index — the request's requirements
+//!   conjoined with the classes fixed so far (`TARGET.OpSys == "LINUX"`, `TARGET.Memory >=
+//!   4096`, …) — and a branch whose window confirms nothing is dropped whole. A branch that
+//!   confirms has an offer below it, so finding the best outcome costs at most one probe per
+//!   class of each variable; interior steps only ask whether any candidate matches.
+//! - [`partition`] / [`ranked`]: the whole ranked list from one window for the feasible offers
+//!   and one per listed value of each variable; no `Value` is evaluated.
+//!
+//! Values tied at a level of the walk (the unlisted ones and `other`, or every value where no
+//! row applies) are walked together: their window is the disjunction of their conjunctions.
+//! Both give up ([`WalkError`]) past a budget of probes or of outcomes walked together; callers
+//! then rank by plain evaluation ([`super::rank_all`]). Exact as long as no offer reads the
+//! request's `Requirements` (the windows carry the conjunctions there) and no `Value` reads it
+//! either.
 
 use super::net::{Class, Preferences, Variable};
 use super::rank::{order_component, ranks, sort, Ranked};

@@ -36,6 +36,14 @@ fn dry(db: &Db, naive: bool, no_clusters: bool) -> CycleReport {
     cycle::run(db, &o).expect("cycle")
 }
 
+/// The (request, offer) pairs a cycle matched, in order.
+fn pairs(r: &CycleReport) -> Vec<(&str, &str)> {
+    r.matches
+        .iter()
+        .map(|m| (m.request.as_str(), m.offer.as_str()))
+        .collect()
+}
+
 const OS: &str = r#"Preferences = {
   [ Name = "os";  Value = TARGET.OpSys; Order = {"LINUX", "OSX"} ],
   [ Name = "mem"; Value = TARGET.Memory >= 4096; Parents = {"os"};
@@ -66,11 +74,7 @@ fn requests_with_preferences_take_their_most_preferred_offers() {
     ];
     let db = pool(&machines(), &jobs);
     let r = dry(&db, false, false);
-    let got: Vec<(&str, &str)> = r
-        .matches
-        .iter()
-        .map(|m| (m.request.as_str(), m.offer.as_str()))
-        .collect();
+    let got = pairs(&r);
     // LINUX big (ties to the earliest), LINUX small, OSX small, OSX big, then other.
     assert_eq!(
         got,
@@ -104,11 +108,7 @@ fn keep_and_bad_preferences() {
     ];
     let db = pool(&machines(), &jobs);
     for r in [dry(&db, false, false), dry(&db, true, false)] {
-        let got: Vec<(&str, &str)> = r
-            .matches
-            .iter()
-            .map(|m| (m.request.as_str(), m.offer.as_str()))
-            .collect();
+        let got = pairs(&r);
         // Half of six candidates kept; j1 reported and not matched; j2 takes what is left.
         assert_eq!(
             got,

@@ -15,19 +15,12 @@ use proptest::prelude::*;
 use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
 
-/// A small deterministic generator (SplitMix64), seeded by proptest.
-struct Rng(u64);
+/// The test kit's seeded generator, `below(n)` drawing from `0..n`.
+struct Rng(adjoin_workload::Rng);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
+        self.0.range(0, n.max(1) as i64) as usize
     }
 }
 
@@ -52,7 +45,7 @@ type Out = Vec<Option<i64>>;
 
 /// A random acyclic net of up to `max_vars` variables, each listing values among 1..=3.
 fn random_net(seed: u64, max_vars: usize) -> Vec<Spec> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng(adjoin_workload::Rng::new(seed));
     let n = 1 + rng.below(max_vars);
     let mut specs: Vec<Spec> = Vec::new();
     for i in 0..n {

@@ -22,6 +22,7 @@ use super::rank::{order_component, ranks, sort, Ranked};
 use crate::cycle::ranks::Ranker;
 use adjoin_index::{AdId, Bits, Index, Query, RoaringBitmap};
 use adjoin_query::eval::{requirements_key, EvalOptions};
+use adjoin_query::specialize::boolish;
 use adjoin_query::{BinOp, ClassAd, Expr, Key, Name, UnOp, Value};
 use std::sync::Arc;
 use thiserror::Error;
@@ -48,6 +49,19 @@ pub struct IndexedOffers<'a> {
     pub index: &'a mut Index,
     /// Rectangles never considered.
     pub except: &'a Bits,
+}
+
+/// No rectangle left out.
+static NONE: std::sync::LazyLock<Bits> = std::sync::LazyLock::new(Bits::new);
+
+impl<'a> IndexedOffers<'a> {
+    /// Every offer of `index`.
+    pub fn all(index: &'a mut Index) -> IndexedOffers<'a> {
+        IndexedOffers {
+            index,
+            except: &NONE,
+        }
+    }
 }
 
 impl Feasible for IndexedOffers<'_> {
@@ -326,29 +340,6 @@ fn conjoin(parts: impl Iterator<Item = Expr>) -> Expr {
         .unwrap_or(Expr::Lit(Value::Bool(true)))
 }
 
-/// Whether an expression is true, false, undefined or error only (a comparison or a logical
-/// operation), so that "equals true" is "is true".
-fn boolean(e: &Expr) -> bool {
-    match e.unparen() {
-        Expr::Binary(op, _) => matches!(
-            op,
-            BinOp::Lt
-                | BinOp::Le
-                | BinOp::Gt
-                | BinOp::Ge
-                | BinOp::Eq
-                | BinOp::Ne
-                | BinOp::Is
-                | BinOp::Isnt
-                | BinOp::And
-                | BinOp::Or
-        ),
-        Expr::Unary(UnOp::Not, _) => true,
-        Expr::Lit(Value::Bool(_)) => true,
-        _ => false,
-    }
-}
-
 /// "Variable `v` has class `c`" as a requirement (true exactly then): `Value == x` for a
 /// listed `x` (a boolean `Value` itself, or its negation, for `true` and `false`), and for
 /// `other` that it equals none of them.
@@ -356,8 +347,8 @@ fn condition(v: &Variable, c: Class) -> Expr {
     let e = Expr::Paren(Box::new(v.value.clone()));
     let eq = |x: &Value| binary(BinOp::Eq, e.clone(), Expr::Lit(x.clone()));
     match v.domain.get(c as usize) {
-        Some(Value::Bool(true)) if boolean(&v.value) => e,
-        Some(Value::Bool(false)) if boolean(&v.value) => Expr::Unary(UnOp::Not, Box::new(e)),
+        Some(Value::Bool(true)) if boolish(&v.value) => e,
+        Some(Value::Bool(false)) if boolish(&v.value) => Expr::Unary(UnOp::Not, Box::new(e)),
         Some(x) => eq(x),
         None => conjoin(
             v.domain
@@ -413,12 +404,7 @@ pub fn ranked(
     classed: Option<&OfferRanks>,
     opts: &EvalOptions,
 ) -> Result<Ranked, WalkError> {
-    let except = Bits::new();
-    let mut feasible = IndexedOffers {
-        index,
-        except: &except,
-    };
-    let walked = partition(prefs, request, &mut feasible)?;
+    let walked = partition(prefs, request, &mut IndexedOffers::all(index))?;
     let mut out = rank_leaves(&walked, request, offers, classed, opts);
     out.truncate(super::rank::keep_fraction(out.len(), prefs.keep));
     Ok(out)
@@ -434,12 +420,7 @@ pub fn best(
     classed: Option<&OfferRanks>,
     opts: &EvalOptions,
 ) -> Result<Option<(Vec<Value>, AdId)>, WalkError> {
-    let except = Bits::new();
-    let mut feasible = IndexedOffers {
-        index,
-        except: &except,
-    };
-    let walked = walk(prefs, request, &mut feasible, true)?;
+    let walked = walk(prefs, request, &mut IndexedOffers::all(index), true)?;
     Ok(rank_leaves(&walked, request, offers, classed, opts)
         .into_iter()
         .next())

@@ -93,7 +93,7 @@ impl Db {
                         .leaves
                         .iter()
                         .map(|(k, ids)| {
-                            (*k, ids.iter().filter_map(|n| held_id(&offers, n)).collect())
+                            (*k, ids.iter().filter_map(|n| offers.held.id(n)).collect())
                         })
                         .collect();
                     (leaves, w.probes)
@@ -178,11 +178,6 @@ impl Db {
         }
         map
     }
-}
-
-/// The stored id of index number `n`.
-fn held_id(offers: &HeldOffers<'_>, n: u32) -> Option<String> {
-    offers.held.id(n)
 }
 
 #[cfg(test)]

@@ -41,6 +41,14 @@ pub trait Feasible {
     fn any(&mut self, request: &Arc<ClassAd>) -> bool {
         !self.matching(request).is_empty()
     }
+
+    /// Calls `f` with each offer matching `request` both ways (in no particular order, an
+    /// offer perhaps more than once).
+    fn each_matching(&mut self, request: &Arc<ClassAd>, f: &mut dyn FnMut(AdId)) {
+        for o in &self.matching(request) {
+            f(o);
+        }
+    }
 }
 
 /// The offers of an index, those of `except`'s rectangles left out (e.g. taken in a cycle).
@@ -73,6 +81,26 @@ impl Feasible for IndexedOffers<'_> {
             ads |= self.index.confirm_ads(&q, &mut a);
         }
         ads
+    }
+
+    /// Candidates all known to match are taken from the window as they are (no sorting into a
+    /// set); otherwise they are confirmed.
+    fn each_matching(&mut self, request: &Arc<ClassAd>, f: &mut dyn FnMut(AdId)) {
+        for q in Query::two_sided(request, self.index.options()) {
+            self.index.prepare(&q);
+            let mut a = self.index.candidates_except(&q, self.except);
+            if a.all_exact() {
+                for rid in a.rids.iter() {
+                    if let Some((ad, _)) = self.index.owner(rid) {
+                        f(ad);
+                    }
+                }
+            } else {
+                for o in &self.index.confirm_ads(&q, &mut a) {
+                    f(o);
+                }
+            }
+        }
     }
 
     /// Answered by a candidate the window knows to match, when there is one; else by
@@ -217,25 +245,53 @@ pub fn partition(
                     condition(v, c),
                 ),
             );
-            for o in &offers.matching(&Arc::new(ad)) {
+            offers.each_matching(&Arc::new(ad), &mut |o| {
                 let at = position.get(o as usize).copied().unwrap_or(u32::MAX) as usize;
                 if let Some(slot) = classes.get_mut(at.wrapping_mul(n) + i) {
                     *slot = c;
                 }
-            }
+            });
         }
     }
-    // Offers by key, in load order within each.
-    let mut by_key: std::collections::BTreeMap<u64, RoaringBitmap> = Default::default();
-    let mut memo: std::collections::HashMap<&[Class], u64> = Default::default();
+    // Offers by key, in load order within each: each key's group found by the outcome packed
+    // a byte a class (up to 8 variables), keys computed once per outcome.
+    let mut group_of: rustc_hash::FxHashMap<u64, usize> = Default::default();
+    let mut groups: Vec<(u64, Vec<u32>)> = Vec::new();
     for (j, o) in feasible.iter().enumerate() {
         let Some(outcome) = classes.get(j * n..(j + 1) * n) else {
             continue;
         };
-        let key = *memo.entry(outcome).or_insert_with(|| prefs.key(outcome));
-        by_key.entry(key).or_default().insert(o);
+        let key = if n <= 8 {
+            let packed = outcome
+                .iter()
+                .fold(0u64, |acc, &c| (acc << 8) | u64::from(c & 0xff));
+            let g = *group_of.entry(packed).or_insert_with(|| {
+                let key = prefs.key(outcome);
+                match groups.iter().position(|g| g.0 == key) {
+                    Some(g) => g,
+                    None => {
+                        groups.push((key, Vec::new()));
+                        groups.len() - 1
+                    }
+                }
+            });
+            if let Some(grp) = groups.get_mut(g) {
+                grp.1.push(o);
+            }
+            continue;
+        } else {
+            prefs.key(outcome)
+        };
+        match groups.iter_mut().find(|g| g.0 == key) {
+            Some(g) => g.1.push(o),
+            None => groups.push((key, vec![o])),
+        }
     }
-    out.leaves = by_key.into_iter().collect();
+    groups.sort_unstable_by_key(|g| g.0);
+    out.leaves = groups
+        .into_iter()
+        .map(|(k, ids)| (k, RoaringBitmap::from_sorted_iter(ids).unwrap_or_default()))
+        .collect();
     Ok(out)
 }
 

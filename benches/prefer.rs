@@ -3,7 +3,8 @@
 //! - `best`: the most preferred feasible slot by the walk through the index (outcomes from the
 //!   optimum down, each a window, stopping at the first that confirms) against finding every
 //!   candidate through the index, evaluating its outcome and ranks, and sorting;
-//! - `ranked`: the whole ranked list by the walk against the same evaluate-and-sort.
+//! - `ranked`: the whole ranked list through the index (one window per listed value, no value
+//!   evaluated) against the same evaluate-and-sort.
 //!
 //! A cycle with preferences against the same cycle without them is measured at scale by
 //! `examples/prefer_timing.rs` (one run each; criterion's ten samples of 100,000 × 100,000

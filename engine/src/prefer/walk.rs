@@ -148,6 +148,9 @@ pub enum WalkError {
     /// Too many partial outcomes tied at one level.
     #[error("the preference walk gave up at {0} tied partial outcomes")]
     Tied(usize),
+    /// The request has ports: its windows are its ports', which the walk does not narrow.
+    #[error("the preference walk does not narrow requests with ports")]
+    Ports,
 }
 
 /// What a walk found: the feasible outcomes' keys with their offers, best first.
@@ -168,6 +171,9 @@ pub fn walk(
     first: bool,
 ) -> Result<Walked, WalkError> {
     let _span = tracing::debug_span!("prefer_walk", variables = prefs.len(), first).entered();
+    if request.get("Ports").is_some() {
+        return Err(WalkError::Ports);
+    }
     let mut w = Walker {
         prefs,
         request,
@@ -206,6 +212,9 @@ pub fn partition(
     offers: &mut impl Feasible,
 ) -> Result<Walked, WalkError> {
     let _span = tracing::debug_span!("prefer_partition", variables = prefs.len()).entered();
+    if request.get("Ports").is_some() {
+        return Err(WalkError::Ports);
+    }
     let mut out = Walked::default();
     let feasible = offers.matching(request);
     out.probes = 1;
@@ -542,5 +551,31 @@ mod tests {
                 assert_eq!(top, want.first().cloned(), "{extra}");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod ports_tests {
+    use super::*;
+    use adjoin_index::IndexOptions;
+    use adjoin_query::parse;
+
+    #[test]
+    fn requests_with_ports_are_left_to_evaluation() {
+        let request = Arc::new(
+            parse::classad(
+                r#"[Ports = {[Requirements = true]}; Requirements = true;
+                    Preferences = {[Name = "a"; Value = TARGET.A; Order = {1}]}]"#,
+            )
+            .expect("request"),
+        );
+        let p = Preferences::from_ad(&request, "r", &EvalOptions::default())
+            .expect("ok")
+            .expect("some");
+        let mut idx = Index::new(IndexOptions::default());
+        let got = partition(&p, &request, &mut IndexedOffers::all(&mut idx));
+        assert_eq!(got.map(|w| w.probes), Err(WalkError::Ports));
+        let got = walk(&p, &request, &mut IndexedOffers::all(&mut idx), true);
+        assert_eq!(got.map(|w| w.probes), Err(WalkError::Ports));
     }
 }

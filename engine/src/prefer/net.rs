@@ -16,6 +16,8 @@ pub type Class = u16;
 pub const MAX_VARIABLES: usize = 64;
 /// Distinct listed values of one variable, at most.
 pub const MAX_VALUES: usize = 255;
+/// Table rows of one variable, at most.
+pub const MAX_ROWS: usize = 4096;
 /// Outcome keys are numbered below this (exact as reals too).
 const MAX_KEYS: u64 = 1 << 53;
 
@@ -106,6 +108,9 @@ pub enum Problem {
     /// More listed values than a variable may have.
     #[error("lists more than {MAX_VALUES} distinct values")]
     TooManyValues,
+    /// More table rows than a variable may have.
+    #[error("has more than {MAX_ROWS} Table rows")]
+    TooManyRows,
     /// More variables than a net may have.
     #[error("has more than {MAX_VARIABLES} entries")]
     TooManyVariables,
@@ -405,6 +410,9 @@ fn read_entry(
     let rows = match (parents.is_empty(), order, table) {
         (true, Some(order), None) => vec![(Vec::new(), order)],
         (false, None, Some(table)) => {
+            if table.len() > MAX_ROWS {
+                return Err(at(Problem::TooManyRows));
+            }
             let mut rows = Vec::with_capacity(table.len());
             for (r, row) in table.iter().enumerate() {
                 let Value::Ad(row) = row else {
@@ -703,6 +711,18 @@ mod tests {
             let got = Preferences::from_ad(&ad, "r", &EvalOptions::default());
             assert_eq!(got.is_ok(), ok, "{keep}");
         }
+    }
+
+    #[test]
+    fn too_many_rows() {
+        let rows: Vec<String> = (0..=MAX_ROWS)
+            .map(|i| format!("[When = {{1}}; Order = {{{i}}}]"))
+            .collect();
+        let got = parse_prefs(&format!(
+            "{{[Name = \"a\"; Value = 1; Order = {{1}}], [Name = \"b\"; Value = 1; Parents = {{\"a\"}}; Table = {{{}}}]}}",
+            rows.join(", ")
+        ));
+        assert_eq!(got.map_err(|e| e.problem), Err(Problem::TooManyRows));
     }
 
     #[test]

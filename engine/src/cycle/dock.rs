@@ -298,3 +298,58 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod preference_tests {
+    use super::*;
+    use crate::prefer::rank_all;
+    use adjoin_query::parse;
+
+    /// A request's matchlist under the default vector is its candidates ranked by plain
+    /// evaluation (`[preference order, request Rank, offer Rank]`, then load order), whether
+    /// its outcome keys are remembered from an earlier list or not.
+    #[test]
+    fn preference_matchlists_are_plain_rankings() {
+        let offers: Vec<Arc<ClassAd>> = [
+            "[OpSys = \"OSX\"; Memory = 8192; Rank = 1]",
+            "[OpSys = \"LINUX\"; Memory = 1024]",
+            "[OpSys = \"LINUX\"; Memory = 8192; Rank = TARGET.Prio]",
+            "[OpSys = \"WINDOWS\"; Memory = 9000]",
+            "[OpSys = TARGET.Want; Memory = 4096]",
+            "[OpSys = \"LINUX\"; Memory = 8192]",
+            "[Memory = 8192]",
+        ]
+        .iter()
+        .map(|t| Arc::new(parse::classad(t).expect("offer")))
+        .collect();
+        let prefs = r#"Preferences = {
+            [ Name = "os";  Value = TARGET.OpSys; Order = {"LINUX", "OSX"} ],
+            [ Name = "mem"; Value = TARGET.Memory >= MY.Big; Parents = {"os"};
+              Table = { [ When = {"LINUX"}; Order = {true, false} ] } ] }"#;
+        let opts = EvalOptions::default();
+        let dock = Dock::for_offers(Vec::new(), &offers);
+        let n = offers.len();
+        for req in [
+            format!("[Big = 4096; Prio = 2; Want = \"LINUX\"; {prefs}]"),
+            format!("[Big = 2048; Prio = 1; Want = \"OSX\"; Rank = TARGET.Memory; {prefs}]"),
+            format!("[Big = 4096; Prio = 3; Want = \"osx\"; PreferenceKeep = 0.5; {prefs}]"),
+        ] {
+            let r = Arc::new(parse::classad(&req).expect("request"));
+            let p = Preferences::from_ad(&r, "r", &opts)
+                .expect("ok")
+                .expect("some");
+            let want = rank_all(&p, &r, 0..n as AdId, &offers, &opts);
+            // Twice: the second list reads remembered keys.
+            for _ in 0..2 {
+                let mut l = dock.matchlist(&r, 0..n as AdId, &offers, &opts);
+                let taken = vec![false; n];
+                let mut got = Vec::new();
+                while let Some((v, o)) = l.peek(&taken) {
+                    got.push((v.to_vec(), o));
+                    l.advance();
+                }
+                assert_eq!(got, want, "{req}");
+            }
+        }
+    }
+}

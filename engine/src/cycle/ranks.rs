@@ -212,33 +212,13 @@ impl Ranker {
         offers: &[Arc<ClassAd>],
         opts: &EvalOptions,
     ) -> Matchlist {
-        let ranked = self
-            .matchlist(request, candidates, offers, opts)
-            .into_entries();
-        let ids: Vec<AdId> = ranked.iter().map(|e| e.1).collect();
+        let list = self.matchlist(request, candidates, offers, opts);
+        let ids = list.ids();
         let keys = self
             .outcomes
             .borrow_mut()
             .keys(prefs, request, &ids, offers, opts);
-        let mut entries: Vec<(u64, Vec<Value>, AdId)> = ranked
-            .into_iter()
-            .zip(keys)
-            .map(|((v, o), k)| (k, v, o))
-            .collect();
-        // Stable: equal outcomes keep the ranks' order, then load order.
-        entries.sort_by_key(|e| e.0);
-        entries.truncate(keep_fraction(entries.len(), prefs.keep));
-        Matchlist::new(
-            entries
-                .into_iter()
-                .map(|(k, v, o)| {
-                    let mut vector = Vec::with_capacity(3);
-                    vector.push(order_component(k));
-                    vector.extend(v);
-                    (vector, o)
-                })
-                .collect(),
-        )
+        list.led_by(&keys, keep_fraction(ids.len(), prefs.keep), order_component)
     }
 }
 

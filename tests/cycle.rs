@@ -277,9 +277,19 @@ fn request() -> impl Strategy<Value = String> {
         Just("RequestCount = 3;")
     ];
     let prio = prop_oneof![Just("1"), Just("2"), Just("\"high\"")];
-    (0..4i64, prio, rank, count).prop_map(|(m, prio, rank, count)| {
+    // Preferences (issue 12), one reading the request's own Mem.
+    let prefs = prop_oneof![
+        Just(""),
+        Just("Preferences = {[Name = \"m\"; Value = TARGET.Memory; Order = {2000, 3000}]};"),
+        Just(
+            "Preferences = {[Name = \"big\"; Value = TARGET.Memory > MY.Mem; Order = {true}], \
+             [Name = \"s\"; Value = TARGET.Score; Parents = {\"big\"}; \
+              Table = {[When = {true}; Order = {2}]}]};"
+        ),
+    ];
+    (0..4i64, prio, rank, count, prefs).prop_map(|(m, prio, rank, count, prefs)| {
         format!(
-            "Mem = {}; Prio = {prio}; {rank} {count} Requirements = TARGET.Memory >= Mem",
+            "Mem = {}; Prio = {prio}; {rank} {count} {prefs} Requirements = TARGET.Memory >= Mem",
             m * 900
         )
     })

@@ -29,3 +29,4 @@ pub use adjoin_index as index;
 pub use adjoin_storage as storage;
 pub use db::{Db, DbError, DbOptions, LoadOptions, LoadReport};
 pub use files::BadAd;
+pub mod prefer;

@@ -85,7 +85,7 @@ fn placeable(v: &Val<'_>) -> bool {
 }
 
 /// True when `e` always yields a boolean, `undefined` or `error`.
-fn boolish(e: &Expr) -> bool {
+pub fn boolish(e: &Expr) -> bool {
     match e.unparen() {
         Expr::Lit(Value::Bool(_)) | Expr::Unary(UnOp::Not, _) => true,
         Expr::Binary(op, _) => matches!(

@@ -11,6 +11,7 @@ mod load;
 mod maintain;
 mod match_cmd;
 mod matches;
+mod prefer;
 mod prune;
 mod query;
 mod render;
@@ -64,6 +65,9 @@ enum Command {
     Prune(prune::PruneArgs),
     /// Remove expired ads and lapsed tombstones (with consumed ads' dead records), in steps.
     Maintain(maintain::MaintainArgs),
+    /// Ask a request's Preferences (a CP-net): its best outcome, or whether one offer
+    /// dominates another.
+    Prefer(prefer::PreferArgs),
     /// Build a demo database of a generated pool, query it, and print a summary with timings.
     Demo(demo::DemoArgs),
 }
@@ -111,6 +115,7 @@ pub fn run() -> ExitCode {
         Command::Matches(args) => matches::run(args, &db),
         Command::Prune(args) => prune::run(args, &db),
         Command::Maintain(args) => maintain::run(args, &db),
+        Command::Prefer(args) => prefer::run(args),
         Command::Demo(args) => demo::run(args, cli.db.as_deref()),
     };
     match result {

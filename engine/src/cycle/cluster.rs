@@ -4,7 +4,8 @@
 //!
 //! Exactness: a request's matches depend on (a) what the offers read of it (the external
 //! references of every offer attribute, per matchable unit), (b) what `--dock` reads of it
-//! (`request.X`), (c) its own `Requirements`, `Rank` and `RequestCount`, and (d) `--order-by`.
+//! (`request.X`), (c) its own `Requirements`, `Rank`, `RequestCount` and `Preferences` (with what its values
+//! read of it), and (d) `--order-by`.
 //! Those are the roots; a request's signature is the printed expression (or absence) of each
 //! root and, transitively, of every attribute of the request they read. Two requests with
 //! equal signatures evaluate alike against every offer, so they see the same candidates in the
@@ -156,7 +157,7 @@ pub struct Roots {
 /// expressions, plain literal values aside) read the same names of the other side: each shape
 /// is analysed once.
 pub fn roots(offers: &[Arc<ClassAd>], dock: &[Expr], opts: &EvalOptions) -> Option<Roots> {
-    let mut names: BTreeSet<String> = ["requirements", "rank", "requestcount"]
+    let mut names: BTreeSet<String> = ["requirements", "rank", "requestcount", "preferences"]
         .map(str::to_owned)
         .into();
     let ports = Key::of("ports");
@@ -483,6 +484,12 @@ impl Exact {
         if let Some(e) = order_by {
             mine.extend(internal_refs(e, r, opts));
         }
+        // What the preferences' values read of the request, as expressions of it.
+        if let Ok(Some(p)) = crate::prefer::Preferences::from_ad(r, "", opts) {
+            for v in &p.vars {
+                mine.extend(internal_refs(&v.value, r, opts));
+            }
+        }
         let fresh = self.count;
         let (c, shared) = match signature(r, mine, opts) {
             Some(sig) => (*self.ids.entry(sig).or_insert(fresh), true),
@@ -527,7 +534,9 @@ fn signature(
     mut todo: BTreeSet<String>,
     opts: &EvalOptions,
 ) -> Option<BTreeMap<String, Option<String>>> {
-    if r.get("Ports").is_some() {
+    // Ports, and a keep fraction (applied to the list as made for one request), make a
+    // request a cluster of its own.
+    if r.get("Ports").is_some() || r.get("PreferenceKeep").is_some() {
         return None;
     }
     let mut sig = BTreeMap::new();

@@ -6,10 +6,15 @@
 //! evaluated in a match context of the two ads (so `request.Rank` sees the offer as TARGET),
 //! and anything else through a context ad `[request = …; offer = …]`. A candidate whose vector
 //! has an undefined or error component is discarded; other non-numbers count 0.
+//!
+//! A request with `Preferences` (issue 12, [`crate::prefer`]) docks by default with
+//! `[preference order, request Rank, offer Rank]`, keeping only the best fraction
+//! `PreferenceKeep` of its candidates when it says so; `--dock` expressions replace that too.
 
 use super::matchlist::{Builder, Matchlist};
 pub use super::ranks::Ranker;
 use super::vector::{component, rank_of};
+use crate::prefer::Preferences;
 use adjoin_index::AdId;
 use adjoin_query::eval::{eval_attr_in_match, eval_expr, EvalOptions, MatchAds};
 use adjoin_query::{ClassAd, Expr, Key, Name, Value};
@@ -56,7 +61,12 @@ impl Dock {
         opts: &EvalOptions,
     ) -> Matchlist {
         match self {
-            Dock::Ranks(r) => r.matchlist(request, candidates, offers, opts),
+            Dock::Ranks(r) => match Preferences::from_ad(request, "request", opts) {
+                Ok(None) => r.matchlist(request, candidates, offers, opts),
+                Ok(Some(p)) => r.preference_matchlist(&p, request, candidates, offers, opts),
+                // The cycle reports the request ([`super::Cycle::visit`]); it has no candidates.
+                Err(_) => Matchlist::default(),
+            },
             Dock::Exprs(exprs) => {
                 let mut b = Builder::new(exprs.len());
                 for o in candidates {
@@ -283,6 +293,61 @@ mod tests {
             };
             for dock in [&classed, &plain] {
                 let got = entries(dock.matchlist(&r, 0..n as AdId, &offers, &opts), n);
+                assert_eq!(got, want, "{req}");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod preference_tests {
+    use super::*;
+    use crate::prefer::rank_all;
+    use adjoin_query::parse;
+
+    /// A request's matchlist under the default vector is its candidates ranked by plain
+    /// evaluation (`[preference order, request Rank, offer Rank]`, then load order), whether
+    /// its outcome keys are remembered from an earlier list or not.
+    #[test]
+    fn preference_matchlists_are_plain_rankings() {
+        let offers: Vec<Arc<ClassAd>> = [
+            "[OpSys = \"OSX\"; Memory = 8192; Rank = 1]",
+            "[OpSys = \"LINUX\"; Memory = 1024]",
+            "[OpSys = \"LINUX\"; Memory = 8192; Rank = TARGET.Prio]",
+            "[OpSys = \"WINDOWS\"; Memory = 9000]",
+            "[OpSys = TARGET.Want; Memory = 4096]",
+            "[OpSys = \"LINUX\"; Memory = 8192]",
+            "[Memory = 8192]",
+        ]
+        .iter()
+        .map(|t| Arc::new(parse::classad(t).expect("offer")))
+        .collect();
+        let prefs = r#"Preferences = {
+            [ Name = "os";  Value = TARGET.OpSys; Order = {"LINUX", "OSX"} ],
+            [ Name = "mem"; Value = TARGET.Memory >= MY.Big; Parents = {"os"};
+              Table = { [ When = {"LINUX"}; Order = {true, false} ] } ] }"#;
+        let opts = EvalOptions::default();
+        let dock = Dock::for_offers(Vec::new(), &offers);
+        let n = offers.len();
+        for req in [
+            format!("[Big = 4096; Prio = 2; Want = \"LINUX\"; {prefs}]"),
+            format!("[Big = 2048; Prio = 1; Want = \"OSX\"; Rank = TARGET.Memory; {prefs}]"),
+            format!("[Big = 4096; Prio = 3; Want = \"osx\"; PreferenceKeep = 0.5; {prefs}]"),
+        ] {
+            let r = Arc::new(parse::classad(&req).expect("request"));
+            let p = Preferences::from_ad(&r, "r", &opts)
+                .expect("ok")
+                .expect("some");
+            let want = rank_all(&p, &r, 0..n as AdId, &offers, &opts);
+            // Twice: the second list reads remembered keys.
+            for _ in 0..2 {
+                let mut l = dock.matchlist(&r, 0..n as AdId, &offers, &opts);
+                let taken = vec![false; n];
+                let mut got = Vec::new();
+                while let Some((v, o)) = l.peek(&taken) {
+                    got.push((v.to_vec(), o));
+                    l.advance();
+                }
                 assert_eq!(got, want, "{req}");
             }
         }

@@ -64,6 +64,35 @@ impl Matchlist {
         Some((self.vector(n), o))
     }
 
+    /// The offers of the entries not yet passed over, best first.
+    pub fn ids(&self) -> Vec<AdId> {
+        self.entries.iter().skip(self.next).map(|e| e.1).collect()
+    }
+
+    /// This list (its entries not yet passed over) led by one more component: entry `i` gets
+    /// `lead(keys[i])` in front of its vector, and the entries are sorted by their keys
+    /// ascending, stably (equal keys keep this list's order); the first `keep` are kept.
+    /// Vectors stay shared where both the key and the old vector repeat.
+    pub fn led_by(self, keys: &[u64], keep: usize, lead: impl Fn(u64) -> Value) -> Matchlist {
+        let mut b = Builder::new(self.dim + 1);
+        let mut memo: rustc_hash::FxHashMap<(u64, u32), u32> = Default::default();
+        let mut entries: Vec<(u64, u32, AdId)> = Vec::with_capacity(keys.len());
+        for (&(n, o), &k) in self.entries.iter().skip(self.next).zip(keys) {
+            let v = *memo.entry((k, n)).or_insert_with(|| {
+                b.vector(std::iter::once(lead(k)).chain(self.vector(n).iter().cloned()))
+            });
+            entries.push((k, v, o));
+        }
+        entries.sort_by_key(|e| e.0);
+        entries.truncate(keep);
+        Matchlist {
+            dim: self.dim + 1,
+            vectors: b.vectors,
+            entries: entries.into_iter().map(|(_, v, o)| (v, o)).collect(),
+            next: 0,
+        }
+    }
+
     /// Passes over the candidate [`Matchlist::peek`] returned (taken, or never usable).
     pub fn advance(&mut self) {
         self.next += 1;

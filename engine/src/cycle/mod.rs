@@ -14,6 +14,11 @@
 //!   are undone, not recorded, and the refused match's request goes on with its next
 //!   candidate; when its request went, the request is passed over. A cycle killed midway
 //!   leaves whole groups.
+//! - A request with `Preferences` ranks its candidates by the preference order first
+//!   ([`crate::prefer`]; default vector `[preference order, request Rank, offer Rank]`), and
+//!   with `PreferenceKeep` only the best fraction of them, taken when its list is made (such a
+//!   request is a cluster of its own). A request whose `Preferences` cannot be read is not
+//!   matched; `bad_preferences` reports it.
 //! - A request is matched up to `RequestCount` times (default 1) with its best candidates,
 //!   best first (vector descending, ties to the earliest-loaded offer).
 //! - A request matched at least once is consumed, in the same transaction as its first match
@@ -37,9 +42,9 @@ mod group;
 mod matchlist;
 mod offers;
 mod order;
-mod ranks;
+pub(crate) mod ranks;
 mod shape;
-mod vector;
+pub(crate) mod vector;
 
 use self::cluster::{roots, Clusters, Roots, Shapes};
 use self::dock::Dock;
@@ -47,6 +52,7 @@ pub use self::group::GROUP;
 use self::group::{Group, Writer};
 pub use self::offers::Offers;
 use crate::collection::{Collection, CollectionError};
+use crate::prefer::{PreferenceError, Preferences};
 use crate::{Db, DbError};
 use adjoin_index::{AdId, IndexOptions};
 use adjoin_query::eval::EvalOptions;
@@ -125,6 +131,8 @@ pub struct CycleReport {
     pub clusters: usize,
     /// Ads the scans could not read (skipped).
     pub damaged: Vec<DbError>,
+    /// Requests whose `Preferences` could not be read (not matched), each error naming it.
+    pub bad_preferences: Vec<PreferenceError>,
     /// Where the time went.
     pub phases: Phases,
     /// Match records the Db's retention policy pruned after the cycle.
@@ -566,6 +574,13 @@ impl Cycle<'_> {
             return;
         }
         let fresh = !self.clusters.has_list(ri);
+        if fresh && matches!(self.dock, Dock::Ranks(_)) {
+            if let Err(e) = Preferences::from_ad(req, req_id, &self.eval) {
+                tracing::warn!(request = %req_id, error = %e, "preferences");
+                self.report.bad_preferences.push(e);
+                return;
+            }
+        }
         let (pool, offers, dock, eval) = (&mut self.pool, self.offers, &self.dock, &self.eval);
         let compute = || dock.matchlist(req, pool.candidates(req), &offers.ads, eval);
         let Some(list) = self.clusters.list(ri, compute) else {
@@ -629,7 +644,11 @@ fn new_match(
     consume_request: bool,
 ) -> NewMatch {
     let (req_rank, offer_rank) = match dock {
-        Dock::Ranks { .. } => (vector.first().cloned(), vector.get(1).cloned()),
+        // `[request Rank, offer Rank]`, after the preference order when the request has one.
+        Dock::Ranks { .. } => {
+            let at = vector.len().saturating_sub(2);
+            (vector.get(at).cloned(), vector.get(at + 1).cloned())
+        }
         Dock::Exprs(_) => (Some(Value::List(vector.to_vec().into())), None),
     };
     NewMatch {

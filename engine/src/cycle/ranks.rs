@@ -18,6 +18,8 @@
 use super::matchlist::{Builder, Matchlist};
 use super::shape::{agree, binds_alike, plain, Bindings, ByHash, Walk};
 use super::vector::{rank_number, rank_of};
+use crate::prefer::rank::{keep_fraction, order_component};
+use crate::prefer::Preferences;
 use adjoin_index::AdId;
 use adjoin_query::eval::{EvalOptions, MatchAds};
 use adjoin_query::refs::external_refs;
@@ -38,6 +40,8 @@ pub struct Ranker {
     /// evaluated one by one.
     classes: Vec<Option<u32>>,
     remembered: RefCell<Remembered>,
+    /// Preference outcome keys remembered across clusters.
+    outcomes: RefCell<crate::prefer::remembered::Remembered>,
 }
 
 /// Request ranks remembered across clusters.
@@ -77,6 +81,7 @@ impl Ranker {
             rank,
             classes: Vec::new(),
             remembered: RefCell::default(),
+            outcomes: RefCell::default(),
         }
     }
 
@@ -106,6 +111,7 @@ impl Ranker {
             rank,
             classes,
             remembered: RefCell::default(),
+            outcomes: RefCell::default(),
         }
     }
 
@@ -190,6 +196,29 @@ impl Ranker {
             b.push(n, o);
         }
         b.finish()
+    }
+}
+
+impl Ranker {
+    /// The matchlist of a request with preferences: `[preference order, request Rank, offer
+    /// Rank]`, the ranks as [`Ranker::matchlist`] gives them, the outcome keys remembered
+    /// across clusters ([`crate::prefer::remembered`]); the best fraction `PreferenceKeep`
+    /// kept.
+    pub fn preference_matchlist(
+        &self,
+        prefs: &Preferences,
+        request: &Arc<ClassAd>,
+        candidates: impl IntoIterator<Item = AdId>,
+        offers: &[Arc<ClassAd>],
+        opts: &EvalOptions,
+    ) -> Matchlist {
+        let list = self.matchlist(request, candidates, offers, opts);
+        let ids = list.ids();
+        let keys = self
+            .outcomes
+            .borrow_mut()
+            .keys(prefs, request, &ids, offers, opts);
+        list.led_by(&keys, keep_fraction(ids.len(), prefs.keep), order_component)
     }
 }
 

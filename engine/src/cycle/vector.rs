@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 
 /// `ads.my`'s Rank (key `rank`) against `ads.target` as a component; an ad without one ranks 0 without
 /// evaluating (the common first-fit case).
-pub(super) fn rank_of(rank: Key, ads: MatchAds<'_>, opts: &EvalOptions) -> Value {
+pub(crate) fn rank_of(rank: Key, ads: MatchAds<'_>, opts: &EvalOptions) -> Value {
     if ads.my.get_key(rank).is_none() {
         return Value::Int(0);
     }

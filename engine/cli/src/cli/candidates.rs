@@ -1,12 +1,15 @@
 //! `adjoin candidates`: the stored ads of a collection that match a given ad both ways (each
 //! one's requirements true with the other as TARGET), through the spatial index or, with
-//! `--naive`, by evaluating every pair.
+//! `--naive`, by evaluating every pair. With `--ranked`, best first: by the ad's preference
+//! order when it has `Preferences` (walked on the index, issue 12), then `[request Rank, offer
+//! Rank]`, then load order.
 
 use super::db_arg::DbPath;
 use super::query::require_collection;
 use super::render::{self, write_ad, AdStyle};
 use adjoin::collection::Collection;
 use adjoin::index::IndexOptions;
+use adjoin::prefer::{rank_candidates, Preferences};
 use adjoin::query::parse::{self, Format};
 use anyhow::{Context, Result};
 use clap::Args;
@@ -30,10 +33,14 @@ pub struct CandidatesArgs {
     /// Print the matching ads, one per line in HTCondor's JSON form, instead of their ids.
     #[arg(long)]
     json: bool,
+    /// Best first: by the ad's Preferences (with its PreferenceKeep), then the ranks, then
+    /// load order.
+    #[arg(long)]
+    ranked: bool,
 }
 
 /// Reads the one ad in `path` (`-` for stdin), in any format `load` reads.
-fn read_ad(path: &std::path::Path) -> Result<adjoin::query::ClassAd> {
+pub(super) fn read_ad(path: &std::path::Path) -> Result<adjoin::query::ClassAd> {
     let shown = path.display().to_string();
     let text = if shown == "-" {
         let mut t = String::new();
@@ -59,7 +66,65 @@ pub fn run(args: CandidatesArgs, db: &DbPath) -> Result<ExitCode> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut buf = String::new();
     let mut damaged = 0usize;
-    if args.naive {
+    if args.ranked {
+        let label = args.ad.display().to_string();
+        let ids: Vec<String> = if args.naive {
+            let coll = Collection::scan(&db, &args.from)?;
+            for e in &coll.damaged {
+                eprintln!("adjoin: {e}");
+            }
+            damaged += coll.damaged.len();
+            let opts = IndexOptions::default();
+            let prefs = Preferences::from_ad(&probe, &label, &opts.eval)?;
+            let matched = coll
+                .naive_join(std::slice::from_ref(&probe), &opts.eval)
+                .pop()
+                .unwrap_or_default();
+            rank_candidates(
+                prefs.as_ref(),
+                &probe,
+                matched.iter(),
+                &coll.ads,
+                &opts.eval,
+            )
+            .into_iter()
+            .filter_map(|(_, n)| coll.id(n).map(str::to_owned))
+            .collect()
+        } else {
+            let answer = db.ranked_candidates(&args.from, &probe, &label)?;
+            for e in &answer.damaged {
+                eprintln!("adjoin: {e}");
+            }
+            damaged += answer.damaged.len();
+            answer.ids
+        };
+        if args.json {
+            // The ads in ranked order (read back by id, then put in order).
+            let mut ads = std::collections::HashMap::new();
+            for ad in db.read_ids(&args.from, ids.clone()) {
+                match ad {
+                    Ok(ad) => {
+                        ads.insert(ad.id().to_owned(), ad.ad);
+                    }
+                    Err(e) => {
+                        eprintln!("adjoin: {e}");
+                        damaged += 1;
+                    }
+                }
+            }
+            for id in &ids {
+                if let Some(ad) = ads.get(id) {
+                    buf.clear();
+                    write_ad(&mut buf, ad, AdStyle::JsonLine);
+                    out.write_all(buf.as_bytes())?;
+                }
+            }
+        } else {
+            for id in &ids {
+                writeln!(out, "{id}")?;
+            }
+        }
+    } else if args.naive {
         let coll = Collection::scan(&db, &args.from)?;
         for e in &coll.damaged {
             eprintln!("adjoin: {e}");

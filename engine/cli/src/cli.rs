@@ -1,5 +1,6 @@
 //! Command-line parsing and dispatch; one module per command.
 
+mod analyze;
 mod candidates;
 mod check;
 mod db_arg;
@@ -64,6 +65,9 @@ enum Command {
     Prune(prune::PruneArgs),
     /// Remove expired ads and lapsed tombstones (with consumed ads' dead records), in steps.
     Maintain(maintain::MaintainArgs),
+    /// Explain why a request matches nothing and what would make it match (like condor_q
+    /// -better-analyze): counts, conditions, conflicts, checked suggestions, the offer side.
+    Analyze(analyze::AnalyzeArgs),
     /// Build a demo database of a generated pool, query it, and print a summary with timings.
     Demo(demo::DemoArgs),
 }
@@ -111,6 +115,7 @@ pub fn run() -> ExitCode {
         Command::Matches(args) => matches::run(args, &db),
         Command::Prune(args) => prune::run(args, &db),
         Command::Maintain(args) => maintain::run(args, &db),
+        Command::Analyze(args) => analyze::run(args, &db),
         Command::Demo(args) => demo::run(args, cli.db.as_deref()),
     };
     match result {

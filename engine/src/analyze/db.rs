@@ -23,8 +23,8 @@ impl Db {
     /// The available ads of `collection` (live: not consumed, not expired), in load order.
     pub fn pool(&self, collection: &str) -> Result<Pool, AnalyzeError> {
         let mut pool = Pool::default();
-        for ad in self.scan(collection).map_err(crate::DbError::from)? {
-            let ad = ad.map_err(crate::DbError::from)?;
+        for ad in self.scan(collection)? {
+            let ad = ad?;
             pool.ids.push(ad.header.id);
             pool.ads.push(Arc::new(ad.ad));
         }

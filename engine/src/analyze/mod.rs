@@ -199,7 +199,7 @@ pub enum AnalyzeError {
     },
     /// The database failed.
     #[error(transparent)]
-    Db(#[from] crate::DbError),
+    Db(#[from] Box<crate::DbError>),
     /// The ad asked for is not in the collection.
     #[error("{collection}: no ad {id}")]
     NotFound {
@@ -208,6 +208,18 @@ pub enum AnalyzeError {
         /// The id.
         id: String,
     },
+}
+
+impl From<crate::DbError> for AnalyzeError {
+    fn from(e: crate::DbError) -> AnalyzeError {
+        AnalyzeError::Db(Box::new(e))
+    }
+}
+
+impl From<adjoin_storage::AdError> for AnalyzeError {
+    fn from(e: adjoin_storage::AdError) -> AnalyzeError {
+        AnalyzeError::Db(Box::new(e.into()))
+    }
 }
 
 /// The offers an analysis runs against: ids and ads, in the collection's order.

@@ -20,13 +20,13 @@ fn render(s: &mut String, a: &Analysis, offers: &str, request: &str) -> std::fmt
         a.request
     )?;
     writeln!(s)?;
-    writeln!(s, "         {:<7}  {:<7}", cap(offers), cap(offers))?;
-    writeln!(s, "Step    Matched     Step  Condition")?;
-    writeln!(s, "-----  --------  -------  ---------")?;
+    writeln!(s, "         {}", cap(offers))?;
+    writeln!(s, "Step    Matched  Cumulative  Condition")?;
+    writeln!(s, "-----  --------  ----------  ---------")?;
     for (i, c) in a.conditions.iter().enumerate() {
         writeln!(
             s,
-            "{:<5}  {:>8}  {:>7}  {}",
+            "{:<5}  {:>8}  {:>10}  {}",
             format!("[{i}]"),
             c.matched,
             c.step_matched,
@@ -76,9 +76,10 @@ fn render(s: &mut String, a: &Analysis, offers: &str, request: &str) -> std::fmt
             };
             writeln!(
                 s,
-                "  {}. ({metric}) would match {} {offers}:",
+                "  {}. ({metric}) would match {} {}:",
                 n + 1,
-                sg.would_match
+                sg.would_match,
+                plural(offers, sg.would_match)
             )?;
             for ch in &sg.changes {
                 match (ch.action, &ch.to) {
@@ -124,6 +125,15 @@ fn cap(word: &str) -> String {
     c.next()
         .map(|f| f.to_uppercase().chain(c).collect())
         .unwrap_or_default()
+}
+
+/// `word`, without its final `s` for one.
+fn plural(word: &str, n: u64) -> &str {
+    if n == 1 {
+        singular(word)
+    } else {
+        word
+    }
 }
 
 /// `word` without a final `s`.

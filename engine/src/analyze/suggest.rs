@@ -273,7 +273,7 @@ pub(crate) fn would_match(
 pub(crate) fn rematch(ad: &ClassAd, pool: &Pool, eval: &EvalOptions) -> u64 {
     pool.ads
         .iter()
-        .filter(|o| symmetric_match(&ad, o, eval))
+        .filter(|o| symmetric_match(ad, o, eval))
         .count() as u64
 }
 

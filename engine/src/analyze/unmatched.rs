@@ -147,7 +147,7 @@ fn why(
     let step_zero = a.conditions.iter().position(|c| c.step_matched == 0);
     if a.rejected_by_request == a.offers && a.offers > 0 {
         // The condition no offer satisfies, the most excluding first.
-        if let Some(c) = a.conditions.iter().filter(|c| c.matched == 0).next() {
+        if let Some(c) = a.conditions.iter().find(|c| c.matched == 0) {
             return Some(("condition".into(), c.condition.clone()));
         }
         let cs = conflicts::conflicts(&conds, &t, opts);
@@ -199,10 +199,7 @@ mod tests {
             "[Memory = 1024; Arch = \"X86_64\"; Requirements = TARGET.Owner != \"eve\"]",
             "[Memory = 4096; Arch = \"ARM\"; Requirements = TARGET.Owner != \"eve\"]",
         ]);
-        let mut reqs = Vec::new();
-        for _ in 0..3 {
-            reqs.push("[Owner = \"bob\"; Requirements = TARGET.Memory >= 8192]");
-        }
+        let mut reqs = vec!["[Owner = \"bob\"; Requirements = TARGET.Memory >= 8192]"; 3];
         reqs.push(
             "[Owner = \"bob\"; Requirements = TARGET.Memory >= 2048 && TARGET.Arch == \"X86_64\"]",
         );

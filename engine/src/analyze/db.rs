@@ -2,9 +2,14 @@
 //! offer collection's available ads, the reverse (an offer against a request collection), and
 //! the batch over a request collection's unmatched requests.
 
-use super::unmatched::{unmatched, Unmatched};
-use super::{analyze, Analysis, AnalyzeError, AnalyzeOptions, Pool};
+use super::conditions::Condition;
+use super::indexed::{detail_offers, index_table, read_back};
+use super::table::Table;
+use super::unmatched::{unmatched, why_pool, why_table, Unmatched};
+use super::{analyze, detail, split_requirements, Analysis, AnalyzeError, AnalyzeOptions, Pool};
+use crate::db::same_eval;
 use crate::Db;
+use adjoin_index::AdId;
 use adjoin_query::eval::eval_attr_value;
 use adjoin_query::{ClassAd, Value};
 use std::sync::Arc;
@@ -50,8 +55,88 @@ impl Db {
         offers: &str,
         opts: &AnalyzeOptions,
     ) -> Result<Analysis, AnalyzeError> {
+        let conds = split_requirements(id, request, &opts.eval)?;
+        if let Some(t) = self.index_table(request, &conds, offers, opts)? {
+            return self.detail_indexed(id, request, &conds, &t, offers, opts);
+        }
         let pool = self.pool(offers)?;
         analyze(id, request, &pool, opts)
+    }
+
+    /// The table through `offers`' held index, when it can answer it.
+    fn index_table(
+        &self,
+        request: &ClassAd,
+        conds: &[Condition],
+        offers: &str,
+        opts: &AnalyzeOptions,
+    ) -> Result<Option<(Table, Vec<(AdId, String)>)>, AnalyzeError> {
+        if !same_eval(&opts.eval, self.index_eval()) {
+            return Ok(None);
+        }
+        let now = self.now();
+        Ok(self.with_index(offers, |held| {
+            let t = index_table(held, request, conds, opts, now)?;
+            let ids = detail_offers(&t, opts.max_detail_offers)
+                .into_iter()
+                .filter_map(|n| held.id(n).map(|id| (n, id)))
+                .collect();
+            Some((t, ids))
+        })?)
+    }
+
+    /// The analysis from a table through the index: the detail offers read back, changed
+    /// requests re-matched through the index.
+    fn detail_indexed(
+        &self,
+        id: &str,
+        request: &ClassAd,
+        conds: &[Condition],
+        (t, ids): &(Table, Vec<(AdId, String)>),
+        offers: &str,
+        opts: &AnalyzeOptions,
+    ) -> Result<Analysis, AnalyzeError> {
+        let (pool, numbers) = read_back(self, offers, ids)?;
+        let sub = t.restricted(&numbers);
+        let rematch = |ad: &ClassAd| self.rematch(offers, ad);
+        Ok(detail(id, request, conds, t, &sub, &pool, opts, &rematch))
+    }
+
+    /// How many available offers of `offers` match `ad` both ways, through the index (0 if
+    /// the index cannot be read).
+    fn rematch(&self, offers: &str, ad: &ClassAd) -> u64 {
+        match self.candidates(offers, &Arc::new(ad.clone())) {
+            Ok(a) => a.ids.len() as u64,
+            Err(e) => {
+                tracing::warn!(%e, "re-matching through the index failed");
+                0
+            }
+        }
+    }
+
+    /// The counts and conditions of [`Db::analyze`] alone (no conflicts, suggestions or
+    /// offer side).
+    pub fn analyze_counts(
+        &self,
+        request: &ClassAd,
+        offers: &str,
+        opts: &AnalyzeOptions,
+    ) -> Result<Analysis, AnalyzeError> {
+        let id = ad_id(request);
+        let conds = split_requirements(&id, request, &opts.eval)?;
+        if let Some((t, _)) = self.index_table(
+            request,
+            &conds,
+            offers,
+            &AnalyzeOptions {
+                max_detail_offers: 0,
+                ..opts.clone()
+            },
+        )? {
+            return Ok(t.counts(&id, &conds));
+        }
+        let pool = self.pool(offers)?;
+        super::analyze_counts(&id, request, &pool, opts)
     }
 
     /// Analyses the stored ad `id` of `from` against `offers` (or, for `--reverse`, an
@@ -83,6 +168,32 @@ impl Db {
     ) -> Result<Unmatched, AnalyzeError> {
         let reqs = self.pool(requests)?;
         let pool = self.pool(offers)?;
-        Ok(unmatched(&reqs, &pool, opts))
+        let why = |id: &str, request: &ClassAd| -> Option<(String, String)> {
+            if self.rematch(offers, request) > 0 {
+                return None;
+            }
+            let conds = match split_requirements(id, request, &opts.eval) {
+                Ok(c) => c,
+                Err(e) => return Some(("error".into(), e.to_string())),
+            };
+            match self.index_table(request, &conds, offers, opts) {
+                Ok(Some((t, ids))) => {
+                    let side = |_: &Table| match self.detail_indexed(
+                        id,
+                        request,
+                        &conds,
+                        &(t.clone(), ids.clone()),
+                        offers,
+                        opts,
+                    ) {
+                        Ok(a) => a.offer_side,
+                        Err(_) => Vec::new(),
+                    };
+                    why_table(id, &conds, &t, opts, &side)
+                }
+                _ => why_pool(id, request, &pool, opts),
+            }
+        };
+        Ok(unmatched(&reqs, &pool, opts, &why))
     }
 }

@@ -12,6 +12,7 @@
 mod conditions;
 mod conflicts;
 mod db;
+mod indexed;
 mod offer_side;
 mod render;
 mod suggest;
@@ -41,6 +42,9 @@ pub struct AnalyzeOptions {
     pub max_suggestions: usize,
     /// Most candidate values tried per attribute on the offer side.
     pub max_offer_values: usize,
+    /// Through an index: most accepting offers (and most rejecting ones) read back for M2 and
+    /// the offer side.
+    pub max_detail_offers: usize,
 }
 
 impl Default for AnalyzeOptions {
@@ -51,6 +55,7 @@ impl Default for AnalyzeOptions {
             conflict_budget: 20_000,
             max_suggestions: 3,
             max_offer_values: 16,
+            max_detail_offers: 2_000,
         }
     }
 }
@@ -261,11 +266,28 @@ pub fn analyze(
     let _span = tracing::debug_span!("analyze", offers = pool.len()).entered();
     let conds = split_requirements(id, request, &opts.eval)?;
     let t = table::Table::build(request, &conds, pool, &opts.eval);
-    let mut a = t.counts(id, &conds);
-    a.conflicts = conflicts::conflicts(&conds, &t, opts);
-    a.suggestions = suggest::suggestions(request, &conds, &t, pool, opts);
-    a.offer_side = offer_side::offer_side(request, &t, pool, opts);
-    Ok(a)
+    let rematch = |ad: &ClassAd| suggest::rematch_pool(ad, pool, &opts.eval);
+    Ok(detail(id, request, &conds, &t, &t, pool, opts, &rematch))
+}
+
+/// The whole analysis from the table over every offer (`full`) and the one over the offers of
+/// `pool` whose values are weighed (`sub`: the same, or those read back).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn detail(
+    id: &str,
+    request: &ClassAd,
+    conds: &[Condition],
+    full: &table::Table,
+    sub: &table::Table,
+    pool: &Pool,
+    opts: &AnalyzeOptions,
+    rematch: Rematch<'_>,
+) -> Analysis {
+    let mut a = full.counts(id, conds);
+    a.conflicts = conflicts::conflicts(conds, full, opts);
+    a.suggestions = suggest::suggestions(request, conds, full, sub, pool, opts, rematch);
+    a.offer_side = offer_side::offer_side(request, sub, pool, opts, rematch);
+    a
 }
 
 /// Counts and conditions only (no conflicts, suggestions or offer side).
@@ -279,6 +301,9 @@ pub fn analyze_counts(
     let t = table::Table::build(request, &conds, pool, &opts.eval);
     Ok(t.counts(id, &conds))
 }
+
+/// How a changed request is re-matched: the number of offers it matches both ways.
+pub(crate) type Rematch<'a> = &'a dyn Fn(&ClassAd) -> u64;
 
 /// True when a requirements value selects: `true` or a non-zero number.
 pub(crate) fn selects(v: &adjoin_query::Value) -> bool {

@@ -4,9 +4,8 @@
 //! the literals those conditions compare it with — with the matches it really yields.
 
 use super::conditions::{children, target_ref};
-use super::suggest::rematch;
 use super::table::Table;
-use super::{selects, AnalyzeOptions, OfferSide, Pool};
+use super::{selects, AnalyzeOptions, OfferSide, Pool, Rematch};
 use adjoin_index::accepts;
 use adjoin_query::ast::{BinOp, Expr};
 use adjoin_query::eval::{eval_in_match, requirements_key, MatchAds};
@@ -87,12 +86,15 @@ fn near(op: BinOp, v: &Value) -> Vec<Value> {
 /// values with how often they were seen.
 type Readers = FxHashMap<Key, (Name, FxHashSet<u32>, FxHashMap<String, (Value, u64)>)>;
 
-/// The offer side of the analysis, attributes by the most rejecting offers first.
+/// The offer side of the analysis, attributes by the most rejecting offers first. `t` and
+/// `pool` are the offers looked at (every offer, or those read back); the `would_match` of a
+/// suggested value comes from `rematch`.
 pub(crate) fn offer_side(
     request: &ClassAd,
     t: &Table,
     pool: &Pool,
     opts: &AnalyzeOptions,
+    rematch: Rematch<'_>,
 ) -> Vec<OfferSide> {
     let eval = &opts.eval;
     let mut by_attr: Readers = FxHashMap::default();
@@ -142,7 +144,8 @@ pub(crate) fn offer_side(
         .into_iter()
         .map(|(k, (name, rejecting, values))| {
             let readers = all_readers.get(&k).map(Vec::as_slice).unwrap_or(&[]);
-            let (suggest, would_match) = best_value(request, name, values, readers, t, pool, opts);
+            let (suggest, would_match) =
+                best_value(request, name, values, readers, t, pool, opts, rematch);
             OfferSide {
                 attribute: name.as_str().to_owned(),
                 rejecting: rejecting.len() as u64,
@@ -169,6 +172,7 @@ fn best_value(
     t: &Table,
     pool: &Pool,
     opts: &AnalyzeOptions,
+    rematch: Rematch<'_>,
 ) -> (Option<String>, u64) {
     let eval = &opts.eval;
     let mut tried: Vec<(Value, u64)> = values.into_values().collect();
@@ -191,7 +195,7 @@ fn best_value(
     }
     match best {
         Some((_, v)) => {
-            let m = rematch(&with_value(request, name, &v), pool, eval);
+            let m = rematch(&with_value(request, name, &v));
             (Some(v.to_string()), m)
         }
         None => (None, 0),

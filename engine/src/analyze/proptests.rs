@@ -191,4 +191,40 @@ proptest! {
             }
         }
     }
+
+    #[test]
+    fn through_the_index_as_by_evaluation(
+        conds in proptest::collection::vec(cond(), 1..6),
+        offers in proptest::collection::vec(offer(), 0..24),
+        image in 0..8i64,
+        owner in any::<bool>(),
+    ) {
+        let req = request(&conds, image, owner);
+        let db = crate::Db::open_in_memory().expect("db");
+        for o in &offers {
+            db.put("slots", &parse::classad(o).expect("offer")).expect("put");
+        }
+        let opts = AnalyzeOptions::default();
+        let pool = db.pool("slots").expect("pool");
+        let by_eval = analyze("r", &req, &pool, &opts).expect("analysis");
+        let indexed = db.analyze_named("r", &req, "slots", &opts).expect("indexed");
+        prop_assert_eq!(&indexed, &by_eval);
+        let counts = db.analyze_counts(&req, "slots", &opts).expect("counts");
+        prop_assert_eq!(&counts.conditions, &by_eval.conditions);
+        prop_assert_eq!(counts.matching, by_eval.matching);
+        // With few offers read back, counts, conflicts and M1 stay exact and every
+        // suggestion is still checked.
+        let few = AnalyzeOptions { max_detail_offers: 2, ..AnalyzeOptions::default() };
+        let some = db.analyze_named("r", &req, "slots", &few).expect("indexed");
+        prop_assert_eq!(&some.conditions, &by_eval.conditions);
+        prop_assert_eq!(&some.conflicts, &by_eval.conflicts);
+        let e = &opts.eval;
+        let cs = split_requirements("r", &req, e).expect("split");
+        for s in &some.suggestions {
+            let exprs: Vec<adjoin_query::Expr> = changed(&req, &cs, &s.changes, true).into_iter().map(|c| c.expr).collect();
+            let ad = with_requirements(&req, &exprs);
+            let m = pool.ads.iter().filter(|o| symmetric_match(&ad, o, e)).count() as u64;
+            prop_assert_eq!(s.would_match, m);
+        }
+    }
 }

@@ -11,11 +11,12 @@
 //!   and `>`/`>=` relax to include it.
 //!
 //! `would_match` is the number of offers the changed request really matches
-//! ([`adjoin_query::eval::symmetric_match`] over the pool).
+//! (through the offer collection's index for [`crate::Db::analyze`], by evaluating every
+//! pair for [`super::analyze`]).
 
 use super::conditions::{condition, Condition, Simple};
 use super::table::Table;
-use super::{Action, AnalyzeOptions, Change, Metric, Pool, Suggestion};
+use super::{Action, AnalyzeOptions, Change, Metric, Pool, Rematch, Suggestion};
 use adjoin_query::ast::{BinOp, Expr};
 use adjoin_query::eval::{eval_in_match, requirements_key, symmetric_match, EvalOptions, MatchAds};
 use adjoin_query::name::kw;
@@ -23,12 +24,16 @@ use adjoin_query::{ClassAd, Key, Name, Value};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The suggestions of both metrics (M1 first), those that match nothing left out.
+/// `full` is the table over every offer (M1 reads its rows); `sub` the table over the offers
+/// of `pool` whose values M2 weighs (every offer, or those read back).
 pub(crate) fn suggestions(
     request: &ClassAd,
     conds: &[Condition],
-    t: &Table,
+    full: &Table,
+    sub: &Table,
     pool: &Pool,
     opts: &AnalyzeOptions,
+    rematch: Rematch<'_>,
 ) -> Vec<Suggestion> {
     let mut out = Vec::new();
     let mut seen: FxHashSet<Vec<Change>> = FxHashSet::default();
@@ -36,7 +41,7 @@ pub(crate) fn suggestions(
         if changes.is_empty() || !seen.insert(changes.clone()) {
             return;
         }
-        let would_match = would_match(request, conds, &changes, pool, &opts.eval);
+        let would_match = would_match(request, conds, &changes, opts.eval.target_fallback, rematch);
         if would_match > 0 {
             out.push(Suggestion {
                 metric,
@@ -45,10 +50,10 @@ pub(crate) fn suggestions(
             });
         }
     };
-    for changes in m1(t, opts.max_suggestions) {
+    for changes in m1(full, opts.max_suggestions) {
         push(Metric::M1, changes, &mut out);
     }
-    for changes in m2(request, conds, t, pool, opts) {
+    for changes in m2(request, conds, sub, pool, opts) {
         push(Metric::M2, changes, &mut out);
     }
     out
@@ -258,19 +263,18 @@ pub(crate) fn would_match(
     request: &ClassAd,
     conds: &[Condition],
     changes: &[Change],
-    pool: &Pool,
-    eval: &EvalOptions,
+    fallback: bool,
+    rematch: Rematch<'_>,
 ) -> u64 {
-    let exprs: Vec<Expr> = changed(request, conds, changes, eval.target_fallback)
+    let exprs: Vec<Expr> = changed(request, conds, changes, fallback)
         .into_iter()
         .map(|c| c.expr)
         .collect();
-    let ad = with_requirements(request, &exprs);
-    rematch(&ad, pool, eval)
+    rematch(&with_requirements(request, &exprs))
 }
 
-/// How many offers of `pool` match `ad` both ways.
-pub(crate) fn rematch(ad: &ClassAd, pool: &Pool, eval: &EvalOptions) -> u64 {
+/// How many offers of `pool` match `ad` both ways, by evaluating every pair.
+pub(crate) fn rematch_pool(ad: &ClassAd, pool: &Pool, eval: &EvalOptions) -> u64 {
     pool.ads
         .iter()
         .filter(|o| symmetric_match(ad, o, eval))

@@ -17,8 +17,8 @@ pub(crate) const ROW_BITS: usize = 64;
 /// Per-condition and acceptance sets over a pool's offers (numbered by position).
 #[derive(Clone, Debug)]
 pub(crate) struct Table {
-    /// How many offers.
-    pub n: u32,
+    /// The offers available (every set is within it).
+    pub universe: RoaringBitmap,
     /// For each condition, the offers it is true for.
     pub sets: Vec<RoaringBitmap>,
     /// The offers whose Requirements accept the request.
@@ -59,8 +59,10 @@ impl Table {
                 accepting.insert(i);
             }
         }
+        let mut universe = RoaringBitmap::new();
+        universe.insert_range(0..pool.len() as u32);
         Table {
-            n: pool.len() as u32,
+            universe,
             sets,
             accepting,
         }
@@ -68,9 +70,25 @@ impl Table {
 
     /// Every offer.
     pub fn all(&self) -> RoaringBitmap {
-        let mut b = RoaringBitmap::new();
-        b.insert_range(0..self.n);
-        b
+        self.universe.clone()
+    }
+
+    /// The table over the offers `ids` only, renumbered by their positions there.
+    pub fn restricted(&self, ids: &[u32]) -> Table {
+        let pick = |set: &RoaringBitmap| -> RoaringBitmap {
+            ids.iter()
+                .enumerate()
+                .filter(|(_, o)| set.contains(**o))
+                .map(|(i, _)| i as u32)
+                .collect()
+        };
+        let mut universe = RoaringBitmap::new();
+        universe.insert_range(0..ids.len() as u32);
+        Table {
+            universe,
+            sets: self.sets.iter().map(pick).collect(),
+            accepting: pick(&self.accepting),
+        }
     }
 
     /// The offers the conditions `which` are all true for.
@@ -99,7 +117,7 @@ impl Table {
                 }
             })
             .collect();
-        let n = u64::from(self.n);
+        let n = self.universe.len();
         Analysis {
             request: id.to_owned(),
             offers: n,

@@ -4,9 +4,10 @@
 //! read — so that one analysis answers for a whole cluster; a request whose references cannot
 //! all be seen is a cluster of its own.
 
+use super::conditions::Condition;
 use super::offer_side::offer_side;
 use super::table::Table;
-use super::{conflicts, split_requirements, AnalyzeOptions, Pool};
+use super::{conflicts, split_requirements, AnalyzeOptions, OfferSide, Pool};
 use adjoin_query::eval::requirements_key;
 use adjoin_query::refs::references;
 use adjoin_query::ClassAd;
@@ -70,8 +71,14 @@ fn cluster_key(
     Some(key)
 }
 
-/// The unmatched requests of `requests` against `pool`, grouped.
-pub(crate) fn unmatched(requests: &Pool, pool: &Pool, opts: &AnalyzeOptions) -> Unmatched {
+/// The unmatched requests of `requests` against `pool`, grouped; `why` says why a request
+/// matches nothing (`None`: it matches).
+pub(crate) fn unmatched(
+    requests: &Pool,
+    pool: &Pool,
+    opts: &AnalyzeOptions,
+    why: &dyn Fn(&str, &ClassAd) -> Option<(String, String)>,
+) -> Unmatched {
     let _span = tracing::debug_span!("analyze_unmatched", requests = requests.len()).entered();
     let mut offers_read: BTreeSet<String> = BTreeSet::new();
     let mut complete = true;
@@ -100,7 +107,7 @@ pub(crate) fn unmatched(requests: &Pool, pool: &Pool, opts: &AnalyzeOptions) -> 
     for key in &order {
         let members = &clusters[key];
         let first = members[0];
-        let (kind, reason) = match why(&requests.ids[first], &requests.ads[first], pool, opts) {
+        let (kind, reason) = match why(&requests.ids[first], &requests.ads[first]) {
             None => continue,
             Some(r) => r,
         };
@@ -128,8 +135,9 @@ pub(crate) fn unmatched(requests: &Pool, pool: &Pool, opts: &AnalyzeOptions) -> 
     }
 }
 
-/// Why `request` matches no offer (kind and reason), or `None` when it matches some.
-fn why(
+/// Why `request` matches no offer of `pool` (kind and reason), or `None` when it matches
+/// some: by evaluating every offer.
+pub(crate) fn why_pool(
     id: &str,
     request: &ClassAd,
     pool: &Pool,
@@ -140,18 +148,34 @@ fn why(
         Err(e) => return Some(("error".into(), e.to_string())),
     };
     let t = Table::build(request, &conds, pool, &opts.eval);
-    let a = t.counts(id, &conds);
+    let rematch = |ad: &ClassAd| super::suggest::rematch_pool(ad, pool, &opts.eval);
+    why_table(id, &conds, &t, opts, &|t| {
+        offer_side(request, t, pool, opts, &rematch)
+    })
+}
+
+/// Why the request whose conditions and table these are matches no offer, or `None` when it
+/// matches some; `side` gives its offer side.
+pub(crate) fn why_table(
+    id: &str,
+    conds: &[Condition],
+    t: &Table,
+    opts: &AnalyzeOptions,
+    side: &dyn Fn(&Table) -> Vec<OfferSide>,
+) -> Option<(String, String)> {
+    let a = t.counts(id, conds);
     if a.matching > 0 {
         return None;
     }
-    let step_zero = a.conditions.iter().position(|c| c.step_matched == 0);
-    if a.rejected_by_request == a.offers && a.offers > 0 {
-        // The condition no offer satisfies, the most excluding first.
+    if a.offers == 0 {
+        return Some(("condition".into(), "no offers available".into()));
+    }
+    if a.rejected_by_request == a.offers {
+        // A condition no offer satisfies, else a conflict, else where the steps reach none.
         if let Some(c) = a.conditions.iter().find(|c| c.matched == 0) {
             return Some(("condition".into(), c.condition.clone()));
         }
-        let cs = conflicts::conflicts(&conds, &t, opts);
-        if let Some(c) = cs.first() {
+        if let Some(c) = conflicts::conflicts(conds, t, opts).first() {
             let text: Vec<&str> = c
                 .conditions
                 .iter()
@@ -159,19 +183,16 @@ fn why(
                 .collect();
             return Some(("conflict".into(), text.join(" && ")));
         }
-        if let Some(i) = step_zero {
-            return Some(("condition".into(), a.conditions[i].condition.clone()));
+        if let Some(c) = a.conditions.iter().find(|c| c.step_matched == 0) {
+            return Some(("condition".into(), c.condition.clone()));
         }
-    }
-    if a.offers == 0 {
-        return Some(("condition".into(), "no offers available".into()));
     }
     if a.rejecting_request == a.offers {
-        let side = offer_side(request, &t, pool, opts);
-        if let Some(s) = side.first() {
-            return Some(("attribute".into(), s.attribute.clone()));
-        }
-        return Some(("attribute".into(), "offers' Requirements".into()));
+        let attr = side(t).first().map_or_else(
+            || "offers' Requirements".to_owned(),
+            |s| s.attribute.clone(),
+        );
+        return Some(("attribute".into(), attr));
     }
     Some((
         "both ways".into(),
@@ -206,7 +227,9 @@ mod tests {
         reqs.push("[Owner = \"eve\"; Requirements = TARGET.Memory >= 1]");
         reqs.push("[Owner = \"bob\"; Requirements = TARGET.Memory >= 1]");
         reqs.push("[Owner = \"bob\"]");
-        let u = unmatched(&pool(&reqs), &offers, &AnalyzeOptions::default());
+        let opts = AnalyzeOptions::default();
+        let why = |id: &str, r: &ClassAd| why_pool(id, r, &offers, &opts);
+        let u = unmatched(&pool(&reqs), &offers, &opts, &why);
         assert_eq!((u.requests, u.clusters, u.unmatched), (7, 5, 6));
         let got: Vec<(&str, &str, u64, u64)> = u
             .groups

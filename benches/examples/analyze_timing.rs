@@ -64,6 +64,19 @@ fn main() {
             a.offer_side.len()
         )
     });
+    let few = AnalyzeOptions {
+        max_detail_offers: 250,
+        ..AnalyzeOptions::default()
+    };
+    time("full analysis, 250 offers read back", &mut || {
+        let a = db.analyze(&job, "slots", &few).expect("analysis");
+        format!(
+            "conflicts {} suggestions {} offer_side {}",
+            a.conflicts.len(),
+            a.suggestions.len(),
+            a.offer_side.len()
+        )
+    });
     time("counts alone", &mut || {
         let a = db.analyze_counts(&job, "slots", &opts).expect("analysis");
         format!("rejected_by_request {}", a.rejected_by_request)

@@ -4,15 +4,23 @@
 
 use super::conditions::Condition;
 use super::indexed::{detail_offers, index_table, read_back};
+use super::offer_side::offer_side;
 use super::table::Table;
 use super::unmatched::{unmatched, why_pool, why_table, Unmatched};
 use super::{analyze, detail, split_requirements, Analysis, AnalyzeError, AnalyzeOptions, Pool};
 use crate::db::same_eval;
 use crate::Db;
 use adjoin_index::AdId;
-use adjoin_query::eval::eval_attr_value;
+use adjoin_query::eval::{eval_attr_value, symmetric_match};
 use adjoin_query::{ClassAd, Value};
 use std::sync::Arc;
+
+/// A table through the index and the offers to read back for the detail.
+type Indexed = (Table, Vec<(AdId, String)>);
+
+/// Offers tried by evaluation before a request's match is settled through the index
+/// (`--unmatched`).
+const EARLY_OFFERS: usize = 1024;
 
 /// The id an ad names itself by: `Name`, else `GlobalJobId`, else `-`.
 pub fn ad_id(ad: &ClassAd) -> String {
@@ -70,7 +78,7 @@ impl Db {
         conds: &[Condition],
         offers: &str,
         opts: &AnalyzeOptions,
-    ) -> Result<Option<(Table, Vec<(AdId, String)>)>, AnalyzeError> {
+    ) -> Result<Option<Indexed>, AnalyzeError> {
         if !same_eval(&opts.eval, self.index_eval()) {
             return Ok(None);
         }
@@ -92,7 +100,7 @@ impl Db {
         id: &str,
         request: &ClassAd,
         conds: &[Condition],
-        (t, ids): &(Table, Vec<(AdId, String)>),
+        (t, ids): &Indexed,
         offers: &str,
         opts: &AnalyzeOptions,
     ) -> Result<Analysis, AnalyzeError> {
@@ -169,7 +177,14 @@ impl Db {
         let reqs = self.pool(requests)?;
         let pool = self.pool(offers)?;
         let why = |id: &str, request: &ClassAd| -> Option<(String, String)> {
-            if self.rematch(offers, request) > 0 {
+            // A request that matches usually matches one of the first offers; the others are
+            // settled through the index.
+            let first = pool.ads.iter().take(EARLY_OFFERS);
+            if first
+                .into_iter()
+                .any(|o| symmetric_match(request, o, &opts.eval))
+                || self.rematch(offers, request) > 0
+            {
                 return None;
             }
             let conds = match split_requirements(id, request, &opts.eval) {
@@ -178,15 +193,12 @@ impl Db {
             };
             match self.index_table(request, &conds, offers, opts) {
                 Ok(Some((t, ids))) => {
-                    let side = |_: &Table| match self.detail_indexed(
-                        id,
-                        request,
-                        &conds,
-                        &(t.clone(), ids.clone()),
-                        offers,
-                        opts,
-                    ) {
-                        Ok(a) => a.offer_side,
+                    let side = |_: &Table| match read_back(self, offers, &ids) {
+                        Ok((sub_pool, numbers)) => {
+                            let rematch = |ad: &ClassAd| self.rematch(offers, ad);
+                            let sub = t.restricted(&numbers);
+                            offer_side(request, &sub, &sub_pool, opts, &rematch)
+                        }
                         Err(_) => Vec::new(),
                     };
                     why_table(id, &conds, &t, opts, &side)

@@ -1,6 +1,7 @@
 //! The analysis through an offer collection's held index: each condition's satisfying set of
 //! available offers is a one-sided window query of the condition rewritten over the offer
-//! (`TARGET.Memory >= 2048` becomes `Memory >= 2048`; confirmed by evaluation only where the
+//! (specialized against the request, then `TARGET.Memory >= RequestMemory` becomes
+//! `Memory >= 2048`; confirmed by evaluation only where the
 //! index's conversion is inexact), the offers accepting the request a reverse query, and a
 //! changed request is re-matched by the index's two-sided join. No offer is read for the
 //! counts, conflicts or M1; M2 and the offer side read back a bounded number of offers (those
@@ -17,6 +18,7 @@ use crate::db::Held;
 use adjoin_index::{AdId, Query as IndexQuery, RoaringBitmap};
 use adjoin_query::ast::Expr;
 use adjoin_query::name::kw;
+use adjoin_query::specialize::specialize;
 use adjoin_query::{ClassAd, Value};
 use std::sync::Arc;
 
@@ -110,7 +112,10 @@ pub(crate) fn index_table(
     let fallback = opts.eval.target_fallback;
     let rewritten: Vec<Expr> = conds
         .iter()
-        .map(|c| over_offer(&c.expr, request, fallback, 0))
+        .map(|c| {
+            let known = specialize(&c.expr, request, &opts.eval);
+            over_offer(&known, request, fallback, 0)
+        })
         .collect::<Option<_>>()?;
     let universe = universe(held, now);
     let mut sets = Vec::with_capacity(conds.len());

@@ -55,7 +55,7 @@ impl Default for AnalyzeOptions {
             conflict_budget: 20_000,
             max_suggestions: 3,
             max_offer_values: 16,
-            max_detail_offers: 2_000,
+            max_detail_offers: 256,
         }
     }
 }

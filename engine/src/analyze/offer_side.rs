@@ -164,6 +164,7 @@ pub(crate) fn offer_side(
 
 /// The candidate value accepted by the most offers (more than accept the request now), printed,
 /// and how many offers the request with it really matches.
+#[allow(clippy::too_many_arguments)]
 fn best_value(
     request: &ClassAd,
     name: Name,

@@ -71,13 +71,16 @@ fn cluster_key(
     Some(key)
 }
 
+/// Why a request (id, ad) matches no offer: kind and reason, or `None` when it matches.
+pub(crate) type Why<'a> = dyn Fn(&str, &ClassAd) -> Option<(String, String)> + 'a;
+
 /// The unmatched requests of `requests` against `pool`, grouped; `why` says why a request
 /// matches nothing (`None`: it matches).
 pub(crate) fn unmatched(
     requests: &Pool,
     pool: &Pool,
     opts: &AnalyzeOptions,
-    why: &dyn Fn(&str, &ClassAd) -> Option<(String, String)>,
+    why: &Why<'_>,
 ) -> Unmatched {
     let _span = tracing::debug_span!("analyze_unmatched", requests = requests.len()).entered();
     let mut offers_read: BTreeSet<String> = BTreeSet::new();

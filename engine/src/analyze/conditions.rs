@@ -42,7 +42,7 @@ pub struct Simple {
 }
 
 /// Whether `k` is one of the scope keywords.
-fn is_scope(k: Key) -> bool {
+pub(crate) fn is_scope(k: Key) -> bool {
     [
         kw::SELF,
         kw::MY,

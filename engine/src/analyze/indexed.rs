@@ -11,7 +11,7 @@
 //! scope as a whole, or a function that inspects its arguments' form), offers with ports, or
 //! evaluation options other than the index's: the analysis reads every offer instead.
 
-use super::conditions::Condition;
+use super::conditions::{is_scope, Condition};
 use super::table::Table;
 use super::{AnalyzeOptions, Pool};
 use crate::db::Held;
@@ -31,25 +31,13 @@ pub(crate) fn over_offer(e: &Expr, request: &ClassAd, fallback: bool, depth: u32
     if depth > MAX_DEPTH {
         return None;
     }
-    let scope = |k| {
-        [
-            kw::SELF,
-            kw::MY,
-            kw::TARGET,
-            kw::OTHER,
-            kw::PARENT,
-            kw::ROOT,
-            kw::TOPLEVEL,
-        ]
-        .contains(&k)
-    };
     let d = depth + 1;
     let rec = |x: &Expr| over_offer(x, request, fallback, d);
     Some(match e {
         Expr::Lit(Value::Ad(_)) | Expr::Ad(_) | Expr::Root(_) => return None,
         Expr::Lit(_) => e.clone(),
         Expr::Attr(n) => {
-            if scope(n.key()) || request.get_key(n.key()).is_some() {
+            if is_scope(n.key()) || request.get_key(n.key()).is_some() {
                 return None;
             }
             if fallback {

@@ -82,6 +82,31 @@ fn pool_of(offers: &[String]) -> Pool {
     )
 }
 
+/// One random case analysed by evaluation: the request, the pool, the options, the analysis
+/// and the request's conditions.
+struct Case {
+    req: ClassAd,
+    pool: Pool,
+    opts: AnalyzeOptions,
+    a: Analysis,
+    cs: Vec<Condition>,
+}
+
+fn case(conds: &[String], offers: &[String], image: i64, owner: bool) -> Case {
+    let req = request(conds, image, owner);
+    let pool = pool_of(offers);
+    let opts = AnalyzeOptions::default();
+    let a = analyze("r", &req, &pool, &opts).expect("analysis");
+    let cs = split_requirements("r", &req, &opts.eval).expect("split");
+    Case {
+        req,
+        pool,
+        opts,
+        a,
+        cs,
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
@@ -92,11 +117,7 @@ proptest! {
         image in 0..8i64,
         owner in any::<bool>(),
     ) {
-        let req = request(&conds, image, owner);
-        let pool = pool_of(&offers);
-        let opts = AnalyzeOptions::default();
-        let a = analyze("r", &req, &pool, &opts).expect("analysis");
-        let cs = split_requirements("r", &req, &opts.eval).expect("split");
+        let Case { req, pool, opts, a, cs } = case(&conds, &offers, image, owner);
         let e = &opts.eval;
         prop_assert_eq!(a.offers, pool.len() as u64);
         let both = pool.ads.iter().filter(|o| symmetric_match(&req, o, e)).count() as u64;
@@ -124,11 +145,7 @@ proptest! {
         conds in proptest::collection::vec(cond(), 1..7),
         offers in proptest::collection::vec(offer(), 0..24),
     ) {
-        let req = request(&conds, 1, false);
-        let pool = pool_of(&offers);
-        let opts = AnalyzeOptions::default();
-        let a = analyze("r", &req, &pool, &opts).expect("analysis");
-        let cs = split_requirements("r", &req, &opts.eval).expect("split");
+        let Case { req, pool, opts, a, cs } = case(&conds, &offers, 1, false);
         let e = &opts.eval;
         let sat = |set: &[usize]| pool.ads.iter().any(|o| set.iter().all(|&i| holds(&cs[i], &req, o, e)));
         for c in &a.conflicts {
@@ -165,11 +182,7 @@ proptest! {
         image in 0..8i64,
         owner in any::<bool>(),
     ) {
-        let req = request(&conds, image, owner);
-        let pool = pool_of(&offers);
-        let opts = AnalyzeOptions::default();
-        let a = analyze("r", &req, &pool, &opts).expect("analysis");
-        let cs = split_requirements("r", &req, &opts.eval).expect("split");
+        let Case { req, pool, opts, a, cs } = case(&conds, &offers, image, owner);
         let e = &opts.eval;
         for s in &a.suggestions {
             let exprs: Vec<adjoin_query::Expr> = changed(&req, &cs, &s.changes, true).into_iter().map(|c| c.expr).collect();

@@ -284,35 +284,9 @@ pub(crate) fn rematch_pool(ad: &ClassAd, pool: &Pool, eval: &EvalOptions) -> u64
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analyze::table::tests::seed_pool;
     use crate::analyze::{analyze, split_requirements};
     use adjoin_query::parse;
-    use std::sync::Arc;
-
-    fn seed_pool() -> Pool {
-        let machines = [
-            ("ALPHA", "LINUX", 256),
-            ("INTEL", "LINUX", 256),
-            ("INTEL", "SOLARIS", 1024),
-            ("SPARC", "LINUX", 512),
-            ("ALPHA", "LINUX", 512),
-            ("SPARC", "SOLARIS", 1024),
-            ("SPARC", "LINUX", 256),
-            ("INTEL", "SOLARIS", 256),
-        ];
-        Pool::numbered(
-            machines
-                .iter()
-                .map(|(a, o, m)| {
-                    Arc::new(
-                        parse::classad(&format!(
-                            "[Arch = \"{a}\"; OpSys = \"{o}\"; Memory = {m}; Requirements = true]"
-                        ))
-                        .expect("machine"),
-                    )
-                })
-                .collect(),
-        )
-    }
 
     /// Seed 001's example: M1 removes the Arch condition (rows F T T, two machines); M2
     /// moves to a nearest machine's values.

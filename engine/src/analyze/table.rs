@@ -154,15 +154,14 @@ impl Table {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::analyze::{split_requirements, Pool};
     use adjoin_query::parse;
     use std::sync::Arc;
 
-    /// Seed 001's boolean table (section 3.1.1): eight machines, three predicates.
-    #[test]
-    fn seed_boolean_table() {
+    /// Seed 001's eight machines (section 3.1.1), each accepting any job.
+    pub(crate) fn seed_pool() -> Pool {
         let machines = [
             ("ALPHA", "LINUX", 256),
             ("INTEL", "LINUX", 256),
@@ -173,19 +172,23 @@ mod tests {
             ("SPARC", "LINUX", 256),
             ("INTEL", "SOLARIS", 256),
         ];
-        let pool = Pool::numbered(
+        Pool::numbered(
             machines
                 .iter()
                 .map(|(a, o, m)| {
-                    Arc::new(
-                        parse::classad(&format!(
-                            "[Arch = \"{a}\"; OpSys = \"{o}\"; Memory = {m}; Requirements = true]"
-                        ))
-                        .expect("machine"),
-                    )
+                    let text = format!(
+                        "[Arch = \"{a}\"; OpSys = \"{o}\"; Memory = {m}; Requirements = true]"
+                    );
+                    Arc::new(parse::classad(&text).expect("machine"))
                 })
                 .collect(),
-        );
+        )
+    }
+
+    /// Seed 001's boolean table (section 3.1.1): eight machines, three predicates.
+    #[test]
+    fn seed_boolean_table() {
+        let pool = seed_pool();
         let job = parse::classad(
             "[Requirements = (other.Arch == \"ALPHA\") && (other.OpSys == \"SOLARIS\") && (other.Memory >= 512)]",
         )

@@ -20,6 +20,7 @@
 
 pub use adjoin_query as query;
 
+pub mod analyze;
 pub mod collection;
 pub mod cycle;
 pub mod db;

@@ -1,5 +1,6 @@
 //! Command-line parsing and dispatch; one module per command.
 
+mod analyze;
 mod candidates;
 mod check;
 mod db_arg;
@@ -68,6 +69,9 @@ enum Command {
     /// Ask a request's Preferences (a CP-net): its best outcome, or whether one offer
     /// dominates another.
     Prefer(prefer::PreferArgs),
+    /// Explain why a request matches nothing and what would make it match (like condor_q
+    /// -better-analyze): counts, conditions, conflicts, checked suggestions, the offer side.
+    Analyze(analyze::AnalyzeArgs),
     /// Build a demo database of a generated pool, query it, and print a summary with timings.
     Demo(demo::DemoArgs),
 }
@@ -116,6 +120,7 @@ pub fn run() -> ExitCode {
         Command::Prune(args) => prune::run(args, &db),
         Command::Maintain(args) => maintain::run(args, &db),
         Command::Prefer(args) => prefer::run(args),
+        Command::Analyze(args) => analyze::run(args, &db),
         Command::Demo(args) => demo::run(args, cli.db.as_deref()),
     };
     match result {

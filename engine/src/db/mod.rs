@@ -16,6 +16,7 @@ pub use self::history::{match_json, rank_json, RetentionPolicy, RETENTION_STEP};
 pub use self::indexes::Held;
 pub use self::loading::{LoadOptions, LoadProgress, LoadReport, LoadedAd};
 pub use self::maintenance::{MaintainReport, Maintenance};
+pub(crate) use self::query::same_eval;
 pub use self::query::{selects, Answer, Query};
 
 use self::indexes::{Indexes, Writing};
@@ -222,6 +223,11 @@ impl Db {
                 .map_err(AdError::from)?;
         }
         Ok(())
+    }
+
+    /// The evaluation options of the held indexes (a query with others is answered by a scan).
+    pub(crate) fn index_eval(&self) -> &adjoin_query::eval::EvalOptions {
+        &self.indexes.opts.eval
     }
 
     /// The directory, for an on-disk database.

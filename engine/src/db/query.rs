@@ -101,7 +101,7 @@ pub struct Answer {
 }
 
 /// Whether two sets of evaluation options evaluate alike (the index's and a query's).
-fn same_eval(a: &EvalOptions, b: &EvalOptions) -> bool {
+pub(crate) fn same_eval(a: &EvalOptions, b: &EvalOptions) -> bool {
     (
         a.target_fallback,
         a.now,

@@ -40,7 +40,7 @@ pub struct CandidatesArgs {
 }
 
 /// Reads the one ad in `path` (`-` for stdin), in any format `load` reads.
-pub(super) fn read_ad(path: &std::path::Path) -> Result<adjoin::query::ClassAd> {
+pub(crate) fn read_ad(path: &std::path::Path) -> Result<adjoin::query::ClassAd> {
     let shown = path.display().to_string();
     let text = if shown == "-" {
         let mut t = String::new();

@@ -1,0 +1,211 @@
+//! The [`Db`] entry points of the analysis: one request (an ad, or a stored one) against an
+//! offer collection's available ads, the reverse (an offer against a request collection), and
+//! the batch over a request collection's unmatched requests.
+
+use super::conditions::Condition;
+use super::indexed::{detail_offers, index_table, read_back};
+use super::offer_side::offer_side;
+use super::table::Table;
+use super::unmatched::{unmatched, why_pool, why_table, Unmatched};
+use super::{analyze, detail, split_requirements, Analysis, AnalyzeError, AnalyzeOptions, Pool};
+use crate::db::same_eval;
+use crate::Db;
+use adjoin_index::AdId;
+use adjoin_query::eval::{eval_attr_value, symmetric_match};
+use adjoin_query::{ClassAd, Value};
+use std::sync::Arc;
+
+/// A table through the index and the offers to read back for the detail.
+type Indexed = (Table, Vec<(AdId, String)>);
+
+/// Offers tried by evaluation before a request's match is settled through the index
+/// (`--unmatched`).
+const EARLY_OFFERS: usize = 1024;
+
+/// The id an ad names itself by: `Name`, else `GlobalJobId`, else `-`.
+pub fn ad_id(ad: &ClassAd) -> String {
+    for attr in ["Name", "GlobalJobId"] {
+        if let Value::Str(s) = eval_attr_value(ad, attr, &Default::default()) {
+            return s.to_string();
+        }
+    }
+    "-".to_owned()
+}
+
+impl Db {
+    /// The available ads of `collection` (live: not consumed, not expired), in load order.
+    pub fn pool(&self, collection: &str) -> Result<Pool, AnalyzeError> {
+        let mut pool = Pool::default();
+        for ad in self.scan(collection)? {
+            let ad = ad?;
+            pool.ids.push(ad.header.id);
+            pool.ads.push(Arc::new(ad.ad));
+        }
+        Ok(pool)
+    }
+
+    /// Analyses `request` against the available offers of `offers` (see [`Analysis`]); the
+    /// request is named by its `Name` or `GlobalJobId`.
+    pub fn analyze(
+        &self,
+        request: &ClassAd,
+        offers: &str,
+        opts: &AnalyzeOptions,
+    ) -> Result<Analysis, AnalyzeError> {
+        self.analyze_named(&ad_id(request), request, offers, opts)
+    }
+
+    /// [`Db::analyze`] with the request's id given.
+    pub fn analyze_named(
+        &self,
+        id: &str,
+        request: &ClassAd,
+        offers: &str,
+        opts: &AnalyzeOptions,
+    ) -> Result<Analysis, AnalyzeError> {
+        let conds = split_requirements(id, request, &opts.eval)?;
+        if let Some(t) = self.index_table(request, &conds, offers, opts)? {
+            return self.detail_indexed(id, request, &conds, &t, offers, opts);
+        }
+        let pool = self.pool(offers)?;
+        analyze(id, request, &pool, opts)
+    }
+
+    /// The table through `offers`' held index, when it can answer it.
+    fn index_table(
+        &self,
+        request: &ClassAd,
+        conds: &[Condition],
+        offers: &str,
+        opts: &AnalyzeOptions,
+    ) -> Result<Option<Indexed>, AnalyzeError> {
+        if !same_eval(&opts.eval, self.index_eval()) {
+            return Ok(None);
+        }
+        let now = self.now();
+        Ok(self.with_index(offers, |held| {
+            let t = index_table(held, request, conds, opts, now)?;
+            let ids = detail_offers(&t, opts.max_detail_offers)
+                .into_iter()
+                .filter_map(|n| held.id(n).map(|id| (n, id)))
+                .collect();
+            Some((t, ids))
+        })?)
+    }
+
+    /// The analysis from a table through the index: the detail offers read back, changed
+    /// requests re-matched through the index.
+    fn detail_indexed(
+        &self,
+        id: &str,
+        request: &ClassAd,
+        conds: &[Condition],
+        (t, ids): &Indexed,
+        offers: &str,
+        opts: &AnalyzeOptions,
+    ) -> Result<Analysis, AnalyzeError> {
+        let (pool, numbers) = read_back(self, offers, ids)?;
+        let sub = t.restricted(&numbers);
+        let rematch = |ad: &ClassAd| self.rematch(offers, ad);
+        Ok(detail(id, request, conds, t, &sub, &pool, opts, &rematch))
+    }
+
+    /// How many available offers of `offers` match `ad` both ways, through the index (0 if
+    /// the index cannot be read).
+    fn rematch(&self, offers: &str, ad: &ClassAd) -> u64 {
+        match self.candidates(offers, &Arc::new(ad.clone())) {
+            Ok(a) => a.ids.len() as u64,
+            Err(e) => {
+                tracing::warn!(%e, "re-matching through the index failed");
+                0
+            }
+        }
+    }
+
+    /// The counts and conditions of [`Db::analyze`] alone (no conflicts, suggestions or
+    /// offer side).
+    pub fn analyze_counts(
+        &self,
+        request: &ClassAd,
+        offers: &str,
+        opts: &AnalyzeOptions,
+    ) -> Result<Analysis, AnalyzeError> {
+        let id = ad_id(request);
+        let conds = split_requirements(&id, request, &opts.eval)?;
+        if let Some((t, _)) = self.index_table(
+            request,
+            &conds,
+            offers,
+            &AnalyzeOptions {
+                max_detail_offers: 0,
+                ..opts.clone()
+            },
+        )? {
+            return Ok(t.counts(&id, &conds));
+        }
+        let pool = self.pool(offers)?;
+        super::analyze_counts(&id, request, &pool, opts)
+    }
+
+    /// Analyses the stored ad `id` of `from` against `offers` (or, for `--reverse`, an
+    /// offer against a request collection: the roles are the caller's).
+    pub fn analyze_stored(
+        &self,
+        from: &str,
+        id: &str,
+        offers: &str,
+        opts: &AnalyzeOptions,
+    ) -> Result<Analysis, AnalyzeError> {
+        let ad = self
+            .get(from, id)
+            .map_err(AnalyzeError::from)?
+            .ok_or_else(|| AnalyzeError::NotFound {
+                collection: from.to_owned(),
+                id: id.to_owned(),
+            })?;
+        self.analyze_named(id, &ad.ad, offers, opts)
+    }
+
+    /// Every request of `requests` that matches no available offer of `offers`, grouped by
+    /// the condition or attribute that excludes the most.
+    pub fn analyze_unmatched(
+        &self,
+        requests: &str,
+        offers: &str,
+        opts: &AnalyzeOptions,
+    ) -> Result<Unmatched, AnalyzeError> {
+        let reqs = self.pool(requests)?;
+        let pool = self.pool(offers)?;
+        let why = |id: &str, request: &ClassAd| -> Option<(String, String)> {
+            // A request that matches usually matches one of the first offers; the others are
+            // settled through the index.
+            let first = pool.ads.iter().take(EARLY_OFFERS);
+            if first
+                .into_iter()
+                .any(|o| symmetric_match(request, o, &opts.eval))
+                || self.rematch(offers, request) > 0
+            {
+                return None;
+            }
+            let conds = match split_requirements(id, request, &opts.eval) {
+                Ok(c) => c,
+                Err(e) => return Some(("error".into(), e.to_string())),
+            };
+            match self.index_table(request, &conds, offers, opts) {
+                Ok(Some((t, ids))) => {
+                    let side = |_: &Table| match read_back(self, offers, &ids) {
+                        Ok((sub_pool, numbers)) => {
+                            let rematch = |ad: &ClassAd| self.rematch(offers, ad);
+                            let sub = t.restricted(&numbers);
+                            offer_side(request, &sub, &sub_pool, opts, &rematch)
+                        }
+                        Err(_) => Vec::new(),
+                    };
+                    why_table(id, &conds, &t, opts, &side)
+                }
+                _ => why_pool(id, request, &pool, opts),
+            }
+        };
+        Ok(unmatched(&reqs, &pool, opts, &why))
+    }
+}

@@ -1,0 +1,167 @@
+//! The analysis through an offer collection's held index: each condition's satisfying set of
+//! available offers is a one-sided window query of the condition rewritten over the offer
+//! (specialized against the request, then `TARGET.Memory >= RequestMemory` becomes
+//! `Memory >= 2048`; confirmed by evaluation only where the
+//! index's conversion is inexact), the offers accepting the request a reverse query, and a
+//! changed request is re-matched by the index's two-sided join. No offer is read for the
+//! counts, conflicts or M1; M2 and the offer side read back a bounded number of offers (those
+//! failing the fewest conditions, and rejecting ones).
+//!
+//! A condition that cannot be rewritten (it reads a non-literal attribute of the request, a
+//! scope as a whole, or a function that inspects its arguments' form), offers with ports, or
+//! evaluation options other than the index's: the analysis reads every offer instead.
+
+use super::conditions::{is_scope, Condition};
+use super::table::Table;
+use super::{AnalyzeOptions, Pool};
+use crate::db::Held;
+use adjoin_index::{AdId, Query as IndexQuery, RoaringBitmap};
+use adjoin_query::ast::Expr;
+use adjoin_query::name::kw;
+use adjoin_query::specialize::specialize;
+use adjoin_query::{ClassAd, Value};
+use std::sync::Arc;
+
+/// Deepest nesting rewritten.
+const MAX_DEPTH: u32 = 200;
+
+/// `e` (a condition written in `request`, TARGET the offer) as a constraint over the offer
+/// alone (the offer as MY), when that has the same value for every offer.
+pub(crate) fn over_offer(e: &Expr, request: &ClassAd, fallback: bool, depth: u32) -> Option<Expr> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    let d = depth + 1;
+    let rec = |x: &Expr| over_offer(x, request, fallback, d);
+    Some(match e {
+        Expr::Lit(Value::Ad(_)) | Expr::Ad(_) | Expr::Root(_) => return None,
+        Expr::Lit(_) => e.clone(),
+        Expr::Attr(n) => {
+            if is_scope(n.key()) || request.get_key(n.key()).is_some() {
+                return None;
+            }
+            if fallback {
+                Expr::Attr(*n)
+            } else {
+                Expr::Lit(Value::Undefined)
+            }
+        }
+        Expr::Select(base, n) => match base.unparen() {
+            Expr::Attr(s) if s.key() == kw::TARGET || s.key() == kw::OTHER => Expr::Attr(*n),
+            Expr::Attr(s) if s.key() == kw::MY || s.key() == kw::SELF => {
+                if request.get_key(n.key()).is_some() {
+                    return None;
+                }
+                Expr::Lit(Value::Undefined)
+            }
+            _ => return None,
+        },
+        Expr::Call(name, args) => {
+            let lower = name.as_str().to_ascii_lowercase();
+            if matches!(
+                lower.as_str(),
+                "unparse" | "eval" | "unresolved" | "debug" | "random"
+            ) {
+                return None;
+            }
+            Expr::Call(*name, args.iter().map(rec).collect::<Option<Vec<_>>>()?)
+        }
+        Expr::List(items) => Expr::List(items.iter().map(rec).collect::<Option<Vec<_>>>()?),
+        Expr::Unary(op, b) => Expr::Unary(*op, Box::new(rec(b)?)),
+        Expr::Paren(b) => Expr::Paren(Box::new(rec(b)?)),
+        Expr::Binary(op, p) => Expr::binary(*op, rec(&p.0)?, rec(&p.1)?),
+        Expr::Elvis(p) => Expr::Elvis(Box::new((rec(&p.0)?, rec(&p.1)?))),
+        Expr::Index(p) => Expr::Index(Box::new((rec(&p.0)?, rec(&p.1)?))),
+        Expr::Cond(t) => Expr::Cond(Box::new((rec(&t.0)?, rec(&t.1)?, rec(&t.2)?))),
+    })
+}
+
+/// The available offers of a held index at `now`.
+pub(crate) fn universe(held: &Held, now: i64) -> RoaringBitmap {
+    held.index
+        .ad_ids()
+        .filter(|&n| !held.expired(n, now))
+        .collect()
+}
+
+/// The table of `request`'s conditions over the held index's available offers (numbered by
+/// index number), or `None` when it cannot be answered through the index.
+pub(crate) fn index_table(
+    held: &mut Held,
+    request: &ClassAd,
+    conds: &[Condition],
+    opts: &AnalyzeOptions,
+    now: i64,
+) -> Option<Table> {
+    if !held.ported_ads().is_empty() {
+        return None;
+    }
+    let iopts = held.index.options().clone();
+    let fallback = opts.eval.target_fallback;
+    let rewritten: Vec<Expr> = conds
+        .iter()
+        .map(|c| {
+            let known = specialize(&c.expr, request, &opts.eval);
+            over_offer(&known, request, fallback, 0)
+        })
+        .collect::<Option<_>>()?;
+    let universe = universe(held, now);
+    let mut sets = Vec::with_capacity(conds.len());
+    for e in &rewritten {
+        let q = IndexQuery::one_sided(e, &iopts);
+        held.index.prepare(&q);
+        let mut a = held.index.candidates(&q);
+        sets.push(&held.index.confirm_ads(&q, &mut a) & &universe);
+    }
+    let mut accepting = RoaringBitmap::new();
+    for q in IndexQuery::reverse(&Arc::new(request.clone())) {
+        held.index.prepare(&q);
+        let mut a = held.index.candidates(&q);
+        accepting |= held.index.confirm_ads(&q, &mut a);
+    }
+    accepting &= &universe;
+    Some(Table {
+        universe,
+        sets,
+        accepting,
+    })
+}
+
+/// The offers read back for M2 and the offer side: up to `most` accepting offers failing the
+/// fewest conditions (at least one), then up to `most` rejecting ones, in index order; every
+/// offer when there are no more than `most`.
+pub(crate) fn detail_offers(t: &Table, most: usize) -> Vec<AdId> {
+    if t.universe.len() <= most as u64 {
+        return t.universe.iter().collect();
+    }
+    let mut failing: Vec<(u32, AdId)> = Vec::new();
+    let all_true = t.together(0..t.sets.len());
+    for o in t.accepting.iter().filter(|o| !all_true.contains(*o)) {
+        let f = t.sets.iter().filter(|s| !s.contains(o)).count() as u32;
+        failing.push((f, o));
+    }
+    failing.sort_unstable();
+    let mut out: Vec<AdId> = failing.into_iter().take(most).map(|(_, o)| o).collect();
+    out.extend((&t.universe - &t.accepting).iter().take(most));
+    out.sort_unstable();
+    out
+}
+
+/// The pool of the offers `ids` of a held index, read back from `db` (those gone since are
+/// left out), and their index numbers.
+pub(crate) fn read_back(
+    db: &crate::Db,
+    collection: &str,
+    ids: &[(AdId, String)],
+) -> Result<(Pool, Vec<AdId>), super::AnalyzeError> {
+    let mut pool = Pool::default();
+    let mut numbers = Vec::with_capacity(ids.len());
+    for (n, id) in ids {
+        if let Some(ad) = db.get(collection, id)? {
+            pool.ids.push(id.clone());
+            pool.ads.push(Arc::new(ad.ad));
+            numbers.push(*n);
+        }
+    }
+    Ok((pool, numbers))
+}

@@ -1,0 +1,243 @@
+//! Property tests of the analysis against brute-force evaluation on random pools: every count,
+//! every conflict failing and minimal, every suggestion's `would_match` equal to re-matching
+//! with the change applied, and a suggestion that matches whenever some offer accepts the
+//! request.
+
+use super::suggest::{changed, with_requirements};
+use super::table::holds;
+use super::*;
+use adjoin_query::eval::symmetric_match;
+use adjoin_query::parse;
+use proptest::prelude::*;
+
+/// A random condition over a small attribute space.
+fn cond() -> impl Strategy<Value = String> {
+    prop_oneof![
+        (0..3usize, 0..5usize, 0..8i64).prop_map(|(a, op, v)| {
+            let attr = ["Memory", "Cpus", "Disk"][a];
+            let op = ["<", "<=", ">", ">=", "=="][op];
+            format!("TARGET.{attr} {op} {v}")
+        }),
+        (0..3usize, any::<bool>()).prop_map(|(v, eq)| {
+            let arch = ["X86_64", "ARM", "PPC"][v];
+            format!("TARGET.Arch {} \"{arch}\"", if eq { "==" } else { "!=" })
+        }),
+        (0..8i64).prop_map(|v| format!("(TARGET.Memory + TARGET.Cpus > {v} || TARGET.Gpus =?= 1)")),
+        Just("TARGET.HasDocker".to_owned()),
+        (0..8i64).prop_map(|v| format!("Memory >= {v}")),
+    ]
+}
+
+/// A random offer: some attributes may be missing; its Requirements read the request.
+fn offer() -> impl Strategy<Value = String> {
+    (
+        proptest::option::of(0..8i64),
+        proptest::option::of(0..8i64),
+        0..8i64,
+        0..3usize,
+        proptest::option::of(any::<bool>()),
+        0..4usize,
+    )
+        .prop_map(|(mem, cpus, disk, arch, docker, req)| {
+            let mut s = String::from("[");
+            if let Some(m) = mem {
+                s += &format!("Memory = {m}; ");
+            }
+            if let Some(c) = cpus {
+                s += &format!("Cpus = {c}; ");
+            }
+            s += &format!(
+                "Disk = {disk}; Arch = \"{}\"; ",
+                ["X86_64", "ARM", "PPC"][arch]
+            );
+            if let Some(d) = docker {
+                s += &format!("HasDocker = {d}; ");
+            }
+            let req = [
+                "true",
+                "TARGET.ImageSize <= 4",
+                "TARGET.Owner != \"eve\"",
+                "TARGET.ImageSize < Disk",
+            ][req];
+            s += &format!("Requirements = {req}]");
+            s
+        })
+}
+
+fn request(conds: &[String], image: i64, owner: bool) -> ClassAd {
+    let owner = if owner { "eve" } else { "bob" };
+    parse::classad(&format!(
+        "[ImageSize = {image}; Owner = \"{owner}\"; Requirements = {}]",
+        conds.join(" && ")
+    ))
+    .expect("request")
+}
+
+fn pool_of(offers: &[String]) -> Pool {
+    Pool::numbered(
+        offers
+            .iter()
+            .map(|o| Arc::new(parse::classad(o).expect("offer")))
+            .collect(),
+    )
+}
+
+/// One random case analysed by evaluation: the request, the pool, the options, the analysis
+/// and the request's conditions.
+struct Case {
+    req: ClassAd,
+    pool: Pool,
+    opts: AnalyzeOptions,
+    a: Analysis,
+    cs: Vec<Condition>,
+}
+
+fn case(conds: &[String], offers: &[String], image: i64, owner: bool) -> Case {
+    let req = request(conds, image, owner);
+    let pool = pool_of(offers);
+    let opts = AnalyzeOptions::default();
+    let a = analyze("r", &req, &pool, &opts).expect("analysis");
+    let cs = split_requirements("r", &req, &opts.eval).expect("split");
+    Case {
+        req,
+        pool,
+        opts,
+        a,
+        cs,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn counts_equal_brute_force(
+        conds in proptest::collection::vec(cond(), 1..6),
+        offers in proptest::collection::vec(offer(), 0..24),
+        image in 0..8i64,
+        owner in any::<bool>(),
+    ) {
+        let Case { req, pool, opts, a, cs } = case(&conds, &offers, image, owner);
+        let e = &opts.eval;
+        prop_assert_eq!(a.offers, pool.len() as u64);
+        let both = pool.ads.iter().filter(|o| symmetric_match(&req, o, e)).count() as u64;
+        prop_assert_eq!(a.matching, both);
+        let req_true = pool.ads.iter().filter(|o| adjoin_index::accepts(&req, o, e)).count() as u64;
+        prop_assert_eq!(a.rejected_by_request, a.offers - req_true);
+        let they = pool.ads.iter().filter(|o| adjoin_index::accepts(o, &req, e)).count() as u64;
+        prop_assert_eq!(a.rejecting_request, a.offers - they);
+        for (i, c) in a.conditions.iter().enumerate() {
+            let alone = pool.ads.iter().filter(|o| holds(&cs[i], &req, o, e)).count() as u64;
+            let step = pool.ads.iter().filter(|o| cs[..=i].iter().all(|c| holds(c, &req, o, e))).count() as u64;
+            prop_assert_eq!(c.matched, alone);
+            prop_assert_eq!(c.step_matched, step);
+        }
+        // The printed conditions, reparsed and conjoined, are the Requirements on every offer.
+        let reparsed: Vec<adjoin_query::Expr> = a.conditions.iter().map(|c| parse::expr(&c.condition).expect("reparse")).collect();
+        let again = with_requirements(&req, &reparsed);
+        for o in &pool.ads {
+            prop_assert_eq!(adjoin_index::accepts(&again, o, e), adjoin_index::accepts(&req, o, e));
+        }
+    }
+
+    #[test]
+    fn conflicts_fail_and_are_minimal(
+        conds in proptest::collection::vec(cond(), 1..7),
+        offers in proptest::collection::vec(offer(), 0..24),
+    ) {
+        let Case { req, pool, opts, a, cs } = case(&conds, &offers, 1, false);
+        let e = &opts.eval;
+        let sat = |set: &[usize]| pool.ads.iter().any(|o| set.iter().all(|&i| holds(&cs[i], &req, o, e)));
+        for c in &a.conflicts {
+            prop_assert!(c.conditions.len() >= 2);
+            match c.kind {
+                ConflictKind::Data => {
+                    prop_assert!(!sat(&c.conditions), "{:?} is satisfied", c);
+                    for drop in 0..c.conditions.len() {
+                        let mut sub = c.conditions.clone();
+                        sub.remove(drop);
+                        prop_assert!(sat(&sub), "{:?} is not minimal", c);
+                    }
+                }
+                ConflictKind::Value => {
+                    // No offer at all, whatever its values, satisfies them: here, none in the pool.
+                    prop_assert!(!sat(&c.conditions));
+                }
+            }
+        }
+        // Every failing pair whose members each succeed is reported.
+        for i in 0..cs.len() {
+            for j in i + 1..cs.len() {
+                if sat(&[i]) && sat(&[j]) && !sat(&[i, j]) {
+                    prop_assert!(a.conflicts.iter().any(|c| c.conditions == vec![i, j]), "pair {} {} missing", i, j);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn suggestions_are_checked(
+        conds in proptest::collection::vec(cond(), 1..6),
+        offers in proptest::collection::vec(offer(), 0..24),
+        image in 0..8i64,
+        owner in any::<bool>(),
+    ) {
+        let Case { req, pool, opts, a, cs } = case(&conds, &offers, image, owner);
+        let e = &opts.eval;
+        for s in &a.suggestions {
+            let exprs: Vec<adjoin_query::Expr> = changed(&req, &cs, &s.changes, true).into_iter().map(|c| c.expr).collect();
+            let ad = with_requirements(&req, &exprs);
+            let m = pool.ads.iter().filter(|o| symmetric_match(&ad, o, e)).count() as u64;
+            prop_assert_eq!(s.would_match, m);
+            prop_assert!(s.would_match > 0);
+        }
+        let accepted = pool.ads.iter().any(|o| adjoin_index::accepts(o, &req, e));
+        if accepted && a.matching == 0 {
+            prop_assert!(a.suggestions.iter().any(|s| s.would_match > 0));
+        }
+        for o in &a.offer_side {
+            if let Some(v) = &o.suggest {
+                let mut ad = req.clone();
+                ad.set(&o.attribute, parse::expr(v).expect("value"));
+                let m = pool.ads.iter().filter(|x| symmetric_match(&ad, x, e)).count() as u64;
+                prop_assert_eq!(o.would_match, m);
+            }
+        }
+    }
+
+    #[test]
+    fn through_the_index_as_by_evaluation(
+        conds in proptest::collection::vec(cond(), 1..6),
+        offers in proptest::collection::vec(offer(), 0..24),
+        image in 0..8i64,
+        owner in any::<bool>(),
+    ) {
+        let req = request(&conds, image, owner);
+        let db = crate::Db::open_in_memory().expect("db");
+        for o in &offers {
+            db.put("slots", &parse::classad(o).expect("offer")).expect("put");
+        }
+        let opts = AnalyzeOptions::default();
+        let pool = db.pool("slots").expect("pool");
+        let by_eval = analyze("r", &req, &pool, &opts).expect("analysis");
+        let indexed = db.analyze_named("r", &req, "slots", &opts).expect("indexed");
+        prop_assert_eq!(&indexed, &by_eval);
+        let counts = db.analyze_counts(&req, "slots", &opts).expect("counts");
+        prop_assert_eq!(&counts.conditions, &by_eval.conditions);
+        prop_assert_eq!(counts.matching, by_eval.matching);
+        // With few offers read back, counts, conflicts and M1 stay exact and every
+        // suggestion is still checked.
+        let few = AnalyzeOptions { max_detail_offers: 2, ..AnalyzeOptions::default() };
+        let some = db.analyze_named("r", &req, "slots", &few).expect("indexed");
+        prop_assert_eq!(&some.conditions, &by_eval.conditions);
+        prop_assert_eq!(&some.conflicts, &by_eval.conflicts);
+        let e = &opts.eval;
+        let cs = split_requirements("r", &req, e).expect("split");
+        for s in &some.suggestions {
+            let exprs: Vec<adjoin_query::Expr> = changed(&req, &cs, &s.changes, true).into_iter().map(|c| c.expr).collect();
+            let ad = with_requirements(&req, &exprs);
+            let m = pool.ads.iter().filter(|o| symmetric_match(&ad, o, e)).count() as u64;
+            prop_assert_eq!(s.would_match, m);
+        }
+    }
+}

@@ -126,3 +126,6 @@ impl GangOptions {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

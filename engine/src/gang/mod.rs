@@ -77,7 +77,7 @@ impl Algorithm {
 
 impl fmt::Display for Algorithm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+        f.pad(match self {
             Algorithm::Naive => "naive",
             Algorithm::Lr => "lr",
             Algorithm::Dyn => "dyn",

@@ -5,6 +5,7 @@ mod check;
 mod db_arg;
 mod demo;
 mod eval;
+mod gang;
 mod get;
 mod join;
 mod load;
@@ -68,6 +69,10 @@ enum Command {
     /// Ask a request's Preferences (a CP-net): its best outcome, or whether one offer
     /// dominates another.
     Prefer(prefer::PreferArgs),
+
+    /// Run a gang cycle: give each request a gang of offers (all or nothing), consume each
+    /// gang whole with one match record; or, with --ad, show the gang one request would get.
+    Gang(gang::GangArgs),
     /// Build a demo database of a generated pool, query it, and print a summary with timings.
     Demo(demo::DemoArgs),
 }
@@ -116,6 +121,8 @@ pub fn run() -> ExitCode {
         Command::Prune(args) => prune::run(args, &db),
         Command::Maintain(args) => maintain::run(args, &db),
         Command::Prefer(args) => prefer::run(args),
+
+        Command::Gang(args) => gang::run(args, &db),
         Command::Demo(args) => demo::run(args, cli.db.as_deref()),
     };
     match result {

@@ -40,7 +40,7 @@ pub struct MatchArgs {
 }
 
 /// Parses an expression given on the command line as `what`.
-fn expr(what: &str, text: &str) -> Result<Expr> {
+pub(super) fn expr(what: &str, text: &str) -> Result<Expr> {
     parse::expr(text).map_err(|e| anyhow!(render::parse_error(what, text, &e)))
 }
 

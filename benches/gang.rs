@@ -20,7 +20,11 @@ use criterion::{criterion_group, criterion_main, Criterion};
 
 fn load(w: &GangWorkload) -> Db {
     let db = Db::open_in_memory().expect("db");
-    for (coll, ads) in [("jobs", &w.jobs), ("machines", &w.machines), ("licenses", &w.licenses)] {
+    for (coll, ads) in [
+        ("jobs", &w.jobs),
+        ("machines", &w.machines),
+        ("licenses", &w.licenses),
+    ] {
         for ad in ads {
             db.put(coll, ad).expect("put");
         }
@@ -63,7 +67,9 @@ fn gangs(c: &mut Criterion) {
     g.sample_size(10);
     let failure = load(&heuristic_failure(500, 42).expect("workload"));
     let same = load(&base(500, 100, 1, 42).expect("workload"));
-    g.bench_function("failure/dyn", |b| b.iter(|| cycle(&failure, Algorithm::Dyn)));
+    g.bench_function("failure/dyn", |b| {
+        b.iter(|| cycle(&failure, Algorithm::Dyn))
+    });
     g.bench_function("base/dyn", |b| b.iter(|| cycle(&same, Algorithm::Dyn)));
     g.finish();
 }

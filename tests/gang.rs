@@ -6,6 +6,9 @@ use adjoin::gang::{Algorithm, GangOptions, PortsError};
 use adjoin::query::parse;
 use adjoin::Db;
 
+/// A gang as (request, [(path, offer, port)]).
+type Summary = (String, Vec<(String, String, usize)>);
+
 const JOB: &str = r#"[Prio = PRIO; Ports = {
     [Label = Cpu; MemoryReqs = 10; Constraint = Cpu.Arch == "INTEL" && Cpu.Memory >= 64],
     [Label = License; HostId = Cpu.Key; Constraint = License.App == "sim"]}]"#;
@@ -76,7 +79,7 @@ fn gangs_are_consumed_whole_with_one_record() {
         o.order_by = Some(parse::expr("Prio").expect("order"));
         let r = db.gang_cycle(&o).expect("cycle");
         // job1 (priority 5) first, then job2 (3); job0 finds no license left.
-        let got: Vec<(String, Vec<(String, String, usize)>)> = r
+        let got: Vec<Summary> = r
             .gangs
             .iter()
             .map(|g| {

@@ -19,9 +19,13 @@ use std::sync::Arc;
 /// A gang as its edges: (ad, parent's ad, parent's port, own port).
 type Edges = BTreeSet<(i64, i64, i64, i64)>;
 
+/// One tree: members as [ad, parent member, parent port, own port], classad2's value of
+/// each (member, port) constraint, and whether all are true.
+type GoldenTree = (Vec<[i64; 4]>, Vec<(usize, usize, String)>, bool);
+
 struct Case {
     ads: Vec<String>,
-    trees: Vec<(Vec<[i64; 4]>, Vec<(usize, usize, String)>, bool)>,
+    trees: Vec<GoldenTree>,
 }
 
 fn cases() -> BTreeMap<String, Case> {

@@ -207,7 +207,7 @@ pub fn run(db: &Db, opts: &GangOptions) -> Result<GangReport, GangError> {
         tracing::info_span!("gang_cycle", requests = %opts.requests, algorithm = %opts.algorithm)
             .entered();
     let start = Instant::now();
-    if opts.offers.iter().any(|o| *o == opts.requests) {
+    if opts.offers.contains(&opts.requests) {
         return Err(GangError::SameCollection(opts.requests.clone()));
     }
     let mut report = GangReport {

@@ -5,7 +5,7 @@
 
 use super::ports::{GangAd, PortsError};
 use crate::indexed::{Collection, IndexedError};
-use adjoin_index::{units, Bits, Index, IndexOptions, Query};
+use adjoin_index::{Bits, Index, IndexOptions, Query};
 use adjoin_query::ClassAd;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -44,7 +44,12 @@ pub struct OfferColl {
     pub index: Option<Index>,
     /// The rectangles of the offers no longer free.
     pub gone: Bits,
+    /// Whether some port has several rectangles (answers are then restricted port by port).
+    pub multi: bool,
 }
+
+/// A probe's answer: per collection, the rectangles (ids) it meets.
+pub type Answer = Vec<Bits>;
 
 /// All offers of a cycle.
 pub struct Pool {
@@ -52,8 +57,9 @@ pub struct Pool {
     pub colls: Vec<OfferColl>,
     /// Index probes made.
     pub probes: u64,
-    /// Bucket of each (collection, position, port) by its view's signature (lazily).
-    buckets: FxHashMap<(usize, u32, usize), u32>,
+    /// Bucket of each candidate by its view's signature, per collection by rectangle id
+    /// (`u32::MAX`: not yet known; filled lazily).
+    buckets: Vec<Vec<u32>>,
     signatures: FxHashMap<String, u32>,
     /// One-sided answers by (collection, printed constraint).
     supports: FxHashMap<(usize, String), Bits>,
@@ -83,6 +89,11 @@ impl Pool {
                 .collect();
             let live = gangs.iter().map(Option::is_some).collect();
             let index = index.map(|o| ads.index(o.clone())).transpose()?;
+            let ports: usize = gangs
+                .iter()
+                .map(|g| g.as_ref().map_or(1, |g| g.ports.len()))
+                .sum();
+            let multi = index.as_ref().is_some_and(|i| i.rectangles() != ports);
             let mut c = OfferColl {
                 name,
                 ads,
@@ -90,6 +101,7 @@ impl Pool {
                 live,
                 index,
                 gone: Bits::new(),
+                multi,
             };
             for pos in 0..c.live.len() {
                 if !c.live[pos] {
@@ -101,7 +113,7 @@ impl Pool {
         Ok(Pool {
             colls: out,
             probes: 0,
-            buckets: FxHashMap::default(),
+            buckets: Vec::new(),
             signatures: FxHashMap::default(),
             supports: FxHashMap::default(),
         })
@@ -145,33 +157,78 @@ impl Pool {
         v
     }
 
-    /// The free ports whose rectangles a two-sided window from `view` meets (a superset of
-    /// those that can dock there), in load order.
-    pub fn probe(&mut self, view: &Arc<ClassAd>) -> Vec<Cand> {
-        let mut v = Vec::new();
-        for (ci, c) in self.colls.iter_mut().enumerate() {
-            let Some(idx) = c.index.as_mut() else {
-                continue;
-            };
-            for q in Query::two_sided(view, idx.options()) {
-                idx.prepare(&q);
-                self.probes += 1;
-                let a = idx.candidates_except(&q, &c.gone);
-                for rid in a.rids.iter() {
-                    if let Some((pos, port)) = idx.owner(rid) {
-                        v.push(Cand {
-                            coll: ci,
-                            pos,
-                            port: port.map_or(0, usize::from),
-                            rid,
-                        });
-                    }
+    /// The rectangles of free ports a two-sided window from `view` meets (a superset of
+    /// those that can dock there).
+    pub fn probe(&mut self, view: &Arc<ClassAd>) -> Answer {
+        let mut out = Vec::with_capacity(self.colls.len());
+        for c in &mut self.colls {
+            let mut bits = Bits::new();
+            if let Some(idx) = c.index.as_mut() {
+                for q in Query::two_sided(view, idx.options()) {
+                    idx.prepare(&q);
+                    self.probes += 1;
+                    bits.or_assign(&idx.candidates_except(&q, &c.gone).rids);
                 }
             }
+            out.push(bits);
         }
-        v.sort_unstable();
+        out
+    }
+
+    /// The candidates of an answer, in load order (collections in order, then position and
+    /// port), each port once.
+    pub fn cands(&self, a: &Answer) -> Vec<Cand> {
+        let mut v = Vec::new();
+        for (ci, bits) in a.iter().enumerate() {
+            for rid in bits.iter() {
+                v.extend(self.cand(ci, rid));
+            }
+        }
+        if !v.windows(2).all(|w| w[0] <= w[1]) {
+            v.sort_unstable();
+        }
         v.dedup_by(|a, b| (a.coll, a.pos, a.port) == (b.coll, b.pos, b.port));
         v
+    }
+
+    /// The candidate of rectangle `rid` of collection `coll`.
+    pub fn cand(&self, coll: usize, rid: u32) -> Option<Cand> {
+        let (pos, port) = self.colls.get(coll)?.index.as_ref()?.owner(rid)?;
+        Some(Cand {
+            coll,
+            pos,
+            port: port.map_or(0, usize::from),
+            rid,
+        })
+    }
+
+    /// Keeps in `a` the ports with a rectangle in `support` (a port whose rectangles are all
+    /// outside it cannot be a candidate).
+    pub fn restrict(&self, a: &mut Answer, support: &[Bits]) {
+        for (ci, (bits, s)) in a.iter_mut().zip(support).enumerate() {
+            let Some(c) = self.colls.get(ci) else {
+                continue;
+            };
+            let Some(idx) = c.index.as_ref().filter(|_| c.multi) else {
+                bits.and_assign(s);
+                continue;
+            };
+            // Ports of several rectangles: a port stays if any of its rectangles is in.
+            let same_port =
+                |rid: u32, r: u32| idx.owner(r).map(|o| o.1) == idx.owner(rid).map(|o| o.1);
+            let kept: Vec<u32> = bits
+                .iter()
+                .filter(|&rid| {
+                    s.contains(rid)
+                        || idx.owner(rid).is_some_and(|(pos, _)| {
+                            idx.rids_of(pos)
+                                .into_iter()
+                                .any(|r| s.contains(r) && same_port(rid, r))
+                        })
+                })
+                .collect();
+            *bits = Bits::from_rids(kept);
+        }
     }
 
     /// The rectangles of collection `coll` a one-sided window of `constraint` meets (cached:
@@ -190,21 +247,27 @@ impl Pool {
         self.supports.get(&key)
     }
 
-    /// The bucket of a candidate: candidates whose port views print alike share one.
+    /// The bucket of a candidate: the same port of ads that print alike (interchangeable in
+    /// any gang) share one.
     pub fn bucket(&mut self, c: Cand) -> u32 {
-        let k = (c.coll, c.pos, c.port);
-        if let Some(&b) = self.buckets.get(&k) {
-            return b;
+        if self.buckets.len() <= c.coll {
+            self.buckets.resize_with(c.coll + 1, Vec::new);
+        }
+        let known = &mut self.buckets[c.coll];
+        if known.len() <= c.rid as usize {
+            known.resize(c.rid as usize + 1, u32::MAX);
+        }
+        if known[c.rid as usize] != u32::MAX {
+            return known[c.rid as usize];
         }
         let sig = self
             .colls
             .get(c.coll)
             .and_then(|col| col.ads.ads.get(c.pos as usize))
-            .and_then(|ad| units(ad).into_iter().nth(c.port))
-            .map_or_else(String::new, |u| u.ad.to_string());
+            .map_or_else(String::new, |ad| format!("{}:{ad}", c.port));
         let next = self.signatures.len() as u32;
         let b = *self.signatures.entry(sig).or_insert(next);
-        self.buckets.insert(k, b);
+        self.buckets[c.coll][c.rid as usize] = b;
         b
     }
 }

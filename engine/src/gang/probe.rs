@@ -44,10 +44,17 @@ pub fn view(
     };
     let own = port.label.key();
     let labels: Vec<Key> = g.ports.iter().map(|x| x.label.key()).collect();
+    let binder = Binder {
+        env,
+        m,
+        own,
+        labels: &labels,
+        opts,
+    };
     let mut rec = ClassAd::with_capacity(record.len());
     for (n, e) in record.iter() {
         let e = if Some(n.key()) == port.constraint {
-            bind_labels(tree, env, m, e, own, &labels, opts, 0).unwrap_or_else(|| e.clone())
+            binder.bind(e, 0).unwrap_or_else(|| e.clone())
         } else if refers_to_label(e, &labels, 0) {
             match tree.eval_port_attr(env, m, p, n, opts) {
                 (v, false) if scalar(&v) => Expr::Lit(v),
@@ -209,46 +216,50 @@ fn scalar(v: &Value) -> bool {
     )
 }
 
-/// `e` (member `m`'s constraint) with `L.X` for labels other than `own` replaced by their
-/// values where the gang decides them; `None` when nothing changed.
-#[allow(clippy::too_many_arguments)]
-fn bind_labels(
-    tree: &Tree,
-    env: &ClassAd,
+/// What binding a constraint's labels needs: the environment, the member, its port's own
+/// label, and all its labels.
+struct Binder<'a> {
+    env: &'a ClassAd,
     m: usize,
-    e: &Expr,
     own: Key,
-    labels: &[Key],
-    opts: &EvalOptions,
-    depth: u32,
-) -> Option<Expr> {
-    if depth > MAX_DEPTH || !refers_to_label(e, labels, 0) {
-        return None;
-    }
-    let b = |x: &Expr| {
-        bind_labels(tree, env, m, x, own, labels, opts, depth + 1).unwrap_or_else(|| x.clone())
-    };
-    Some(match e {
-        Expr::Select(base, x) => {
-            if let Expr::Attr(l) = base.unparen() {
-                if l.key() != own && labels.contains(&l.key()) {
-                    let path = Expr::Select(Box::new(Expr::Select(Box::new(ctx_attr(m)), *l)), *x);
-                    let (v, touched) = adjoin_query::eval::eval_tracked(&path, env, opts);
-                    return (!touched && scalar(&v)).then_some(Expr::Lit(v));
-                }
-            }
-            Expr::Select(Box::new(b(base)), *x)
+    labels: &'a [Key],
+    opts: &'a EvalOptions,
+}
+
+impl Binder<'_> {
+    /// `e` (member `m`'s constraint) with `L.X` for labels other than `own` replaced by their
+    /// values where the gang decides them; `None` when nothing changed.
+    fn bind(&self, e: &Expr, depth: u32) -> Option<Expr> {
+        if depth > MAX_DEPTH || !refers_to_label(e, self.labels, 0) {
+            return None;
         }
-        Expr::Unary(op, x) => Expr::Unary(*op, Box::new(b(x))),
-        Expr::Binary(op, p) => Expr::binary(*op, b(&p.0), b(&p.1)),
-        Expr::Cond(p) => Expr::Cond(Box::new((b(&p.0), b(&p.1), b(&p.2)))),
-        Expr::Elvis(p) => Expr::Elvis(Box::new((b(&p.0), b(&p.1)))),
-        Expr::Call(f, xs) => Expr::Call(*f, xs.iter().map(b).collect()),
-        Expr::List(xs) => Expr::List(xs.iter().map(b).collect()),
-        Expr::Index(p) => Expr::Index(Box::new((b(&p.0), b(&p.1)))),
-        Expr::Paren(x) => Expr::Paren(Box::new(b(x))),
-        Expr::Attr(_) | Expr::Lit(_) | Expr::Root(_) | Expr::Ad(_) => e.clone(),
-    })
+        let b = |x: &Expr| self.bind(x, depth + 1).unwrap_or_else(|| x.clone());
+        Some(match e {
+            Expr::Select(base, x) => {
+                if let Expr::Attr(l) = base.unparen() {
+                    if l.key() != self.own && self.labels.contains(&l.key()) {
+                        let path = Expr::Select(
+                            Box::new(Expr::Select(Box::new(ctx_attr(self.m)), *l)),
+                            *x,
+                        );
+                        let (v, touched) =
+                            adjoin_query::eval::eval_tracked(&path, self.env, self.opts);
+                        return (!touched && scalar(&v)).then_some(Expr::Lit(v));
+                    }
+                }
+                Expr::Select(Box::new(b(base)), *x)
+            }
+            Expr::Unary(op, x) => Expr::Unary(*op, Box::new(b(x))),
+            Expr::Binary(op, p) => Expr::binary(*op, b(&p.0), b(&p.1)),
+            Expr::Cond(p) => Expr::Cond(Box::new((b(&p.0), b(&p.1), b(&p.2)))),
+            Expr::Elvis(p) => Expr::Elvis(Box::new((b(&p.0), b(&p.1)))),
+            Expr::Call(f, xs) => Expr::Call(*f, xs.iter().map(b).collect()),
+            Expr::List(xs) => Expr::List(xs.iter().map(b).collect()),
+            Expr::Index(p) => Expr::Index(Box::new((b(&p.0), b(&p.1)))),
+            Expr::Paren(x) => Expr::Paren(Box::new(b(x))),
+            Expr::Attr(_) | Expr::Lit(_) | Expr::Root(_) | Expr::Ad(_) => e.clone(),
+        })
+    }
 }
 
 /// `_ctx_m`.

@@ -15,9 +15,12 @@
 //!   that cannot dock.
 //! - History sets are the recursion itself: each candidate is tried once per state of the
 //!   ports before it, and a port's candidates are computed afresh when those change.
+//! - Identical offers are interchangeable: once a candidate fails at a port, the same port of
+//!   every ad that prints alike is passed over there (indexed algorithms; this is what keeps
+//!   DYNS out of the dissertation's "license dregs", 5.8.2).
 
 use super::env::{holds_final, Check, Tree, MAX_MEMBERS};
-use super::pool::{Cand, Pool};
+use super::pool::{Answer, Cand, Pool};
 use super::ports::{rank_key, GangAd};
 use super::probe;
 use super::Algorithm;
@@ -65,8 +68,8 @@ struct State {
     status: Vec<Check>,
     /// Open ports, (member, port), in the order LR fills them.
     open: Vec<(usize, usize)>,
-    /// Candidates computed per port, with the generation they were computed in.
-    lists: FxHashMap<(usize, usize), (Vec<Cand>, u64)>,
+    /// Answers of the probes made per port, with the generation they were made in.
+    lists: FxHashMap<(usize, usize), (Answer, u64)>,
     /// The generation of each docking (the last is current); fresh numbers never repeat.
     gens: Vec<u64>,
     next_gen: u64,
@@ -131,12 +134,17 @@ impl<'p> Searcher<'p> {
         }
         let k = self.next_port(st);
         let slot = st.open.remove(k);
-        let mut cands = self.candidates(st, slot);
+        let mut cands = self.candidates(&mut *st, slot);
         if self.alg == Algorithm::Dynsr && cands.len() > 1 {
             let start = (self.random() % cands.len() as u64) as usize;
             cands.rotate_left(start);
         }
+        // Buckets whose candidate failed here: an identical ad fails the same way.
+        let mut failed: Vec<u32> = Vec::new();
         for c in cands {
+            if self.alg.indexed() && !failed.is_empty() && failed.contains(&self.pool.bucket(c)) {
+                continue;
+            }
             self.work += 1;
             if self.work > ROOT_BUDGET || st.tree.members.len() >= MAX_MEMBERS {
                 break;
@@ -172,6 +180,9 @@ impl<'p> Searcher<'p> {
             st.status = saved;
             st.gens.pop();
             st.tree.undock();
+            if self.alg.indexed() {
+                failed.push(self.pool.bucket(c));
+            }
         }
         st.open.insert(k, slot);
         false
@@ -186,8 +197,8 @@ impl<'p> Searcher<'p> {
         let mut best = (usize::MAX, 0);
         for (i, slot) in st.open.iter().enumerate() {
             let n = match st.lists.get(slot) {
-                Some((l, _)) if self.alg.summarized() => self.distinct(l),
-                Some((l, _)) => l.len(),
+                Some((a, _)) if self.alg.summarized() => self.distinct(a),
+                Some((a, _)) => a.iter().map(|b| b.len() as usize).sum(),
                 None => usize::MAX - 1,
             };
             if n < best.0 {
@@ -197,13 +208,16 @@ impl<'p> Searcher<'p> {
         best.1
     }
 
-    /// The number of distinct buckets among (a sample of) `list`.
-    fn distinct(&mut self, list: &[Cand]) -> usize {
-        let mut seen: Vec<u32> = list
+    /// The number of distinct buckets among (a sample of) answer `a`.
+    fn distinct(&mut self, a: &Answer) -> usize {
+        let sample: Vec<Cand> = a
             .iter()
+            .enumerate()
+            .flat_map(|(ci, b)| b.iter().map(move |rid| (ci, rid)))
             .take(COUNT_SAMPLE)
-            .map(|&c| self.pool.bucket(c))
+            .filter_map(|(ci, rid)| self.pool.cand(ci, rid))
             .collect();
+        let mut seen: Vec<u32> = sample.into_iter().map(|c| self.pool.bucket(c)).collect();
         seen.sort_unstable();
         seen.dedup();
         seen.len()
@@ -215,11 +229,11 @@ impl<'p> Searcher<'p> {
         let slots: Vec<(usize, usize)> = st.open.iter().copied().filter(|s| s.0 == m).collect();
         let gen = st.gen();
         for &slot in &slots {
-            let list = self.compute(st, slot);
-            if list.is_empty() {
+            let a = self.probe(st, slot);
+            if a.iter().all(Bits::is_empty) {
                 return false;
             }
-            st.lists.insert(slot, (list, gen));
+            st.lists.insert(slot, (a, gen));
         }
         self.consistent(st, m, &slots)
     }
@@ -243,9 +257,9 @@ impl<'p> Searcher<'p> {
                 let Some(support) = self.support(st, (m, q), &port_q.translations, p) else {
                     continue;
                 };
-                if let Some((list, _)) = st.lists.get_mut(&(m, p)) {
-                    list.retain(|c| support.get(c.coll).is_some_and(|b| b.contains(c.rid)));
-                    if list.is_empty() {
+                if let Some((a, _)) = st.lists.get_mut(&(m, p)) {
+                    self.pool.restrict(a, &support);
+                    if a.iter().all(Bits::is_empty) {
                         return false;
                     }
                 }
@@ -264,13 +278,18 @@ impl<'p> Searcher<'p> {
         tr: &[(adjoin_query::Key, usize, Name)],
         p: usize,
     ) -> Option<Vec<Bits>> {
-        let (list, _) = st.lists.get(&q)?;
+        let (a, _) = st.lists.get(&q)?;
         let mut reps: FxHashMap<u32, Cand> = FxHashMap::default();
-        for &c in list {
-            let b = self.pool.bucket(c);
-            reps.entry(b).or_insert(c);
-            if reps.len() > MAX_BUCKETS {
-                return None;
+        for (ci, bits) in a.iter().enumerate() {
+            for rid in bits.iter() {
+                let Some(c) = self.pool.cand(ci, rid) else {
+                    continue;
+                };
+                let b = self.pool.bucket(c);
+                reps.entry(b).or_insert(c);
+                if reps.len() > MAX_BUCKETS {
+                    return None;
+                }
             }
         }
         let mut reps: Vec<Cand> = reps.into_values().collect();
@@ -291,20 +310,23 @@ impl<'p> Searcher<'p> {
     }
 
     /// The candidates of `slot`: computed at this generation already, or now.
-    fn candidates(&mut self, st: &State, slot: (usize, usize)) -> Vec<Cand> {
-        let mut list = match st.lists.get(&slot) {
-            Some((l, g)) if *g == st.gen() => l.clone(),
-            _ => self.compute(st, slot),
+    fn candidates(&mut self, st: &mut State, slot: (usize, usize)) -> Vec<Cand> {
+        // Taken: the port is being filled, and its list is stale once anything else changes.
+        let mut list = if !self.alg.indexed() {
+            self.pool.all()
+        } else {
+            let a = match st.lists.remove(&slot) {
+                Some((a, g)) if g == st.gen() => a,
+                _ => self.probe(st, slot),
+            };
+            self.pool.cands(&a)
         };
         self.rank(st, slot, &mut list);
         list
     }
 
-    /// Every free port (naive), or a probe of the port's window.
-    fn compute(&mut self, st: &State, (m, p): (usize, usize)) -> Vec<Cand> {
-        if !self.alg.indexed() {
-            return self.pool.all();
-        }
+    /// A probe of the port's window (specialized; shunted for the dynamic algorithms).
+    fn probe(&mut self, st: &State, (m, p): (usize, usize)) -> Answer {
         let env = st.tree.environment();
         let v = probe::view(&st.tree, &env, m, p, self.alg.dynamic(), &self.opts);
         self.pool.probe(&v)

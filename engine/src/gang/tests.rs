@@ -44,7 +44,7 @@ fn request() -> impl Strategy<Value = String> {
 }
 
 /// An offer: plain (the implicit port), one port, or two ports (the second docking another
-/// offer).
+/// offer). Keys repeat (`K` is the position modulo 3), so identical offers occur.
 fn offer() -> impl Strategy<Value = (u8, i64, i64, i64)> {
     (0..4u8, 0..3i64, 0..4i64, 0..3i64)
 }
@@ -81,7 +81,7 @@ fn pool(offers: &[(u8, i64, i64, i64)], indexed: bool) -> Pool {
     let texts: Vec<String> = offers
         .iter()
         .enumerate()
-        .map(|(k, &o)| offer_text(k, o))
+        .map(|(k, &o)| offer_text(k % 3, o))
         .collect();
     let half = texts.len() / 2;
     let colls = vec![

@@ -75,6 +75,13 @@ CASES["plain"] = [
     '[Memory = 500; Arch = "X86_64"; Requirements = TARGET.RequestMemory < MY.Memory]',
     '[Memory = 900; Arch = "ARM"; Requirements = true]',
 ]
+# MY in a port: under old-ClassAd semantics the port record (falling through to its ad), not
+# the context's `MY = _ad`.
+CASES["my_scope"] = [
+    '[X = 1; Ports = {[Label = a; X = 2; Constraint = MY.X == 1 && a.Y == 3 && X == 2]}]',
+    '[Y = 3; Requirements = TARGET.X == 2]',
+    '[Y = 3; Ports = {[Label = b; Constraint = b.X == 2 && b.MY.X == 1]}]',
+]
 
 
 def plain(text):
@@ -151,6 +158,11 @@ def trees(info, n):
 
 
 def main():
+    # HTCondor's daemons evaluate with old-ClassAd semantics, as adjoin does by default (MY then
+    # names the record an expression is written in: in a port, the port record, whose scope
+    # falls through to its ad; CurrentTime is a keyword). classad2 switches to them, for the
+    # whole process, on its first ClassAd.eval; do so before anything is evaluated.
+    c.ClassAd("[x = 1]").eval("x")
     for name, texts in CASES.items():
         texts = [plain(" ".join(t.split())) for t in texts]
         ads = [c.ClassAd(t) for t in texts]

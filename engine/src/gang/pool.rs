@@ -51,6 +51,58 @@ pub struct OfferColl {
 /// A probe's answer: per collection, the rectangles (ids) it meets.
 pub type Answer = Vec<Bits>;
 
+/// A port's candidates in the order they are tried: resolved, or rectangles resolved only
+/// when reached (most ports are filled by one of their first candidates).
+#[derive(Debug)]
+pub enum Todo {
+    /// Candidates.
+    Cands(Vec<Cand>),
+    /// (collection, rectangle id), in load order: an index's rectangle ids follow load order,
+    /// each port having one rectangle.
+    Rids(Vec<(usize, u32)>),
+}
+
+impl Todo {
+    /// The number of entries.
+    pub fn len(&self) -> usize {
+        match self {
+            Todo::Cands(v) => v.len(),
+            Todo::Rids(v) => v.len(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Starts the list at entry `k` (DYNSR), wrapping around.
+    pub fn rotate(&mut self, k: usize) {
+        match self {
+            Todo::Cands(v) => v.rotate_left(k),
+            Todo::Rids(v) => v.rotate_left(k),
+        }
+    }
+
+    /// Entry `i`, resolved in `pool`.
+    pub fn get(&self, i: usize, pool: &Pool) -> Option<Cand> {
+        match self {
+            Todo::Cands(v) => v.get(i).copied(),
+            Todo::Rids(v) => v.get(i).and_then(|&(c, r)| pool.cand(c, r)),
+        }
+    }
+}
+
+/// The buckets of one collection's ports: by rectangle id, and each bucket's rectangles.
+#[derive(Debug, Default)]
+struct Buckets {
+    of: Vec<u32>,
+    sets: FxHashMap<u32, Bits>,
+}
+
+/// Collections with more buckets than this are not summarized whole.
+const MAX_SUMMARIZED: usize = 256;
+
 /// All offers of a cycle.
 pub struct Pool {
     /// The collections, in the order given.
@@ -63,6 +115,11 @@ pub struct Pool {
     signatures: FxHashMap<String, u32>,
     /// One-sided answers by (collection, printed constraint).
     supports: FxHashMap<(usize, String), Bits>,
+    /// Whether some offer port has a `Rank`.
+    any_rank: bool,
+    /// Per collection, its ports' buckets when there are few (`None`: too many), made when
+    /// first asked.
+    summaries: Vec<Option<Option<Buckets>>>,
 }
 
 impl Pool {
@@ -110,13 +167,24 @@ impl Pool {
             }
             out.push(c);
         }
+        let any_rank = out
+            .iter()
+            .flat_map(|c| c.gangs.iter().flatten())
+            .any(|g| g.ports.iter().any(|p| p.rank));
         Ok(Pool {
             colls: out,
             probes: 0,
             buckets: Vec::new(),
             signatures: FxHashMap::default(),
             supports: FxHashMap::default(),
+            summaries: Vec::new(),
+            any_rank,
         })
+    }
+
+    /// Whether some offer port has a `Rank`.
+    pub fn any_rank(&self) -> bool {
+        self.any_rank
     }
 
     /// The offer's checked ad, if it is free.
@@ -189,6 +257,114 @@ impl Pool {
         }
         v.dedup_by(|a, b| (a.coll, a.pos, a.port) == (b.coll, b.pos, b.port));
         v
+    }
+
+    /// The answer's candidates in load order, resolved lazily where that order is the
+    /// rectangle ids'.
+    pub fn todo(&self, a: &Answer) -> Todo {
+        if self.colls.iter().any(|c| c.multi) {
+            return Todo::Cands(self.cands(a));
+        }
+        let mut v = Vec::with_capacity(a.iter().map(|b| b.len() as usize).sum());
+        for (ci, bits) in a.iter().enumerate() {
+            v.extend(bits.iter().map(|r| (ci, r)));
+        }
+        Todo::Rids(v)
+    }
+
+    /// The distinct buckets of an answer's ports, up to `cap` (`None` past it), each with a
+    /// representative.
+    pub fn buckets_of(&mut self, a: &Answer, cap: usize) -> Option<Vec<Cand>> {
+        let mut reps: Vec<(u32, Cand)> = Vec::new();
+        for (ci, bits) in a.iter().enumerate() {
+            if bits.is_empty() {
+                continue;
+            }
+            self.summarize(ci);
+            let whole: Vec<(u32, u32)> = match self
+                .summaries
+                .get(ci)
+                .and_then(|s| s.as_ref())
+                .and_then(|s| s.as_ref())
+            {
+                Some(b) => {
+                    let mut v: Vec<(u32, u32)> = b
+                        .sets
+                        .iter()
+                        .filter_map(|(&k, set)| set.and(bits).iter().next().map(|r| (k, r)))
+                        .collect();
+                    v.sort_unstable();
+                    v
+                }
+                None => Vec::new(),
+            };
+            if self
+                .summaries
+                .get(ci)
+                .and_then(|s| s.as_ref())
+                .is_some_and(|s| s.is_some())
+            {
+                for (b, r) in whole {
+                    reps.push((b, self.cand(ci, r)?));
+                }
+            } else {
+                for rid in bits.iter() {
+                    let Some(c) = self.cand(ci, rid) else {
+                        continue;
+                    };
+                    let b = self.bucket(c);
+                    if !reps.iter().any(|x| x.0 == b) {
+                        reps.push((b, c));
+                    }
+                    if reps.len() > cap {
+                        return None;
+                    }
+                }
+            }
+            if reps.len() > cap {
+                return None;
+            }
+        }
+        let mut v: Vec<Cand> = reps.into_iter().map(|x| x.1).collect();
+        v.sort_unstable();
+        Some(v)
+    }
+
+    /// Summarizes collection `ci`'s ports into buckets once (all of them, unless there are
+    /// too many).
+    fn summarize(&mut self, ci: usize) {
+        if self.summaries.len() <= ci {
+            self.summaries.resize_with(ci + 1, || None);
+        }
+        if self.summaries[ci].is_some() {
+            return;
+        }
+        let Some(n) = self
+            .colls
+            .get(ci)
+            .and_then(|c| c.index.as_ref())
+            .map(|i| i.rectangles())
+        else {
+            self.summaries[ci] = Some(None);
+            return;
+        };
+        let mut b = Buckets::default();
+        for rid in 0..n as u32 {
+            let Some(c) = self.cand(ci, rid) else {
+                continue;
+            };
+            let k = self.bucket(c);
+            if b.of.len() <= rid as usize {
+                b.of.resize(rid as usize + 1, u32::MAX);
+            }
+            b.of[rid as usize] = k;
+            b.sets.entry(k).or_default().insert(rid);
+            if b.sets.len() > MAX_SUMMARIZED {
+                self.summaries[ci] = Some(None);
+                return;
+            }
+        }
+        self.summaries[ci] = Some(Some(b));
     }
 
     /// The candidate of rectangle `rid` of collection `coll`.

@@ -20,7 +20,7 @@
 //!   DYNS out of the dissertation's "license dregs", 5.8.2).
 
 use super::env::{holds_final, Check, Tree, MAX_MEMBERS};
-use super::pool::{Answer, Cand, Pool};
+use super::pool::{Answer, Cand, Pool, Todo};
 use super::ports::{rank_key, GangAd};
 use super::probe;
 use super::Algorithm;
@@ -137,11 +137,14 @@ impl<'p> Searcher<'p> {
         let mut cands = self.candidates(&mut *st, slot);
         if self.alg == Algorithm::Dynsr && cands.len() > 1 {
             let start = (self.random() % cands.len() as u64) as usize;
-            cands.rotate_left(start);
+            cands.rotate(start);
         }
         // Buckets whose candidate failed here: an identical ad fails the same way.
         let mut failed: Vec<u32> = Vec::new();
-        for c in cands {
+        for i in 0..cands.len() {
+            let Some(c) = cands.get(i, self.pool) else {
+                continue;
+            };
             if self.alg.indexed() && !failed.is_empty() && failed.contains(&self.pool.bucket(c)) {
                 continue;
             }
@@ -279,21 +282,7 @@ impl<'p> Searcher<'p> {
         p: usize,
     ) -> Option<Vec<Bits>> {
         let (a, _) = st.lists.get(&q)?;
-        let mut reps: FxHashMap<u32, Cand> = FxHashMap::default();
-        for (ci, bits) in a.iter().enumerate() {
-            for rid in bits.iter() {
-                let Some(c) = self.pool.cand(ci, rid) else {
-                    continue;
-                };
-                let b = self.pool.bucket(c);
-                reps.entry(b).or_insert(c);
-                if reps.len() > MAX_BUCKETS {
-                    return None;
-                }
-            }
-        }
-        let mut reps: Vec<Cand> = reps.into_values().collect();
-        reps.sort_unstable();
+        let reps = self.pool.buckets_of(a, MAX_BUCKETS)?;
         let mut out = vec![Bits::new(); self.pool.colls.len()];
         for rep in reps {
             let gad = self.pool.free(rep.offer())?.clone();
@@ -309,20 +298,29 @@ impl<'p> Searcher<'p> {
         Some(out)
     }
 
-    /// The candidates of `slot`: computed at this generation already, or now.
-    fn candidates(&mut self, st: &mut State, slot: (usize, usize)) -> Vec<Cand> {
+    /// The candidates of `slot`: computed at this generation already, or now; ranked.
+    fn candidates(&mut self, st: &mut State, slot: (usize, usize)) -> Todo {
         // Taken: the port is being filled, and its list is stale once anything else changes.
-        let mut list = if !self.alg.indexed() {
-            self.pool.all()
-        } else {
-            let a = match st.lists.remove(&slot) {
+        let a = if self.alg.indexed() {
+            Some(match st.lists.remove(&slot) {
                 Some((a, g)) if g == st.gen() => a,
                 _ => self.probe(st, slot),
+            })
+        } else {
+            None
+        };
+        if !self.ranked(st, slot) {
+            return match a {
+                Some(a) => self.pool.todo(&a),
+                None => Todo::Cands(self.pool.all()),
             };
-            self.pool.cands(&a)
+        }
+        let mut list = match a {
+            Some(a) => self.pool.cands(&a),
+            None => self.pool.all(),
         };
         self.rank(st, slot, &mut list);
-        list
+        Todo::Cands(list)
     }
 
     /// A probe of the port's window (specialized; shunted for the dynamic algorithms).
@@ -338,14 +336,7 @@ impl<'p> Searcher<'p> {
     fn rank(&mut self, st: &State, (m, p): (usize, usize), list: &mut Vec<Cand>) {
         let owner = st.tree.members.get(m).map(|x| Arc::clone(&x.ad));
         let Some(owner) = owner else { return };
-        let ranked = self.dock.is_some()
-            || owner.ports.get(p).is_some_and(|x| x.rank)
-            || list.iter().any(|c| {
-                self.pool
-                    .free(c.offer())
-                    .is_some_and(|g| g.ports.get(c.port).is_some_and(|x| x.rank))
-            });
-        if !ranked || list.len() < 2 {
+        if list.len() < 2 {
             return;
         }
         let mut tree = st.tree.clone();
@@ -386,6 +377,18 @@ impl<'p> Searcher<'p> {
             Ordering::Equal
         });
         *list = keyed.into_iter().map(|(_, c)| c).collect();
+    }
+
+    /// Whether candidates of `slot` are ranked: a docking vector is given, the port has a
+    /// `Rank`, or some offer port has one (known per pool).
+    fn ranked(&mut self, st: &State, (m, p): (usize, usize)) -> bool {
+        self.dock.is_some()
+            || st
+                .tree
+                .members
+                .get(m)
+                .is_some_and(|x| x.ad.ports.get(p).is_some_and(|x| x.rank))
+            || self.pool.any_rank()
     }
 
     /// Evaluates the new docking and every docking still undecided; false if one fails.

@@ -203,6 +203,16 @@ fn next_cycle(db: &Db) -> Result<u64, DbError> {
 
 /// Runs one gang cycle over `db`.
 pub fn run(db: &Db, opts: &GangOptions) -> Result<GangReport, GangError> {
+    run_with(db, opts, |_| {})
+}
+
+/// [`run`], `before_record` seeing each gang before it is recorded (where tests consume ads
+/// behind the cycle's back).
+fn run_with(
+    db: &Db,
+    opts: &GangOptions,
+    mut before_record: impl FnMut(&Gang),
+) -> Result<GangReport, GangError> {
     let _span =
         tracing::info_span!("gang_cycle", requests = %opts.requests, algorithm = %opts.algorithm)
             .entered();
@@ -237,6 +247,7 @@ pub fn run(db: &Db, opts: &GangOptions) -> Result<GangReport, GangError> {
         while let Some(tree) = s.find(Arc::clone(&root)) {
             let mut g = gang(id, &tree, s.pool);
             if !opts.dry_run {
+                before_record(&g);
                 let m = record_of(report.cycle, &opts.requests, &g);
                 let outcome = db
                     .record_matches_with(
@@ -312,4 +323,48 @@ fn record_of(cycle: u64, requests: &str, g: &Gang) -> NewMatch {
         consume: true,
     }));
     NewMatch { cycle, members }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use adjoin_query::{parse, Expr, Value};
+
+    fn put(db: &Db, coll: &str, id: &str, text: &str) {
+        let mut ad = parse::classad(text).expect(id);
+        ad.set("Name", Expr::Lit(Value::str(id)));
+        db.put(coll, &ad).expect("put");
+    }
+
+    #[test]
+    fn a_gang_refused_by_the_store_is_searched_again() {
+        let db = Db::open_in_memory().expect("db");
+        put(&db, "jobs", "j", "[Ports = {[Label = cpu; Requirements = cpu.M > 1], [Label = lic; Requirements = true]}]");
+        for m in ["m1", "m2"] {
+            put(&db, "machines", m, "[M = 2; Requirements = true]");
+        }
+        put(&db, "licenses", "l", "[Requirements = true]");
+        let mut first = true;
+        let opts = GangOptions::new("jobs", &["machines", "licenses"]);
+        let r = run_with(&db, &opts, |g| {
+            // The first gang's machine goes behind the cycle's back.
+            if std::mem::take(&mut first) {
+                db.consume("machines", &g.members[0].offer)
+                    .expect("consume");
+            }
+        })
+        .expect("cycle");
+        assert_eq!(r.matched, 1);
+        let offers: Vec<&str> = r.gangs[0]
+            .members
+            .iter()
+            .map(|m| m.offer.as_str())
+            .collect();
+        assert_eq!(offers, ["m2", "l"]);
+        let records = db.matches().expect("matches");
+        assert_eq!(records.len(), 1);
+        assert_eq!(records[0].members.len(), 3);
+        // Nothing of the refused gang was consumed: the license went with the second.
+        assert!(db.scan("licenses").expect("scan").next().is_none());
+    }
 }

@@ -168,6 +168,24 @@ fn plain_ads_dock_through_their_implicit_port() {
         ),
         ("other", "big")
     );
+    // A two-port job cannot use one slot twice, even when the collection is named twice.
+    let db = Db::open_in_memory().expect("db");
+    put(
+        &db,
+        "jobs",
+        "two",
+        "[Ports = {[Label = a; Requirements = true], [Label = b; Requirements = true]}]",
+    );
+    put(&db, "slots", "only", "[Requirements = true]");
+    let r = db
+        .gang_cycle(&GangOptions::new("jobs", &["slots", "slots"]))
+        .expect("cycle");
+    assert_eq!((r.requests, r.matched), (1, 0), "{:?}", r.gangs);
+    put(&db, "slots", "second", "[Requirements = true]");
+    let r = db
+        .gang_cycle(&GangOptions::new("jobs", &["slots", "slots"]))
+        .expect("cycle");
+    assert_eq!(r.matched, 1);
 }
 
 #[test]

@@ -150,8 +150,12 @@ fn read_offers(db: &Db, opts: &GangOptions, report: &mut GangReport) -> Result<P
     if opts.offers.is_empty() {
         return Err(GangError::NoOffers);
     }
-    let mut colls = Vec::with_capacity(opts.offers.len());
+    let mut colls: Vec<(String, Collection)> = Vec::with_capacity(opts.offers.len());
     for name in &opts.offers {
+        // A collection named twice is read once: an ad is in a gang at most once.
+        if colls.iter().any(|(n, _)| n == name) {
+            continue;
+        }
         let mut c = Collection::scan(db, name)?;
         report.damaged.append(&mut c.damaged);
         colls.push((name.clone(), c));

@@ -13,9 +13,9 @@ use super::pool::Pool;
 use super::ports::{GangAd, PortsError};
 use super::search::Searcher;
 use super::{Algorithm, GangOptions};
+use crate::collection::{Collection, CollectionError};
 use crate::cycle::dock::Dock;
 use crate::cycle::order;
-use crate::indexed::{Collection, IndexedError};
 use crate::{Db, DbError};
 use adjoin_query::ClassAd;
 use adjoin_storage::{AdError, AfterRefusal, Durability, NewMatch, NewMember};
@@ -82,7 +82,7 @@ pub enum GangError {
     Db(Box<DbError>),
     /// The offers could not be read or indexed.
     #[error(transparent)]
-    Indexed(#[from] IndexedError),
+    Indexed(#[from] CollectionError),
     /// The requests are also an offer collection.
     #[error("requests and offers are the same collection {0}")]
     SameCollection(String),
@@ -142,7 +142,7 @@ impl Db {
 
 /// The docking vector of `opts` (`None`: per-port ranks).
 fn dock(opts: &GangOptions) -> Option<Dock> {
-    (!opts.dock.is_empty()).then(|| Dock::new(opts.dock.clone()))
+    (!opts.dock.is_empty()).then(|| Dock::Exprs(opts.dock.clone()))
 }
 
 /// Reads and pools the offer collections.
@@ -197,14 +197,6 @@ fn gang(request: &str, tree: &Tree, pool: &Pool) -> Gang {
     }
 }
 
-/// The number the next cycle's records carry.
-fn next_cycle(db: &Db) -> Result<u64, DbError> {
-    Ok(db
-        .matches()?
-        .last()
-        .map_or(1, |m| m.cycle.saturating_add(1)))
-}
-
 /// Runs one gang cycle over `db`.
 pub fn run(db: &Db, opts: &GangOptions) -> Result<GangReport, GangError> {
     run_with(db, opts, |_| {})
@@ -234,7 +226,13 @@ fn run_with(
     let eval = opts.index.eval.clone();
     let serving = order::request_order(&requests.ads, opts.order_by.as_ref(), &eval);
     report.requests = requests.len();
-    report.cycle = if opts.dry_run { 0 } else { next_cycle(db)? };
+    // A durable cycle takes its number from the store's counter as it starts, as the
+    // bilateral cycle does.
+    report.cycle = if opts.dry_run {
+        0
+    } else {
+        db.store().begin_cycle().map_err(DbError::from)?
+    };
     let mut s = Searcher::new(&mut pool, opts.algorithm, eval, dock(opts));
     for ri in serving {
         let (Some(ad), Some(id)) = (requests.ads.get(ri), requests.ids.get(ri)) else {
@@ -293,6 +291,8 @@ fn run_with(
     report.probes = pool.probes;
     if !opts.dry_run {
         db.flush()?;
+        // The Db's retention policy, one bounded step a cycle.
+        db.apply_retention()?;
     }
     report.seconds = start.elapsed().as_secs_f64();
     Ok(report)

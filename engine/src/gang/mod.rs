@@ -15,13 +15,14 @@
 //!
 //! The model and its deviations are in `docs/gangs.md`.
 
-pub mod cycle;
-pub mod env;
-pub mod oracle;
-pub mod pool;
-pub mod ports;
-pub mod probe;
-pub mod search;
+mod cycle;
+pub(crate) mod env;
+#[cfg(test)]
+pub(crate) mod oracle;
+pub(crate) mod pool;
+mod ports;
+pub(crate) mod probe;
+pub(crate) mod search;
 
 use adjoin_index::IndexOptions;
 use adjoin_query::Expr;
@@ -29,7 +30,7 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use cycle::{Gang, GangError, GangMember, GangReport};
-pub use ports::{GangAd, PortsError};
+pub use ports::PortsError;
 
 /// How gangs are searched (dissertation 5.3–5.8).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -127,5 +128,7 @@ impl GangOptions {
     }
 }
 
+#[cfg(test)]
+mod golden_tests;
 #[cfg(test)]
 mod tests;

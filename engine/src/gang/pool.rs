@@ -4,7 +4,7 @@
 //! in load order, collections in the order given.
 
 use super::ports::{GangAd, PortsError};
-use crate::indexed::{Collection, IndexedError};
+use crate::collection::{Collection, CollectionError};
 use adjoin_index::{Bits, Index, IndexOptions, Query};
 use adjoin_query::ClassAd;
 use rustc_hash::FxHashMap;
@@ -129,7 +129,7 @@ impl Pool {
         colls: Vec<(String, Collection)>,
         index: Option<&IndexOptions>,
         bad: &mut Vec<(String, String, PortsError)>,
-    ) -> Result<Pool, IndexedError> {
+    ) -> Result<Pool, CollectionError> {
         let mut out = Vec::with_capacity(colls.len());
         for (name, ads) in colls {
             let gangs: Vec<Option<Arc<GangAd>>> = ads

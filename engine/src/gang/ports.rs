@@ -76,8 +76,6 @@ pub struct Port {
     /// Attributes of the record defined as `L.Y` for the label `L` of an earlier port: the
     /// translations constraint shunting inverts, as (attribute, earlier port, attribute there).
     pub translations: Vec<(Key, usize, Name)>,
-    /// The earlier ports whose labels the record refers to.
-    pub depends_on: Vec<usize>,
 }
 
 /// An ad with its ports checked.
@@ -110,7 +108,6 @@ impl GangAd {
                 constraint: requirements_key(&ad),
                 rank: ad.get_key(rank_key()).is_some(),
                 translations: Vec::new(),
-                depends_on: Vec::new(),
             };
             return Ok(GangAd {
                 ad,
@@ -144,7 +141,6 @@ impl GangAd {
                     names(e, &mut used, 0);
                 }
             }
-            let mut depends_on = Vec::new();
             for k in used {
                 // A name the record or the ad binds is theirs, not the label.
                 if r.get_key(k).is_some() || ad.get_key(k).is_some() {
@@ -158,12 +154,8 @@ impl GangAd {
                             declared: j,
                         });
                     }
-                    if j < i {
-                        depends_on.push(j);
-                    }
                 }
             }
-            depends_on.sort_unstable();
             let translations = r
                 .iter()
                 .filter_map(|(n, e)| match e.unparen() {
@@ -182,7 +174,6 @@ impl GangAd {
                 constraint: requirements_key(r),
                 rank: r.get_key(rank_key()).is_some(),
                 translations,
-                depends_on,
             });
         }
         check_cycles(&ad, &records)?;
@@ -386,7 +377,6 @@ mod tests {
             g.ports[1].translations,
             vec![(Key::of("hostid"), 0, Name::new("Key"))]
         );
-        assert_eq!(g.ports[1].depends_on, vec![0]);
         assert!(g.ports[1].rank && !g.ports[0].rank);
         assert_eq!(g.ports[0].constraint, Some(kw::CONSTRAINT));
         assert!(g.record(1).is_some() && g.record(2).is_none());

@@ -24,7 +24,8 @@ use super::pool::{Answer, Cand, Pool, Todo};
 use super::ports::{rank_key, GangAd};
 use super::probe;
 use super::Algorithm;
-use crate::cycle::dock::{rank_number, Dock};
+use crate::cycle::dock::Dock;
+use crate::cycle::vector::rank_number;
 use adjoin_index::{units, Bits};
 use adjoin_query::eval::EvalOptions;
 use adjoin_query::{Name, Value};
@@ -135,6 +136,10 @@ impl<'p> Searcher<'p> {
         let k = self.next_port(st);
         let slot = st.open.remove(k);
         let mut cands = self.candidates(&mut *st, slot);
+        if cands.is_empty() {
+            st.open.insert(k, slot);
+            return false;
+        }
         if self.alg == Algorithm::Dynsr && cands.len() > 1 {
             let start = (self.random() % cands.len() as u64) as usize;
             cands.rotate(start);

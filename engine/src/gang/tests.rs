@@ -10,7 +10,7 @@ use super::pool::Pool;
 use super::ports::GangAd;
 use super::search::Searcher;
 use super::Algorithm;
-use crate::indexed::Collection;
+use crate::collection::Collection;
 use adjoin_index::IndexOptions;
 use adjoin_query::eval::EvalOptions;
 use adjoin_query::{parse, ClassAd};

@@ -5,13 +5,14 @@
 //! to the same value — and every algorithm finds a gang exactly when classad2 finds a valid
 //! tree, and the gang it finds is one classad2 calls valid.
 
-use adjoin::gang::env::{valid, Tree};
-use adjoin::gang::pool::Pool;
-use adjoin::gang::search::Searcher;
-use adjoin::gang::{Algorithm, GangAd};
-use adjoin::index::IndexOptions;
-use adjoin::indexed::Collection;
-use adjoin::query::{parse, EvalOptions, Name};
+use super::env::{valid, Tree};
+use super::pool::Pool;
+use super::ports::GangAd;
+use super::search::Searcher;
+use super::Algorithm;
+use crate::collection::Collection;
+use adjoin_index::IndexOptions;
+use adjoin_query::{parse, EvalOptions, Name};
 use serde_json::Value as Json;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;

@@ -4,7 +4,7 @@
 
 use super::candidates::read_ad;
 use super::db_arg::DbPath;
-use super::match_cmd::expr;
+use super::match_cmd::{cycle_note, expr};
 use super::query::require_collection;
 use adjoin::gang::{Algorithm, Gang, GangOptions, GangReport};
 use anyhow::Result;
@@ -93,6 +93,7 @@ fn gang_text(g: &Gang) -> String {
 /// The summary, as JSON or text.
 fn summary(r: &GangReport, json: bool, dry_run: bool) -> String {
     if json {
+        // Keys in the order, spaced as there.
         return format!(
             "{{\"summary\": {{\"requests\": {}, \"matched\": {}, \"seconds\": {}, \"probes\": {}, \"evaluations\": {}, \"algorithm\": \"{}\"}}}}\n",
             r.requests,
@@ -103,11 +104,7 @@ fn summary(r: &GangReport, json: bool, dry_run: bool) -> String {
             r.algorithm
         );
     }
-    let what = if dry_run {
-        "dry run, nothing written".to_owned()
-    } else {
-        format!("cycle {}", r.cycle)
-    };
+    let what = cycle_note(dry_run, r.cycle);
     format!(
         "{} requests, {} given gangs in {:.3} s ({}); {} probes, {} evaluations; {}\n",
         r.requests, r.matched, r.seconds, r.algorithm, r.probes, r.evaluations, what

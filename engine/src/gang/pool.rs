@@ -228,6 +228,7 @@ impl Pool {
     /// The rectangles of free ports a two-sided window from `view` meets (a superset of
     /// those that can dock there).
     pub fn probe(&mut self, view: &Arc<ClassAd>) -> Answer {
+        let _span = tracing::trace_span!("gang_probe").entered();
         let mut out = Vec::with_capacity(self.colls.len());
         for c in &mut self.colls {
             let mut bits = Bits::new();

@@ -162,7 +162,11 @@ impl GangAd {
                     Expr::Select(base, y) => match base.unparen() {
                         Expr::Attr(l) => label_pos
                             .get(&l.key())
-                            .filter(|&&j| j < i && r.get_key(l.key()).is_none())
+                            .filter(|&&j| {
+                                j < i
+                                    && r.get_key(l.key()).is_none()
+                                    && ad.get_key(l.key()).is_none()
+                            })
                             .map(|&j| (n.key(), j, *y)),
                         _ => None,
                     },
@@ -378,6 +382,13 @@ mod tests {
             vec![(Key::of("hostid"), 0, Name::new("Key"))]
         );
         assert!(g.ports[1].rank && !g.ports[0].rank);
+        // An attribute of the ad named like the label is what `Cpu.Key` reads: no translation.
+        let g = gang(
+            "[Cpu = [Key = 1]; Ports = {[Label = Cpu; Constraint = true], \
+             [Label = L; HostId = Cpu.Key; Constraint = true]}]",
+        )
+        .expect("ad");
+        assert!(g.ports[1].translations.is_empty());
         assert_eq!(g.ports[0].constraint, Some(kw::CONSTRAINT));
         assert!(g.record(1).is_some() && g.record(2).is_none());
     }

@@ -46,7 +46,7 @@ pub fn view(
     let labels: Vec<Key> = g.ports.iter().map(|x| x.label.key()).collect();
     let binder = Binder {
         env,
-        m,
+        record: tree.record_path(m, p),
         own,
         labels: &labels,
         opts,
@@ -133,6 +133,11 @@ pub fn translate(
     } else {
         vec![port.label.key()]
     };
+    // A name the partner's record or ad binds is that attribute, not the label.
+    let names: Vec<Key> = names
+        .into_iter()
+        .filter(|&k| rec.get_key(k).is_none() && partner.ad.get_key(k).is_none())
+        .collect();
     let mut conj = Vec::new();
     conjuncts(c, &mut conj, 0);
     conj.into_iter()
@@ -220,7 +225,9 @@ fn scalar(v: &Value) -> bool {
 /// label, and all its labels.
 struct Binder<'a> {
     env: &'a ClassAd,
-    m: usize,
+    /// The port's record in the environment (`_ctx_m._ad.Ports[p]`): `L.X` is looked up from
+    /// it as written there, so a name the record or its ad binds is not taken for a label.
+    record: Expr,
     own: Key,
     labels: &'a [Key],
     opts: &'a EvalOptions,
@@ -239,7 +246,7 @@ impl Binder<'_> {
                 if let Expr::Attr(l) = base.unparen() {
                     if l.key() != self.own && self.labels.contains(&l.key()) {
                         let path = Expr::Select(
-                            Box::new(Expr::Select(Box::new(ctx_attr(self.m)), *l)),
+                            Box::new(Expr::Select(Box::new(self.record.clone()), *l)),
                             *x,
                         );
                         let (v, touched) =
@@ -260,11 +267,6 @@ impl Binder<'_> {
             Expr::Attr(_) | Expr::Lit(_) | Expr::Root(_) | Expr::Ad(_) => e.clone(),
         })
     }
-}
-
-/// `_ctx_m`.
-fn ctx_attr(m: usize) -> Expr {
-    Expr::Attr(Name::new(&format!("_ctx_{m}")))
 }
 
 #[cfg(test)]

@@ -58,9 +58,16 @@ pub struct Searcher<'p> {
     pub abandoned: u64,
     /// State of DYNSR's random start.
     rng: u64,
+    /// What each bucket admits at a port through a translation, per collection (`None`: its
+    /// constraint does not translate, so it bounds nothing).
+    supports: FxHashMap<SupportKey, Option<Vec<Bits>>>,
     /// Dockings tried for the current root.
     work: u64,
 }
+
+/// A bucket, the port its constraint is translated to, and the translations (attribute,
+/// port, attribute there, as keys).
+type SupportKey = (u32, usize, Vec<(u32, usize, u32)>);
 
 /// A search in progress.
 struct State {
@@ -98,6 +105,7 @@ impl<'p> Searcher<'p> {
             evaluations: 0,
             abandoned: 0,
             rng: 0x9E37_79B9_7F4A_7C15,
+            supports: FxHashMap::default(),
             work: 0,
         }
     }
@@ -288,15 +296,27 @@ impl<'p> Searcher<'p> {
     ) -> Option<Vec<Bits>> {
         let (a, _) = st.lists.get(&q)?;
         let reps = self.pool.buckets_of(a, MAX_BUCKETS)?;
+        let shape: Vec<(u32, usize, u32)> = tr.iter().map(|t| (t.0 .0, t.1, t.2.key().0)).collect();
         let mut out = vec![Bits::new(); self.pool.colls.len()];
         for rep in reps {
-            let gad = self.pool.free(rep.offer())?.clone();
-            let conj = probe::translate(&gad, rep.port, tr, p, None);
-            let e = conj
-                .into_iter()
-                .reduce(|a, b| adjoin_query::Expr::binary(adjoin_query::ast::BinOp::And, a, b))?;
-            for (ci, o) in out.iter_mut().enumerate() {
-                let s = self.pool.support(ci, &e)?;
+            // What a bucket admits through one translation is the same for every root.
+            let key = (self.pool.bucket(rep), p, shape.clone());
+            if !self.supports.contains_key(&key) {
+                let gad = self.pool.free(rep.offer())?.clone();
+                let conj = probe::translate(&gad, rep.port, tr, p, None);
+                let admitted = match conj
+                    .into_iter()
+                    .reduce(|a, b| adjoin_query::Expr::binary(adjoin_query::ast::BinOp::And, a, b))
+                {
+                    Some(e) => (0..self.pool.colls.len())
+                        .map(|ci| self.pool.support(ci, &e).cloned())
+                        .collect::<Option<Vec<Bits>>>(),
+                    None => None,
+                };
+                self.supports.insert(key.clone(), admitted);
+            }
+            let admitted = self.supports.get(&key)?.as_ref()?;
+            for (o, s) in out.iter_mut().zip(admitted) {
                 o.or_assign(s);
             }
         }

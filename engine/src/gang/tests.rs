@@ -174,3 +174,50 @@ fn two_license_ports_that_cannot_agree_fail_without_search() {
     assert!(s.find(job).is_none());
     assert!(s.evaluations > 40, "{}", s.evaluations);
 }
+
+/// The probes `alg` makes over `w` (its offers indexed), and the gangs it gives.
+fn probes_and_gangs(w: &adjoin_workload::gangs::GangWorkload, alg: Algorithm) -> (u64, usize) {
+    let coll = |ads: &[ClassAd], p: &str| Collection {
+        ids: (0..ads.len()).map(|i| format!("{p}{i}")).collect(),
+        ads: ads.iter().map(|a| Arc::new(a.clone())).collect(),
+        damaged: Vec::new(),
+    };
+    let colls = vec![
+        ("machines".to_owned(), coll(&w.machines, "m")),
+        ("licenses".to_owned(), coll(&w.licenses, "l")),
+    ];
+    let opts = IndexOptions::default();
+    let mut pool = Pool::new(colls, Some(&opts), &mut Vec::new()).expect("pool");
+    let mut gangs = 0;
+    for job in &w.jobs {
+        let r = Arc::new(GangAd::new(Arc::new(job.clone())).expect("job"));
+        let found = Searcher::new(&mut pool, alg, opts.eval.clone(), None).find(r);
+        if let Some(t) = found {
+            gangs += 1;
+            for m in &t.members {
+                if let Some(o) = m.offer {
+                    pool.take(o);
+                }
+            }
+        }
+    }
+    (pool.probes, gangs)
+}
+
+#[test]
+fn dyn_probes_stay_linear_where_lr_goes_quadratic() {
+    // The heuristic-failure workload of 5.7 at 200: licenses valid on the last 40 machines.
+    let w = adjoin_workload::gangs::heuristic_failure(200, 3).expect("workload");
+    let (dyn_probes, dyn_gangs) = probes_and_gangs(&w, Algorithm::Dyn);
+    let (lr_probes, lr_gangs) = probes_and_gangs(&w, Algorithm::Lr);
+    assert_eq!((dyn_gangs, lr_gangs), (40, 40));
+    assert!(dyn_probes <= 6 * 200, "{dyn_probes}");
+    assert!(lr_probes >= 20 * 200, "{lr_probes}");
+    // The base workload with scarce licenses (50%, selectivity 8).
+    let w = adjoin_workload::gangs::base(200, 50, 8, 3).expect("workload");
+    let (dyn_probes, dyn_gangs) = probes_and_gangs(&w, Algorithm::Dyn);
+    let (lr_probes, lr_gangs) = probes_and_gangs(&w, Algorithm::Lr);
+    assert_eq!(dyn_gangs, lr_gangs);
+    assert!(dyn_probes <= 6 * 200, "{dyn_probes}");
+    assert!(lr_probes > 2 * dyn_probes, "{lr_probes} {dyn_probes}");
+}

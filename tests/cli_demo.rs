@@ -80,8 +80,16 @@ fn demo_builds_queries_and_summarises_a_pool() {
     );
     // A matched job is consumed with its machine.
     assert_eq!(jobs.trim().parse::<u64>().expect("count"), 500 - matched);
+    // The gang cycle's gangs are match records too, one each.
+    let gangs: u64 = out
+        .lines()
+        .find(|l| l.contains(" given gangs in "))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|n| n.replace(',', "").parse().ok())
+        .unwrap_or_else(|| panic!("no gang line in\n{out}"));
+    assert!(gangs > 0, "{out}");
     let (matches, _, _) = adjoin(&["--db", db_s, "matches", "--json"], tmp.path());
-    assert_eq!(matches.lines().count() as u64, matched);
+    assert_eq!(matches.lines().count() as u64, matched + gangs);
     let (check, err, code) = adjoin(&["--db", db_s, "check"], tmp.path());
     assert_eq!(code, 0, "{check}{err}");
     // The Arch/OpSys table adds up to the slots generated.

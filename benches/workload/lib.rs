@@ -5,6 +5,7 @@
 
 use adjoin_query::{parse, ClassAd, Expr, Name, ParseError, Value};
 
+pub mod gangs;
 pub mod hetero;
 pub mod templates;
 

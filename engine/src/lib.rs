@@ -25,6 +25,7 @@ pub mod collection;
 pub mod cycle;
 pub mod db;
 pub(crate) mod files;
+pub mod gang;
 
 pub use adjoin_index as index;
 pub use adjoin_storage as storage;

@@ -6,6 +6,7 @@ mod check;
 mod db_arg;
 mod demo;
 mod eval;
+mod gang;
 mod get;
 mod join;
 mod load;
@@ -72,6 +73,9 @@ enum Command {
     /// Explain why a request matches nothing and what would make it match (like condor_q
     /// -better-analyze): counts, conditions, conflicts, checked suggestions, the offer side.
     Analyze(analyze::AnalyzeArgs),
+    /// Run a gang cycle: give each request a gang of offers (all or nothing), consume each
+    /// gang whole with one match record; or, with --ad, show the gang one request would get.
+    Gang(gang::GangArgs),
     /// Build a demo database of a generated pool, query it, and print a summary with timings.
     Demo(demo::DemoArgs),
 }
@@ -121,6 +125,7 @@ pub fn run() -> ExitCode {
         Command::Maintain(args) => maintain::run(args, &db),
         Command::Prefer(args) => prefer::run(args),
         Command::Analyze(args) => analyze::run(args, &db),
+        Command::Gang(args) => gang::run(args, &db),
         Command::Demo(args) => demo::run(args, cli.db.as_deref()),
     };
     match result {

@@ -37,11 +37,11 @@
 //!   served, against the offers left then.
 
 mod cluster;
-mod dock;
+pub(crate) mod dock;
 mod group;
 mod matchlist;
 mod offers;
-mod order;
+pub(crate) mod order;
 pub(crate) mod ranks;
 mod shape;
 pub(crate) mod vector;

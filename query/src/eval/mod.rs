@@ -20,6 +20,7 @@ pub mod ops;
 mod scope;
 mod select;
 mod time_ops;
+pub mod tracked;
 
 use crate::ast::Expr;
 use crate::classad::ClassAd;
@@ -36,6 +37,7 @@ pub use counters::{counters, evaluation_count, Counters};
 pub use logic::bool_equiv;
 pub use ops::{apply_binary, apply_unary};
 pub use scope::Found;
+pub use tracked::eval_tracked;
 
 /// Knobs of an evaluation.
 #[derive(Clone, Debug)]

@@ -18,3 +18,4 @@ run gen/gen_functions.py > functions.golden
 run gen/gen_unparse.py unparse.golden unparse-ads.golden parse.golden
 { run gen/gen_cycle_real_ads.py old "$CONF/real-ads"; run gen/gen_cycle_real_ads.py new "$CONF/real-ads"; } > cycle-real-ads.golden
 { run gen/gen_analyze_real_ads.py old "$CONF/real-ads"; run gen/gen_analyze_real_ads.py new "$CONF/real-ads"; } > analyze-real-ads.golden
+run gen/gen_gangs.py > gangs/gangs.golden

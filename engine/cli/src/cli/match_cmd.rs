@@ -40,7 +40,7 @@ pub struct MatchArgs {
 }
 
 /// Parses an expression given on the command line as `what`.
-fn expr(what: &str, text: &str) -> Result<Expr> {
+pub(super) fn expr(what: &str, text: &str) -> Result<Expr> {
     parse::expr(text).map_err(|e| anyhow!(render::parse_error(what, text, &e)))
 }
 
@@ -78,6 +78,15 @@ fn match_line(m: &CycleMatch, json: bool) -> Result<String> {
     ))
 }
 
+/// How a summary ends: the cycle's number, or that a dry run wrote nothing.
+pub(super) fn cycle_note(dry_run: bool, cycle: u64) -> String {
+    if dry_run {
+        "dry run, nothing written".to_owned()
+    } else {
+        format!("cycle {cycle}")
+    }
+}
+
 /// The summary line, as JSON or text.
 fn summary_line(r: &CycleReport, json: bool, dry_run: bool) -> String {
     if json {
@@ -91,11 +100,7 @@ fn summary_line(r: &CycleReport, json: bool, dry_run: bool) -> String {
             r.clusters
         );
     }
-    let what = if dry_run {
-        "dry run, nothing written".to_owned()
-    } else {
-        format!("cycle {}", r.cycle)
-    };
+    let what = cycle_note(dry_run, r.cycle);
     format!(
         "{} requests, {} matched ({} matches) in {:.3} s; {} probes, {} evaluations, {} clusters; {}\n",
         r.requests,

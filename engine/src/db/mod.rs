@@ -10,6 +10,7 @@ mod history;
 mod indexes;
 mod loading;
 mod maintenance;
+mod opening;
 mod query;
 
 pub use self::history::{match_json, rank_json, RetentionPolicy, RETENTION_STEP};
@@ -50,6 +51,16 @@ pub struct DbOptions {
     /// A retention policy for the match history, applied after every durable cycle (one
     /// bounded step each) and by [`Db::apply_retention`]; `None` keeps every record.
     pub retention: Option<RetentionPolicy>,
+    /// How long an open waits for another process to release the database before failing
+    /// with "database in use" (default half a second, which covers a process that is just
+    /// closing it).
+    pub lock_wait: std::time::Duration,
+    /// Open without writing: every write is refused ([`DbError::ReadOnly`]). A database
+    /// whose files cannot be written is opened so without being asked. The store underneath
+    /// needs write access to its files even to read, so a read-only open reads a private
+    /// copy of the directory, made at open and removed at drop (its cost: copying the
+    /// files).
+    pub read_only: bool,
 }
 
 /// A clock as [`DbOptions`] holds it.
@@ -73,6 +84,8 @@ impl Default for DbOptions {
             block_bytes: s.block_bytes,
             clock: None,
             retention: None,
+            lock_wait: SledOptions::default().lock_grace,
+            read_only: false,
         }
     }
 }
@@ -119,6 +132,19 @@ pub enum DbError {
     /// A collection's index ran out of rectangle ids.
     #[error("indexing: {0}")]
     Index(#[from] adjoin_index::IndexError),
+    /// This process already has the database open: e.g. a second `Db::open` of the same
+    /// path while the first `Db` is alive. Share the first (`Db` is `Send + Sync`).
+    #[error("database already open in this process: {}", path.display())]
+    AlreadyOpen {
+        /// The database directory.
+        path: PathBuf,
+    },
+    /// A write to a database opened read-only (asked for, or its files are not writable).
+    #[error("database opened read-only: {} (its files are not writable, or read-only was asked for)", path.display())]
+    ReadOnly {
+        /// The database directory.
+        path: PathBuf,
+    },
     /// A strict load refused its input because some ads are bad: e.g. `load --strict` of a file
     /// with one malformed ad. Nothing was stored.
     #[error("load refused: {} bad ad(s), nothing stored; first: {}", bad.len(), bad.first().map(ToString::to_string).unwrap_or_default())]
@@ -167,6 +193,10 @@ pub struct Db {
     path: Option<PathBuf>,
     indexes: Indexes,
     retention: Option<RetentionPolicy>,
+    /// This process's claim on the directory.
+    _claim: Option<opening::Claim>,
+    /// The private copy a read-only database reads (dropped after the store, last).
+    read_only: Option<opening::Copy>,
 }
 
 impl Db {
@@ -176,22 +206,48 @@ impl Db {
     }
 
     /// Opens the database in `path` with `opts`.
+    ///
+    /// Fails with [`DbError::AlreadyOpen`] when this process has it open already, and with
+    /// "database in use" when another process holds it for longer than
+    /// [`DbOptions::lock_wait`]. A database whose files are not writable is opened read-only
+    /// ([`DbOptions::read_only`]).
     pub fn open_with(path: impl AsRef<Path>, opts: &DbOptions) -> Result<Db, DbError> {
         let path = path.as_ref();
+        let claim = opening::Claim::take(path).ok_or_else(|| DbError::AlreadyOpen {
+            path: path.to_owned(),
+        })?;
+        let read_only = if opts.read_only || opening::not_writable(path) {
+            let copy = opening::Copy::of(path).map_err(|source| DbError::Io {
+                path: path.to_owned(),
+                source,
+            })?;
+            Some(copy)
+        } else {
+            None
+        };
         let sled_opts = SledOptions {
             cache_capacity: opts.cache_capacity,
+            lock_grace: opts.lock_wait,
             ..SledOptions::default()
         };
-        let backend = SledStore::open(path, &sled_opts).map_err(OpenError::from)?;
+        let dir = read_only.as_ref().map_or(path, |c| c.path());
+        let backend = SledStore::open(dir, &sled_opts).map_err(OpenError::from)?;
         // Under the lock sled now holds: what interrupted snapshot writes left.
-        held_files::remove_temporaries(path);
+        held_files::remove_temporaries(dir);
         let store = Arc::new(AdStore::open(Arc::new(backend), opts.store_options())?);
         Ok(Db {
             store,
             path: Some(path.to_owned()),
-            indexes: Indexes::new(Some(path.to_owned()), IndexOptions::default()),
             retention: opts.retention.clone(),
+            indexes: Indexes::new(Some(dir.to_owned()), IndexOptions::default()),
+            _claim: Some(claim),
+            read_only,
         })
+    }
+
+    /// True when the database was opened read-only (every write is refused).
+    pub fn is_read_only(&self) -> bool {
+        self.read_only.is_some()
     }
 
     /// A database held in memory, gone when dropped.
@@ -208,6 +264,8 @@ impl Db {
             path: None,
             indexes: Indexes::new(None, IndexOptions::default()),
             retention: opts.retention.clone(),
+            _claim: None,
+            read_only: None,
         })
     }
 
@@ -216,7 +274,10 @@ impl Db {
     pub fn close(self) -> Result<(), DbError> {
         self.store.flush()?;
         self.save_indexes()?;
-        let path = self.path.clone();
+        let path = match self.read_only {
+            Some(_) => None,
+            None => self.path.clone(),
+        };
         drop(self);
         if let Some(p) = path {
             adjoin_storage::backend::wait_released(&p, std::time::Duration::from_secs(10))
@@ -270,11 +331,22 @@ impl Db {
         collections: &[&str],
         write: impl FnOnce(&mut Writing<'_>) -> Result<T, DbError>,
     ) -> Result<T, DbError> {
+        self.refuse_if_read_only()?;
         let slots = self.held_slots_of(collections);
         let mut w = Writing::begin(self, &slots)?;
         let out = write(&mut w);
         w.finish(out.is_ok())?;
         out
+    }
+
+    /// [`DbError::ReadOnly`] for a database opened read-only.
+    fn refuse_if_read_only(&self) -> Result<(), DbError> {
+        match self.read_only {
+            Some(_) => Err(DbError::ReadOnly {
+                path: self.path.clone().unwrap_or_default(),
+            }),
+            None => Ok(()),
+        }
     }
 
     /// Runs a write that may change any collection (a purge, maintenance) with every held
@@ -283,6 +355,7 @@ impl Db {
         &self,
         write: impl FnOnce(&mut Writing<'_>) -> Result<T, DbError>,
     ) -> Result<T, DbError> {
+        self.refuse_if_read_only()?;
         // One Db write at a time, the slots listed under the same lock: every commit to a
         // held collection is then a held index's own (writes through `store()` excepted).
         let _one = self.indexes.write.lock();
@@ -299,6 +372,9 @@ impl Db {
         // No purge or maintenance step between the flushes and the snapshots; other writes
         // wait for the index being saved (its lock), and each snapshot follows a flush.
         let _one = self.indexes.write.lock();
+        if self.read_only.is_some() {
+            return Ok(());
+        }
         self.indexes.save(&|| Ok(self.store.flush()?))
     }
 
@@ -445,5 +521,45 @@ mod tests {
     #[test]
     fn db_is_send_and_sync() {
         assert_send_sync::<Db>();
+    }
+
+    #[test]
+    fn a_second_open_in_one_process_says_so() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let p = dir.path().join("x.db");
+        let first = Db::open(&p).expect("first");
+        let err = Db::open(&p).expect_err("second");
+        assert!(matches!(err, DbError::AlreadyOpen { .. }), "{err}");
+        assert!(
+            err.to_string().contains("already open in this process"),
+            "{err}"
+        );
+        first.close().expect("close");
+        Db::open(&p).expect("after close");
+    }
+
+    #[test]
+    fn read_only_opens_read_and_refuse_writes() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let p = dir.path().join("x.db");
+        let db = Db::open(&p).expect("open");
+        let ad = adjoin_query::parse::classad("[Name = \"a\"; Memory = 1]").expect("ad");
+        db.put("m", &ad).expect("put");
+        db.close().expect("close");
+        let opts = DbOptions {
+            read_only: true,
+            ..DbOptions::default()
+        };
+        let ro = Db::open_with(&p, &opts).expect("read-only");
+        assert!(ro.is_read_only());
+        assert!(ro.get("m", "a").expect("get").is_some());
+        assert_eq!(ro.count("m", None).expect("count"), 1);
+        let err = ro.put("m", &ad).expect_err("write");
+        assert!(matches!(err, DbError::ReadOnly { .. }), "{err}");
+        drop(ro);
+        // The original is untouched and free.
+        let db = Db::open(&p).expect("reopen");
+        assert!(!db.is_read_only());
+        assert_eq!(db.count("m", None).expect("count"), 1);
     }
 }

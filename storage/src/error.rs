@@ -175,6 +175,20 @@ pub enum AdError {
         /// When the tombstone expires (seconds since the epoch).
         until: i64,
     },
+    /// A stale update: the stored ad of this id (live, or consumed by a match) carries a
+    /// later `UpdateSequenceNumber` (or `DaemonStartTime`) than the ad put, e.g. a collector
+    /// update delivered out of order. The stored ad stays.
+    #[error("stale update of ad {id} in {collection}: UpdateSequenceNumber {seq} is older than the stored ad's {stored_seq}")]
+    Stale {
+        /// The collection.
+        collection: String,
+        /// The id.
+        id: String,
+        /// The refused ad's `UpdateSequenceNumber`.
+        seq: i64,
+        /// The stored ad's.
+        stored_seq: i64,
+    },
     /// A collection name that cannot be stored: e.g. `""` or one with a newline.
     #[error("invalid collection name {name:?}: {reason}")]
     InvalidCollection {

@@ -2,14 +2,16 @@
 //! bulk loads ([`Loader`](crate::Loader)), and [`AdStore::remove`].
 //!
 //! One routine, [`put_one`], stores an ad in a [`Txn`]; a single put runs it for one ad, a bulk
-//! load for a chunk of ads, so both keep the same invariants: a tombstoned id is refused, a
+//! load for a chunk of ads, so both keep the same invariants: a stale update is refused, a
 //! replaced ad keeps its place in load order (its record is rewritten in its block), and new
-//! ads are packed, in load order, into new blocks.
+//! ads are packed, in load order, into new blocks. A put under a consumed id re-advertises it
+//! (`readvertise.rs`).
 
 use crate::block::Rec;
 use crate::error::AdError;
 use crate::ident::{Expiry, IdRule};
 use crate::key::{meta, tree, CollId};
+use crate::readvertise::{self, Stamp};
 use crate::record::AdHeader;
 use crate::store::{damage, valid_collection, valid_id, AdStore, Durability};
 use crate::txn::Txn;
@@ -44,6 +46,8 @@ pub struct Put {
 /// An ad ready to store: id and expiry resolved, ad encoded.
 pub(crate) struct Prepared {
     id: Option<String>,
+    /// Its update stamp, for the stale-update guard (`readvertise.rs`).
+    stamp: Option<Stamp>,
     expires: Option<i64>,
     ad_bytes: Vec<u8>,
 }
@@ -80,6 +84,7 @@ pub(crate) fn prepare(
     })?;
     Ok(Prepared {
         id,
+        stamp: Stamp::of(ad),
         expires,
         ad_bytes,
     })
@@ -100,15 +105,15 @@ fn put_one(
     let (id, generated) = match p.id {
         Some(id) => {
             if let Some(ts) = txn.tombstone(name, c, &id)? {
+                // A re-advertisement of a consumed id: unless the consumed ad is a later
+                // update (and its tombstone in force), the tombstone goes, its dead records
+                // first (format 3); the match record stays.
                 if ts.until > now {
-                    return Ok(Err(AdError::Consumed {
-                        collection: name.to_owned(),
-                        id,
-                        match_id: ts.match_id,
-                        until: ts.until,
-                    }));
+                    let dead = txn.last_dead(c, &id);
+                    if let Err(e) = readvertise::guard(txn, name, c, &id, dead, p.stamp)? {
+                        return Ok(Err(e));
+                    }
                 }
-                // The lapsed tombstone goes: its dead records go first (format 3).
                 txn.bury(name, c, &id)?;
                 txn.set_tombstone(c, &id, None);
             }
@@ -143,6 +148,9 @@ fn put_one(
             Err(e) => return Err(e),
         };
         if old_expiry.is_none_or(|at| at > now) {
+            if let Err(e) = readvertise::guard(txn, name, c, &header.id, Some(loc), p.stamp)? {
+                return Ok(Err(e));
+            }
             header.seq = loc.seq;
             let put = Put {
                 id: header.id.clone(),
@@ -242,8 +250,9 @@ impl AdStore {
         Ok(outcomes)
     }
 
-    /// Stores `ad` in collection `name` (created if new), replacing an ad with the same id.
-    /// Refused when the id is tombstoned ([`AdError::Consumed`]).
+    /// Stores `ad` in collection `name` (created if new), replacing an ad with the same id, or
+    /// re-advertising a consumed one (the match record stays). Refused when the ad stored
+    /// under the id is a later update ([`AdError::Stale`]).
     pub fn put(&self, name: &str, ad: &ClassAd, opts: &PutOptions) -> Result<Put, AdError> {
         let _span = tracing::debug_span!("put", collection = name).entered();
         let p = prepare(self, ad, opts, self.now())?;

@@ -55,6 +55,10 @@ pub struct LoadReport {
     pub stored: Vec<LoadedAd>,
     /// The ads not stored (malformed, or refused by the store), in input order.
     pub bad: Vec<BadAd>,
+    /// Stale updates not stored (the stored ad under their id carries a later
+    /// `UpdateSequenceNumber`: HTCondor's collector drops them alike), in input order. A
+    /// non-strict load counts them apart from `bad`: they are not errors in the input.
+    pub stale: Vec<BadAd>,
 }
 
 /// Progress of a load, reported after each committed chunk.
@@ -280,6 +284,9 @@ impl Db {
                             put: put.clone(),
                         });
                     }
+                    Err(e @ AdError::Stale { .. }) => {
+                        report.stale.push(refused(&files[f], line, e));
+                    }
                     Err(e) => report.bad.push(refused(&files[f], line, e)),
                 }
             }
@@ -419,6 +426,7 @@ impl Db {
                     .map(|(put, (file, line))| LoadedAd { file, line, put })
                     .collect(),
                 bad: Vec::new(),
+                stale: Vec::new(),
             }),
             Err(AdError::Refused { index, reason }) => {
                 let (file, line) = origin.get(index).cloned().unwrap_or_default();

@@ -270,14 +270,28 @@ pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
         thousands(cycle.evaluations)
     );
     if let Some(m) = cycle.matches.first() {
-        let mut again = ClassAd::new();
-        again.set("Name", Expr::lit(Value::str(&m.offer)));
-        let refusal = match db.put("machines", &again) {
-            Err(DbError::Ad(e @ AdError::Consumed { .. })) => format!("refused: {e}"),
-            Ok(_) => "accepted (unexpected: the machine was consumed)".to_owned(),
+        // The matched slot re-advertises, as a startd does: an update older than the one
+        // matched is stale, the next one (now Claimed) is stored; the match record stays.
+        let update = |seq: i64, state: &str| {
+            let mut ad = ClassAd::new();
+            ad.set("Name", Expr::lit(Value::str(&m.offer)));
+            ad.set("State", Expr::lit(Value::str(state)));
+            ad.set("UpdateSequenceNumber", Expr::lit(Value::Int(seq)));
+            ad
+        };
+        let stale = match db.put("machines", &update(0, "Unclaimed")) {
+            Err(DbError::Ad(e @ AdError::Stale { .. })) => format!("refused ({e})"),
+            Ok(_) => "stored (unexpected: it was stale)".to_owned(),
             Err(e) => e.to_string(),
         };
-        let _ = writeln!(report.text, "  re-advertising a matched machine: {refusal}");
+        let fresh = match db.put("machines", &update(i64::from(u16::MAX), "Claimed")) {
+            Ok(_) => "stored".to_owned(),
+            Err(e) => format!("refused ({e})"),
+        };
+        let _ = writeln!(
+            report.text,
+            "  re-advertising a matched machine: a stale update {stale}; its next update (State = \"Claimed\") {fresh}"
+        );
     }
 
     // Gangmatching: jobs needing a machine and a license (the dissertation's base workload).

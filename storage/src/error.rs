@@ -6,6 +6,12 @@ use std::fmt;
 use std::path::PathBuf;
 use thiserror::Error;
 
+/// ` (DaemonStartTime T)` for a start time, else nothing.
+fn started(t: &Option<i64>) -> String {
+    t.map(|t| format!(" (DaemonStartTime {t})"))
+        .unwrap_or_default()
+}
+
 /// A failure of the storage backend.
 #[derive(Debug, Error)]
 #[non_exhaustive]
@@ -178,7 +184,7 @@ pub enum AdError {
     /// A stale update: the stored ad of this id (live, or consumed by a match) carries a
     /// later `UpdateSequenceNumber` (or `DaemonStartTime`) than the ad put, e.g. a collector
     /// update delivered out of order. The stored ad stays.
-    #[error("stale update of ad {id} in {collection}: UpdateSequenceNumber {seq} is older than the stored ad's {stored_seq}")]
+    #[error("stale update of ad {id} in {collection}: UpdateSequenceNumber {seq}{} is older than the stored ad's {stored_seq}{}", started(start), started(stored_start))]
     Stale {
         /// The collection.
         collection: String,
@@ -186,8 +192,12 @@ pub enum AdError {
         id: String,
         /// The refused ad's `UpdateSequenceNumber`.
         seq: i64,
-        /// The stored ad's.
+        /// The refused ad's `DaemonStartTime`, if it has one.
+        start: Option<i64>,
+        /// The stored ad's `UpdateSequenceNumber`.
         stored_seq: i64,
+        /// The stored ad's `DaemonStartTime`, if it has one.
+        stored_start: Option<i64>,
     },
     /// A collection name that cannot be stored: e.g. `""` or one with a newline.
     #[error("invalid collection name {name:?}: {reason}")]

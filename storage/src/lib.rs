@@ -69,7 +69,7 @@ pub use maintain::Maintained;
 pub use raw::RawAd;
 pub use read::{AdScan, Generation, ScanWith};
 pub use record::{AdHeader, MatchMember, MatchRecord, StoredAd, Tombstone};
-pub use registrar::{AfterRefusal, NewMatch, NewMember};
+pub use registrar::{AfterRefusal, Carve, NewMatch, NewMember};
 pub use stats::{CollectionStats, Stats};
 pub use store::{system_clock, AdStore, Clock, Durability, StoreOptions};
 pub use write::{Put, PutOptions, GENERATED_PREFIX};

@@ -104,7 +104,9 @@ pub(crate) fn guard(
             collection: name.to_owned(),
             id: id.to_owned(),
             seq: new.seq,
+            start: new.start,
             stored_seq: old.seq,
+            stored_start: old.start,
         })),
         _ => Ok(Ok(())),
     }

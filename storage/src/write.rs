@@ -59,7 +59,17 @@ pub(crate) fn prepare(
     opts: &PutOptions,
     now: i64,
 ) -> Result<Prepared, AdError> {
-    let id = opts.id.id_of(ad, now);
+    prepare_as(store, ad, opts.id.id_of(ad, now), opts, now)
+}
+
+/// [`prepare`] with the id given (`None`: generated) instead of read by `opts.id`.
+pub(crate) fn prepare_as(
+    store: &AdStore,
+    ad: &ClassAd,
+    id: Option<String>,
+    opts: &PutOptions,
+    now: i64,
+) -> Result<Prepared, AdError> {
     let shown = || id.clone().unwrap_or_else(|| "(no id)".into());
     if let Some(id) = &id {
         valid_id(id)?;
@@ -184,6 +194,44 @@ fn put_one(
     Ok(Ok(put))
 }
 
+/// Replaces live ad `id` of `name` by `ad` in `txn`, keeping its place in load order and its
+/// expiry (a partitionable slot's remainder after a match carved its share). The inner error
+/// refuses it: no live ad has that id ([`AdError::MissingMember`]).
+pub(crate) fn replace_live(
+    txn: &mut Txn<'_>,
+    store: &AdStore,
+    name: &str,
+    id: &str,
+    ad: &ClassAd,
+    now: i64,
+) -> Result<Result<Put, AdError>, AdError> {
+    let gone = || {
+        Ok(Err(AdError::MissingMember {
+            collection: name.to_owned(),
+            id: id.to_owned(),
+        }))
+    };
+    let Some(c) = txn.collection(name)? else {
+        return gone();
+    };
+    let Some(loc) = txn.lookup(c.id, id) else {
+        return gone();
+    };
+    let expires = match txn.expiry_of(name, c.id, id, loc)? {
+        Some(e) if e.is_none_or(|at| at > now) => e,
+        Some(_) => return gone(),
+        None => return Err(missing(name, id, loc.seq)),
+    };
+    let mut p = match prepare_as(store, ad, Some(id.to_owned()), &PutOptions::default(), now) {
+        Ok(p) => p,
+        Err(e) => return Ok(Err(e)),
+    };
+    // The store's own update: not guarded as a daemon's.
+    p.stamp = None;
+    p.expires = expires;
+    put_one(txn, name, p, now)
+}
+
 /// The damage of an index entry whose record its block does not hold.
 pub(crate) fn missing(name: &str, id: &str, seq: u64) -> AdError {
     AdError::Damaged(damage(
@@ -258,6 +306,23 @@ impl AdStore {
         let p = prepare(self, ad, opts, self.now())?;
         let put = self.put_chunk(name, vec![Ok(p)])?.into_iter().next();
         // put_chunk returns one outcome per item.
+        let put = put.ok_or_else(|| unreachable_outcome("put"))??;
+        self.commit_point(opts.durability)?;
+        Ok(put)
+    }
+
+    /// Stores `ad` in collection `name` under id `id` (instead of one read from the ad),
+    /// otherwise as [`AdStore::put`] does.
+    pub fn put_with_id(
+        &self,
+        name: &str,
+        id: &str,
+        ad: &ClassAd,
+        opts: &PutOptions,
+    ) -> Result<Put, AdError> {
+        let _span = tracing::debug_span!("put_with_id", collection = name, id).entered();
+        let p = prepare_as(self, ad, Some(id.to_owned()), opts, self.now())?;
+        let put = self.put_chunk(name, vec![Ok(p)])?.into_iter().next();
         let put = put.ok_or_else(|| unreachable_outcome("put"))??;
         self.commit_point(opts.durability)?;
         Ok(put)

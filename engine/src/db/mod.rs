@@ -26,8 +26,8 @@ use adjoin_index::IndexOptions;
 use adjoin_query::ClassAd;
 use adjoin_storage::backend::{MemStore, SledOptions, SledStore, Store};
 use adjoin_storage::{
-    AdError, AdScan, AdStore, CheckReport, Clock, Durability, MatchRecord, NewMatch, OpenError,
-    Purged, Put, PutOptions, Stats, StoreOptions, StoredAd, Tombstone,
+    AdError, AdScan, AdStore, Carve, CheckReport, Clock, Durability, MatchRecord, NewMatch,
+    OpenError, Purged, Put, PutOptions, Stats, StoreOptions, StoredAd, Tombstone,
 };
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -445,18 +445,39 @@ impl Db {
         after: adjoin_storage::AfterRefusal,
         durability: Durability,
     ) -> Result<Vec<Result<MatchRecord, DbError>>, DbError> {
+        self.record_matches_carving(ms, &[], after, durability)
+    }
+
+    /// [`Db::record_matches_with`] where match `i` may carve a partitionable offer
+    /// (`carves[i]`): the offer is replaced by what is left of it in the match's transaction
+    /// instead of being consumed.
+    pub fn record_matches_carving(
+        &self,
+        ms: &[NewMatch],
+        carves: &[Option<Carve>],
+        after: adjoin_storage::AfterRefusal,
+        durability: Durability,
+    ) -> Result<Vec<Result<MatchRecord, DbError>>, DbError> {
         let mut colls: Vec<&str> = ms
             .iter()
             .flat_map(|m| m.members.iter().map(|m| m.collection.as_str()))
+            .chain(carves.iter().flatten().map(|c| c.collection.as_str()))
             .collect();
         colls.sort_unstable();
         colls.dedup();
         self.writing_to(&colls, |w| {
-            let outcomes = self.store.record_matches_with(ms, after, durability)?;
-            for (m, outcome) in ms.iter().zip(&outcomes) {
+            let outcomes = self
+                .store
+                .record_matches_carving(ms, carves, after, durability)?;
+            for (i, (m, outcome)) in ms.iter().zip(&outcomes).enumerate() {
                 if outcome.is_ok() {
                     for member in m.members.iter().filter(|m| m.consume) {
                         w.apply(&member.collection, |h| h.apply_remove(&member.id));
+                    }
+                    if let Some(Some(c)) = carves.get(i) {
+                        // The held index does not know the remainder's expiry: it is
+                        // dropped, and rebuilt when next used.
+                        w.apply(&c.collection, |_| false);
                     }
                 }
             }

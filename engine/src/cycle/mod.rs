@@ -1,4 +1,4 @@
-//! Matchmaking cycles as a database operation (issue 5; dissertation Algorithm 1, 3.2.4,
+//! Matchmaking cycles as a database operation (dissertation Algorithm 1, 3.2.4,
 //! 3.4.2): requests served in priority order, each matched to its best compatible offers by
 //! the docking vector, matched ads consumed and matches recorded atomically and durably.
 //!

@@ -145,6 +145,9 @@ pub enum DbError {
         /// The database directory.
         path: PathBuf,
     },
+    /// A matchmaking cycle failed (for callers holding one error type for the facade).
+    #[error(transparent)]
+    Cycle(Box<crate::cycle::CycleError>),
     /// A strict load refused its input because some ads are bad: e.g. `load --strict` of a file
     /// with one malformed ad. Nothing was stored.
     #[error("load refused: {} bad ad(s), nothing stored; first: {}", bad.len(), bad.first().map(ToString::to_string).unwrap_or_default())]
@@ -179,6 +182,16 @@ fn durable_note(stored: u64, durable: u64) -> String {
              last ones may be missing after a restart",
             stored - durable
         )
+    }
+}
+
+impl From<crate::cycle::CycleError> for DbError {
+    /// A cycle's database error as itself; any other cycle error wrapped.
+    fn from(e: crate::cycle::CycleError) -> DbError {
+        match e {
+            crate::cycle::CycleError::Db(db) => *db,
+            other => DbError::Cycle(Box::new(other)),
+        }
     }
 }
 
@@ -307,6 +320,18 @@ impl Db {
     /// durably.
     pub fn put(&self, collection: &str, ad: &ClassAd) -> Result<Put, DbError> {
         self.put_with(collection, ad, &PutOptions::default())
+    }
+
+    /// Stores `ad` in `collection` under id `id` (whatever the ad's `Name`), durably,
+    /// replacing (or re-advertising) an ad with that id.
+    pub fn put_with_id(&self, collection: &str, id: &str, ad: &ClassAd) -> Result<Put, DbError> {
+        self.writing(|w| {
+            let put = self
+                .store
+                .put_with_id(collection, id, ad, &PutOptions::default())?;
+            w.apply(collection, |h| h.apply_put(&put, Arc::new(ad.clone())));
+            Ok(put)
+        })
     }
 
     /// Stores `ad` with the given id rule, expiry and durability.
@@ -542,6 +567,37 @@ mod tests {
     #[test]
     fn db_is_send_and_sync() {
         assert_send_sync::<Db>();
+    }
+
+    #[test]
+    fn put_with_id_and_one_error_type() {
+        let db = Db::open_in_memory().expect("db");
+        let ad = ClassAd::builder()
+            .attr("Name", "ignored")
+            .attr("Memory", 2048)
+            .expr("Requirements", "true")
+            .build()
+            .expect("ad");
+        let put = db.put_with_id("m", "chosen", &ad).expect("put");
+        assert_eq!((put.id.as_str(), put.generated), ("chosen", false));
+        assert!(db.get("m", "ignored").expect("get").is_none());
+        assert_eq!(db.count("m", None).expect("count"), 1);
+        let probe = ClassAd::builder()
+            .expr("Requirements", "TARGET.Memory > 1024")
+            .build()
+            .expect("probe");
+        let answer = db.candidates("m", &probe).expect("candidates");
+        assert_eq!(answer.ids, ["chosen"]);
+        // A cycle's error converts into the facade's.
+        let same = crate::cycle::run(&db, &crate::cycle::CycleOptions::new("m", "m"))
+            .expect_err("same collection");
+        let e: DbError = same.into();
+        assert!(matches!(e, DbError::Cycle(_)), "{e}");
+        let e: DbError = crate::cycle::CycleError::from(DbError::ReadOnly {
+            path: PathBuf::from("p"),
+        })
+        .into();
+        assert!(matches!(e, DbError::ReadOnly { .. }), "{e}");
     }
 
     #[test]

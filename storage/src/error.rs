@@ -1,5 +1,5 @@
 //! Errors of the store, one enum per layer: [`StoreError`] from a backend, [`OpenError`] from
-//! opening, [`AdError`] from operations on ads and matches, and [`Error`] to hold any of them.
+//! opening, [`AdError`] from operations on ads and matches, and [`Error`](enum@Error) to hold any of them.
 //! Damage to a record is data ([`Damage`]), so `check` can list it and reads can report it.
 
 use std::fmt;

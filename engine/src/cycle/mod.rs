@@ -2,12 +2,12 @@
 //! 3.4.2): requests served in priority order, each matched to its best compatible offers by
 //! the docking vector, matched ads consumed and matches recorded atomically and durably.
 //!
-//! Rules, beyond those of [`order`] and [`dock`]:
+//! Rules, beyond those of `order` and `dock`:
 //! - An offer is matched at most once a cycle; it leaves the candidates as soon as it is
 //!   taken. Expired and consumed ads are not in the store's scan, so they never match; an ad
 //!   that expires or is consumed by someone else during a durable cycle is skipped when its
 //!   match is refused ([`DbError`] `MissingMember`), and the next candidate is tried.
-//! - A durable cycle commits its matches in groups ([`group`]): each match atomic with the
+//! - A durable cycle commits its matches in groups (`group`): each match atomic with the
 //!   consumption of its ads, many matches to a transaction, one flush at the end. The results
 //!   are those of recording each match on its own as it is decided: when the store refuses a
 //!   match of a group because its offer went, the group's later decisions (made assuming it)
@@ -27,7 +27,7 @@
 //! - Each (request, offer) pair is one match record, members `[request, offer]`, the offer
 //!   always consumed. Their ranks are the default vector's two components; with `--dock` the
 //!   request member carries the whole vector as a list and the offer member none.
-//! - Requests are autoclustered ([`cluster`]): requests alike in everything the cycle reads
+//! - Requests are autoclustered (`cluster`): requests alike in everything the cycle reads
 //!   of them share one sorted candidate list, computed once and popped, taken offers skipped.
 //!   The results are exactly those of the uncached path (`no_clusters`, and `naive`), which
 //!   computes every request's list afresh. `clusters` reports the number of clusters.

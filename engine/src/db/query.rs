@@ -198,7 +198,7 @@ impl Db {
     }
 
     /// The ids of the live ads of `collection` that match `ad` both ways (each one's
-    /// requirements true with the other as TARGET; ports as [`adjoin_index::join`] docks
+    /// requirements true with the other as TARGET; ports as [`adjoin_index::join()`] docks
     /// them), in load order, through the collection's index. `ad` is a `&ClassAd` or an
     /// `Arc<ClassAd>` (or a reference to one).
     pub fn candidates(&self, collection: &str, ad: impl AsRef<ClassAd>) -> Result<Answer, DbError> {

@@ -7,7 +7,8 @@ use adjoin::query::{ClassAd, Expr, Key, Value};
 use std::cmp::Ordering;
 
 /// A value as `condor_status -af` prints it: a string's own characters (no quotes), anything
-/// else in new syntax (`undefined` for a missing attribute, `error`, `4`, `true`, `{ 1,2 }`).
+/// else in new syntax as the unparser prints it (`undefined` for a missing attribute,
+/// `error`, `4`, `true`, `{ 1,2 }`, reals as `5.000000000000000E-01`).
 pub fn af_text(v: &Value) -> String {
     match v {
         Value::Str(s) => s.to_string(),
@@ -179,7 +180,7 @@ mod tests {
         for (exprs, want) in [
             ("Name Cpus Memory", "slot1@x 4 2048"),
             ("Missing Name", "undefined slot1@x"),
-            ("Memory/1024 Load", "2 0.5"),
+            ("Memory/1024 Load", "2 5.000000000000000E-01"),
             ("L Name+1", "{ 1,\"a\" } error"),
         ] {
             let es: Vec<Expr> = exprs

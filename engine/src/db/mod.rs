@@ -325,7 +325,7 @@ impl Db {
     /// Stores `ad` in `collection` under id `id` (whatever the ad's `Name`), durably,
     /// replacing (or re-advertising) an ad with that id.
     pub fn put_with_id(&self, collection: &str, id: &str, ad: &ClassAd) -> Result<Put, DbError> {
-        self.writing(|w| {
+        self.writing_to(&[collection], |w| {
             let put = self
                 .store
                 .put_with_id(collection, id, ad, &PutOptions::default())?;

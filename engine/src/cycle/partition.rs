@@ -446,6 +446,101 @@ mod tests {
         }
     }
 
+    /// A cycle over `db`'s jobs and machines as read now, for tests that change the store
+    /// behind its back before it serves.
+    fn carving<'a>(
+        db: &'a Db,
+        opts: &'a CycleOptions,
+        requests: &'a Collection,
+        offers: &'a Collection,
+    ) -> Carving<'a> {
+        let eval = EvalOptions::default();
+        Carving {
+            opts,
+            db,
+            requests,
+            offers,
+            current: offers.ads.clone(),
+            partitionable: offers
+                .ads
+                .iter()
+                .map(|a| is_partitionable(a, &eval))
+                .collect(),
+            pool: Offers::naive(offers, eval.clone()),
+            dock: Dock::for_offers(Vec::new(), &offers.ads),
+            taken: vec![false; offers.ads.len()],
+            report: CycleReport {
+                cycle: 1,
+                ..CycleReport::default()
+            },
+            eval,
+        }
+    }
+
+    #[test]
+    fn a_refused_match_is_undone_and_the_request_served_again() {
+        let db = Db::open_in_memory().expect("db");
+        let req = "TARGET.RequestCpus <= MY.Cpus";
+        for text in [
+            format!("[Name = \"m0\"; PartitionableSlot = true; Cpus = 4; Memory = 100; Requirements = {req}]"),
+            format!("[Name = \"m1\"; Cpus = 1; Memory = 900; Requirements = {req}]"),
+        ] {
+            db.put("machines", &ad(&text)).expect("put");
+        }
+        db.put(
+            "jobs",
+            &ad("[Name = \"j0\"; RequestCpus = 1; RequestCount = 2; Rank = TARGET.Memory; Requirements = true]"),
+        )
+        .expect("put");
+        let opts = CycleOptions::new("jobs", "machines");
+        let requests = Collection::scan(&db, "jobs").expect("jobs");
+        let offers = Collection::scan(&db, "machines").expect("machines");
+        // The static slot the job prefers goes behind the cycle's back.
+        assert!(db.remove("machines", "m1").expect("remove"));
+        let mut c = carving(&db, &opts, &requests, &offers);
+        c.serve(&[0]).expect("serve");
+        let got: Vec<(&str, &str, bool)> = c
+            .report
+            .matches
+            .iter()
+            .map(|m| (m.request.as_str(), m.offer.as_str(), m.record.is_some()))
+            .collect();
+        // Its decision (m1, then a carve of m0) was refused at m1 and undone; served again,
+        // the job carves m0 twice, from the version before the undone carve.
+        assert_eq!(got, [("j0", "m0", true), ("j0", "m0", true)]);
+        assert_eq!(c.report.matched, 1);
+        let m0 = db.get("machines", "m0").expect("get").expect("m0");
+        assert_eq!(m0.ad.eval_attr("Cpus").as_i64(), Some(2));
+        assert_eq!(db.matches().expect("matches").len(), 2);
+        assert!(db.get("jobs", "j0").expect("get").is_none(), "consumed");
+    }
+
+    #[test]
+    fn a_request_gone_behind_the_cycles_back_is_passed_over() {
+        let db = Db::open_in_memory().expect("db");
+        db.put(
+            "machines",
+            &ad("[Name = \"m0\"; PartitionableSlot = true; Cpus = 4; Requirements = true]"),
+        )
+        .expect("put");
+        db.put("jobs", &ad("[Name = \"j0\"; Requirements = true]"))
+            .expect("put");
+        let opts = CycleOptions::new("jobs", "machines");
+        let requests = Collection::scan(&db, "jobs").expect("jobs");
+        let offers = Collection::scan(&db, "machines").expect("machines");
+        assert!(db.remove("jobs", "j0").expect("remove"));
+        let mut c = carving(&db, &opts, &requests, &offers);
+        c.serve(&[0]).expect("serve");
+        assert!(c.report.matches.is_empty());
+        assert_eq!(
+            c.current[0].eval_attr("Cpus").as_i64(),
+            Some(4),
+            "carve undone"
+        );
+        let m0 = db.get("machines", "m0").expect("get").expect("m0");
+        assert_eq!(m0.ad.eval_attr("Cpus").as_i64(), Some(4));
+    }
+
     #[test]
     fn partitionable_is_read_from_the_ad() {
         let eval = EvalOptions::default();

@@ -11,6 +11,8 @@
 //!   --naive` measures the ratio in one run.
 //! - `cycle_clustered_1k`: 1,000 slots against 2,000 jobs of 100 autoclusters: autoclustered,
 //!   uncached and naive.
+//! - `cycle_partitionable_1k`: the same pool with every fourth slot partitionable: the
+//!   carving cycle, indexed and naive, against matching the slots whole.
 
 // criterion_group! generates an undocumented public function.
 #![allow(missing_docs)]
@@ -134,5 +136,45 @@ fn generated_pools(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, ads_4000, generated_pools);
+/// 1,000 generated slots, every fourth made partitionable (four times the CPUs), against
+/// 2,000 jobs of 100 autoclusters: the carving cycle (indexed, and naive), against the same
+/// pool matched whole (autoclustered).
+fn partitionable_pool(c: &mut Criterion) {
+    let db = Db::open_in_memory().expect("db");
+    let mut w = Workload::new(42).expect("workload");
+    for n in 0..1_000u64 {
+        let mut ad = w.slot_ad(n);
+        if n % 4 == 0 {
+            ad.set_value("PartitionableSlot", true);
+            let cpus = ad.eval_attr("Cpus").as_i64().unwrap_or(1);
+            ad.set_value("Cpus", cpus * 4);
+        }
+        db.put("machines", &ad).expect("put");
+    }
+    let templates = JobTemplates::new(w.rng(), 100).expect("templates");
+    let mut g = w.rng().clone();
+    for job in templates.jobs(&mut g, 2_000) {
+        db.put("jobs", &job).expect("put");
+    }
+    let carving = opts(|_| {});
+    let naive = opts(|o| o.naive = true);
+    let whole = opts(|o| o.whole_slots = true);
+    let (a, b) = (
+        run(&db, &carving).expect("cycle"),
+        run(&db, &naive).expect("cycle"),
+    );
+    assert_eq!(a.matches, b.matches);
+    let mut g = c.benchmark_group("cycle_partitionable_1k");
+    g.sample_size(10);
+    for (name, o) in [
+        ("carving", &carving),
+        ("carving_naive", &naive),
+        ("whole_slots", &whole),
+    ] {
+        g.bench_function(name, |b| b.iter(|| run(&db, o).expect("cycle")));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, ads_4000, generated_pools, partitionable_pool);
 criterion_main!(benches);

@@ -457,10 +457,14 @@ fn matches_are_listed() {
         s.ok(&["matches", "--json"]),
         "{\"id\":1,\"time\":1417808219,\"cycle\":3,\"members\":[{\"collection\":\"jobs\",\"id\":\"s#1.0#5\",\"rank\":2.5,\"consumed\":false},{\"collection\":\"machines\",\"id\":\"slot1\",\"rank\":null,\"consumed\":true}]}\n"
     );
-    // A consumed slot is gone and tombstoned; a reload under its id is refused and placed.
+    // A consumed slot is gone and tombstoned; `get` names the match; a reload under its id
+    // re-advertises it (the match record stays), an older update is refused as stale.
     // (The tombstone above lapsed long ago by the real clock; consume one now.)
     {
         let db = adjoin::Db::open(&path).expect("open");
+        let slot2 = adjoin::query::parse::classad("[Name = \"slot2\"; UpdateSequenceNumber = 5]")
+            .expect("ad");
+        db.put("machines", &slot2).expect("put");
         db.record_match(&adjoin::storage::NewMatch {
             cycle: 4,
             members: vec![member("machines", "slot2", None, true)],
@@ -469,21 +473,45 @@ fn matches_are_listed() {
     }
     s.wait_released();
     assert_eq!(s.ok(&["query", "--from", "machines", "--count"]), "0\n");
-    s.write("again.ads", "[Name = \"slot1\"]\n[Name = \"slot2\"]\n");
-    let out = s.run(&["load", "--into", "machines", "again.ads"]);
-    assert_eq!(out.code, 1, "{out:?}");
+    let got = s.run(&["get", "--from", "machines", "slot2"]);
+    assert_eq!(got.code, 1, "{got:?}");
     assert!(
-        out.stderr
-            .starts_with("again.ads:2:1: ad slot2 in machines was consumed by a match (match 2)"),
+        got.stderr.starts_with(
+            "adjoin: ad slot2 in machines was consumed by match 2 (`adjoin matches`) at 20"
+        ),
+        "{got:?}"
+    );
+    s.write(
+        "again.ads",
+        "[Name = \"slot1\"]\n[Name = \"slot2\"; UpdateSequenceNumber = 4]\n",
+    );
+    let out = s.run(&["load", "--into", "machines", "again.ads"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stderr.starts_with(
+            "again.ads:2:1: stale update of ad slot2 in machines: UpdateSequenceNumber 4 is older than the stored ad's 5"
+        ),
         "{out:?}"
     );
     assert_eq!(
         out.stdout,
-        "loaded 1 ad into machines from again.ads: 0 replaced, 1 skipped, 0 generated ids\n"
+        "loaded 1 ad into machines from again.ads: 0 replaced, 0 skipped, 0 generated ids, 1 stale update refused\n"
+    );
+    s.write(
+        "newer.ads",
+        "[Name = \"slot2\"; UpdateSequenceNumber = 6; State = \"Claimed\"]\n",
+    );
+    assert_eq!(
+        s.ok(&["load", "--into", "machines", "newer.ads"]),
+        "loaded 1 ad into machines from newer.ads: 0 replaced, 0 skipped, 0 generated ids\n"
+    );
+    assert_eq!(
+        s.ok(&["query", "--from", "machines", "--af", "Name", "State"]),
+        "slot1 undefined\nslot2 Claimed\n"
     );
     let stats = s.ok(&["stats"]);
     assert!(
-        stats.contains("\nmachines      1        0           1\n"),
+        stats.contains("\nmachines      2        0           0\n"),
         "{stats}"
     );
     assert!(stats.contains("\nmatches: 2\n"), "{stats}");

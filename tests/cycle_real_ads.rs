@@ -126,7 +126,9 @@ fn load(b: &Block, ads: &HashMap<String, ClassAd>) -> (Db, HashMap<String, Strin
 
 /// Cycle options for the block's semantics, set further by `f`.
 fn options(b: &Block, f: impl FnOnce(&mut CycleOptions)) -> CycleOptions {
+    // HTCondor's emulated cycle (the golden file) consumes every slot whole.
     let mut o = CycleOptions {
+        whole_slots: true,
         requests: "jobs".into(),
         offers: "slots".into(),
         index: IndexOptions {

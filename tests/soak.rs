@@ -36,9 +36,13 @@ fn rss() -> u64 {
         .map_or(0, |pages| pages * 4096)
 }
 
-/// An error the threads may meet: re-advertising a slot consumed a moment ago.
+/// An error the threads may meet: a stale update of a slot (re-advertising a consumed slot
+/// is stored since re-advertisement; stores before it refused it as `Consumed`).
 fn expected(e: &DbError) -> bool {
-    matches!(e, DbError::Ad(AdError::Consumed { .. }))
+    matches!(
+        e,
+        DbError::Ad(AdError::Consumed { .. } | AdError::Stale { .. })
+    )
 }
 
 /// Runs the pool for `secs` seconds; returns the rounds' (seconds, bytes, dead, lapsed,

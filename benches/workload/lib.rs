@@ -75,6 +75,23 @@ pub const MEMORY_MB: [(i64, f64); 5] = [
     (800, 0.13),
 ];
 
+/// The platforms of today's pools standing in for [`ARCH_OS`]'s, row for row with the same
+/// shares (so the model's proportions hold): what [`Workload::today`] generates.
+pub const TODAY_ARCH_OS: [(&str, &str, f64); 8] = [
+    ("X86_64", "LINUX", 0.3191),
+    ("X86_64", "WINDOWS", 0.2127),
+    ("aarch64", "LINUX", 0.2411),
+    ("ppc64le", "LINUX", 0.0212),
+    ("X86_64", "MACOS", 0.0390),
+    ("aarch64", "MACOS", 0.0390),
+    ("X86_64", "FREEBSD", 0.0766),
+    ("aarch64", "WINDOWS", 0.0524),
+];
+
+/// How much more memory today's slots have than the model's (Figure 27's 32 MB–800 MB become
+/// 2 GB–50 GB), applied to [`MEMORY_MB`] by [`Workload::today`] for slots and requests alike.
+pub const TODAY_MEMORY_SCALE: i64 = 64;
+
 /// The epoch the generated times are near (2014-12-05, as in the real slot ads).
 const BASE_TIME: i64 = 1_417_808_219;
 
@@ -82,6 +99,8 @@ const BASE_TIME: i64 = 1_417_808_219;
 #[derive(Clone, Debug)]
 pub struct Workload {
     rng: Rng,
+    /// Today's platforms and memory sizes ([`Workload::today`]) instead of the model's.
+    today: bool,
     slot_exprs: Vec<(Name, Expr)>,
     job_exprs: Vec<(Name, Expr)>,
 }
@@ -117,6 +136,7 @@ impl Workload {
         };
         Ok(Workload {
             rng: Rng::new(seed),
+            today: false,
             slot_exprs: parsed(&[
                 ("CpuBusy", "((LoadAvg - CondorLoadAvg) >= 0.5)"),
                 ("Start", "(KeyboardIdle > 15 * 60) && (LoadAvg - CondorLoadAvg <= 0.3)"),
@@ -138,6 +158,35 @@ impl Workload {
         })
     }
 
+    /// A workload like [`Workload::new`]'s with today's platforms ([`TODAY_ARCH_OS`], the
+    /// model's shares) and memory sizes ([`TODAY_MEMORY_SCALE`] times the model's), for
+    /// pools that should look like a current HTCondor pool (the demo's).
+    pub fn today(seed: u64) -> Result<Workload, ParseError> {
+        Ok(Workload {
+            today: true,
+            ..Workload::new(seed)?
+        })
+    }
+
+    /// The Arch/OpSys pairs and shares this workload draws from.
+    pub fn arch_os(&self) -> &'static [(&'static str, &'static str, f64); 8] {
+        if self.today {
+            &TODAY_ARCH_OS
+        } else {
+            &ARCH_OS
+        }
+    }
+
+    /// A memory size (MB) drawn from the model, scaled for today when asked.
+    fn memory_mb(&mut self) -> i64 {
+        let m = MEMORY_MB[self.rng.weighted(&MEMORY_MB.map(|m| m.1))].0;
+        if self.today {
+            m * TODAY_MEMORY_SCALE
+        } else {
+            m
+        }
+    }
+
     /// The generator (to draw more from the same stream).
     pub fn rng(&mut self) -> &mut Rng {
         &mut self.rng
@@ -145,9 +194,10 @@ impl Workload {
 
     /// Slot ad number `n` (its `Name` is `slot<k>@host<m>.pool.example`): 43 attributes.
     pub fn slot_ad(&mut self, n: u64) -> ClassAd {
+        let table = self.arch_os();
+        let (arch, os, _) = table[self.rng.weighted(&table.map(|a| a.2))];
+        let memory = self.memory_mb();
         let g = &mut self.rng;
-        let (arch, os, _) = ARCH_OS[g.weighted(&ARCH_OS.map(|a| a.2))];
-        let memory = MEMORY_MB[g.weighted(&MEMORY_MB.map(|m| m.1))].0;
         let total_vm = memory * 2 * 1024;
         let vm = total_vm * g.range(20, 91) / 100;
         let cpus = [1, 1, 2, 4, 8][g.range(0, 5) as usize];
@@ -228,8 +278,10 @@ impl Workload {
     /// shaped like the real job ad of the corpus; it asks for an architecture and OS drawn from
     /// the machine model, so that about as many jobs fit as the model's pool offers.
     pub fn job_ad(&mut self, n: u64) -> ClassAd {
+        let table = self.arch_os();
+        let (arch, os, _) = table[self.rng.weighted(&table.map(|a| a.2))];
+        let scale = if self.today { TODAY_MEMORY_SCALE } else { 1 };
         let g = &mut self.rng;
-        let (arch, os, _) = ARCH_OS[g.weighted(&ARCH_OS.map(|a| a.2))];
         let cluster = n / 10 + 1;
         let proc_ = n % 10;
         let qdate = BASE_TIME + (n as i64) * 3;
@@ -255,7 +307,7 @@ impl Workload {
         set("DiskUsage", i(g.range(10, 10_000)));
         set(
             "RequestMemory",
-            i(MEMORY_MB[g.weighted(&MEMORY_MB.map(|m| m.1))].0 / 2),
+            i(MEMORY_MB[g.weighted(&MEMORY_MB.map(|m| m.1))].0 * scale / 2),
         );
         set("RequestCpus", i(1));
         set("WantArch", s(arch));

@@ -9,6 +9,7 @@
 #![deny(missing_docs)]
 
 pub mod ast;
+pub mod build;
 mod calendar;
 pub mod classad;
 pub mod error;
@@ -23,6 +24,7 @@ pub mod structural;
 pub mod value;
 
 pub use ast::{BinOp, Expr, UnOp};
+pub use build::AdBuilder;
 pub use classad::ClassAd;
 pub use error::ParseError;
 pub use eval::{EvalOptions, Evaluator};

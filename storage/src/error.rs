@@ -1,10 +1,16 @@
 //! Errors of the store, one enum per layer: [`StoreError`] from a backend, [`OpenError`] from
-//! opening, [`AdError`] from operations on ads and matches, and [`Error`] to hold any of them.
+//! opening, [`AdError`] from operations on ads and matches, and [`Error`](enum@Error) to hold any of them.
 //! Damage to a record is data ([`Damage`]), so `check` can list it and reads can report it.
 
 use std::fmt;
 use std::path::PathBuf;
 use thiserror::Error;
+
+/// ` (DaemonStartTime T)` for a start time, else nothing.
+fn started(t: &Option<i64>) -> String {
+    t.map(|t| format!(" (DaemonStartTime {t})"))
+        .unwrap_or_default()
+}
 
 /// A failure of the storage backend.
 #[derive(Debug, Error)]
@@ -174,6 +180,24 @@ pub enum AdError {
         match_id: Option<u64>,
         /// When the tombstone expires (seconds since the epoch).
         until: i64,
+    },
+    /// A stale update: the stored ad of this id (live, or consumed by a match) carries a
+    /// later `UpdateSequenceNumber` (or `DaemonStartTime`) than the ad put, e.g. a collector
+    /// update delivered out of order. The stored ad stays.
+    #[error("stale update of ad {id} in {collection}: UpdateSequenceNumber {seq}{} is older than the stored ad's {stored_seq}{}", started(start), started(stored_start))]
+    Stale {
+        /// The collection.
+        collection: String,
+        /// The id.
+        id: String,
+        /// The refused ad's `UpdateSequenceNumber`.
+        seq: i64,
+        /// The refused ad's `DaemonStartTime`, if it has one.
+        start: Option<i64>,
+        /// The stored ad's `UpdateSequenceNumber`.
+        stored_seq: i64,
+        /// The stored ad's `DaemonStartTime`, if it has one.
+        stored_start: Option<i64>,
     },
     /// A collection name that cannot be stored: e.g. `""` or one with a newline.
     #[error("invalid collection name {name:?}: {reason}")]

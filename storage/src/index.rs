@@ -143,7 +143,7 @@ impl Index {
         }
         // Tombstones first: a record whose id is tombstoned is dead (format 3: consumption
         // leaves the record in its block; no live ad can have a tombstoned id, as a put under
-        // one is refused until it lapses, and the put then buries the dead records).
+        // one buries the dead records and deletes the tombstone in its transaction).
         for entry in store.scan(tree::TOMBSTONES, KeyRange::all())? {
             ix.tombstoned.insert(entry?.0);
         }

@@ -13,11 +13,16 @@
 //! let ids: Vec<String> = store.scan("machines").unwrap().map(|a| a.unwrap().header.id).collect();
 //! assert_eq!(ids, ["slot1@host"]);
 //!
-//! // A match consumes the slot: it is removed and its id refused for a while.
+//! // A match consumes the slot: it is removed and its id tombstoned, naming the match.
 //! let member = NewMember { collection: "machines".into(), id: put.id.clone(), rank: None, consume: true };
-//! store.record_match(&NewMatch { cycle: 1, members: vec![member] }).unwrap();
+//! let m = store.record_match(&NewMatch { cycle: 1, members: vec![member] }).unwrap();
 //! assert!(store.get("machines", "slot1@host").unwrap().is_none());
-//! assert!(store.put("machines", &slot, &PutOptions::default()).is_err());
+//! assert_eq!(store.tombstone("machines", "slot1@host").unwrap().unwrap().match_id, Some(m.id));
+//! // The slot re-advertises with its new state; the match record stays.
+//! let claimed = adjoin_query::parse::classad(r#"[Name = "slot1@host"; State = "Claimed"]"#).unwrap();
+//! store.put("machines", &claimed, &PutOptions::default()).unwrap();
+//! assert!(store.get("machines", "slot1@host").unwrap().is_some());
+//! assert!(store.get_match(m.id).unwrap().is_some());
 //! ```
 //!
 //! The on-disk layout, the invariants between trees and what is assumed of sled are in
@@ -44,6 +49,7 @@ mod migrate;
 mod names;
 pub mod raw;
 mod read;
+mod readvertise;
 pub mod record;
 mod registrar;
 mod stats;
@@ -63,7 +69,7 @@ pub use maintain::Maintained;
 pub use raw::RawAd;
 pub use read::{AdScan, Generation, ScanWith};
 pub use record::{AdHeader, MatchMember, MatchRecord, StoredAd, Tombstone};
-pub use registrar::{AfterRefusal, NewMatch, NewMember};
+pub use registrar::{AfterRefusal, Carve, NewMatch, NewMember};
 pub use stats::{CollectionStats, Stats};
 pub use store::{system_clock, AdStore, Clock, Durability, StoreOptions};
 pub use write::{Put, PutOptions, GENERATED_PREFIX};

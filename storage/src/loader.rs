@@ -30,8 +30,8 @@ impl AdStore {
 }
 
 /// A bulk load: ads are prepared as they are pushed and committed a chunk per transaction
-/// ([`StoreOptions::chunk_size`](crate::StoreOptions)). With [`Durability::Immediate`] each
-/// chunk is flushed as it commits; with [`Durability::Buffered`] once, by [`Loader::finish`].
+/// ([`StoreOptions::chunk_size`](crate::StoreOptions)). With [`Durability::Immediate`](crate::Durability::Immediate) each
+/// chunk is flushed as it commits; with [`Durability::Buffered`](crate::Durability::Buffered) once, by [`Loader::finish`].
 /// An ad refused on its own (tombstoned id, bad expiry) is reported and the rest are stored.
 pub struct Loader<'s> {
     pub(crate) store: &'s AdStore,

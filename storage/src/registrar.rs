@@ -15,7 +15,7 @@ use crate::record::{MatchMember, MatchRecord, Tombstone};
 use crate::store::{damage, t, AdStore, Durability};
 use crate::txn::Txn;
 use crate::write::{missing, unreachable_outcome};
-use adjoin_query::Value;
+use adjoin_query::{ClassAd, Value};
 
 /// One ad of a match being recorded.
 #[derive(Clone, Debug)]
@@ -37,6 +37,19 @@ pub struct NewMatch {
     pub cycle: u64,
     /// Its ads, in the caller's order.
     pub members: Vec<NewMember>,
+}
+
+/// A partitionable offer's remainder after a match carved its share: the ad that replaces
+/// the offer (same id, place in load order and expiry) in the match's transaction, instead of
+/// the offer being consumed.
+#[derive(Clone, Debug)]
+pub struct Carve {
+    /// The offer's collection.
+    pub collection: String,
+    /// The offer's id.
+    pub id: String,
+    /// What is left of it.
+    pub rest: ClassAd,
 }
 
 /// What [`AdStore::record_matches`] does with the matches after one it refuses.
@@ -110,10 +123,27 @@ fn plan_match(
     txn: &mut Txn<'_>,
     store: &AdStore,
     m: &NewMatch,
+    carve: Option<&Carve>,
     now: i64,
 ) -> Result<Result<MatchRecord, AdError>, AdError> {
     crate::history::valid_members(m)?;
     let consumed: Vec<&NewMember> = m.members.iter().filter(|mem| mem.consume).collect();
+    if let Some(cv) = carve {
+        let clash = consumed
+            .iter()
+            .any(|p| p.collection == cv.collection && p.id == cv.id);
+        let ok = match live(txn, &cv.collection, &cv.id, now) {
+            Ok(ok) => ok && !clash,
+            Err(AdError::Damaged(d)) => return Ok(Err(AdError::Damaged(d))),
+            Err(e) => return Err(e),
+        };
+        if !ok {
+            return Ok(Err(AdError::MissingMember {
+                collection: cv.collection.clone(),
+                id: cv.id.clone(),
+            }));
+        }
+    }
     for (i, mem) in consumed.iter().enumerate() {
         let twice = consumed[..i]
             .iter()
@@ -135,6 +165,11 @@ fn plan_match(
         if !consume_one(txn, store, &mem.collection, &mem.id, now, Some(id))? {
             return Err(unreachable_outcome("consuming a checked match member"));
         }
+    }
+    if let Some(cv) = carve {
+        // Checked live above; a remainder that cannot be stored fails the whole batch rather
+        // than leave this match half planned.
+        crate::write::replace_live(txn, store, &cv.collection, &cv.id, &cv.rest, now)??;
     }
     let rec = MatchRecord {
         id,
@@ -212,14 +247,29 @@ impl AdStore {
         after: AfterRefusal,
         durability: Durability,
     ) -> Result<Vec<Result<MatchRecord, AdError>>, AdError> {
+        self.record_matches_carving(ms, &[], after, durability)
+    }
+
+    /// [`AdStore::record_matches_with`] where match `i` may carve a partitionable offer:
+    /// `carves[i]` (when there, and `Some`) replaces the offer by what is left of it in the
+    /// match's transaction (the offer member is not consumed). A carve whose offer is gone
+    /// refuses its match ([`AdError::MissingMember`]).
+    pub fn record_matches_carving(
+        &self,
+        ms: &[NewMatch],
+        carves: &[Option<Carve>],
+        after: AfterRefusal,
+        durability: Durability,
+    ) -> Result<Vec<Result<MatchRecord, AdError>>, AdError> {
         let _span = tracing::debug_span!("record_matches", matches = ms.len()).entered();
         let now = self.now();
         let mut out = Vec::with_capacity(ms.len());
         {
             let _w = self.write.lock();
             let mut txn = Txn::new(self);
-            for m in ms {
-                let r = plan_match(&mut txn, self, m, now)?;
+            for (i, m) in ms.iter().enumerate() {
+                let carve = carves.get(i).and_then(Option::as_ref);
+                let r = plan_match(&mut txn, self, m, carve, now)?;
                 let refused = r.is_err();
                 out.push(r);
                 if refused && after == AfterRefusal::Stop {

@@ -207,32 +207,83 @@ pub(crate) fn lifetimes(f: Fixture) {
 }
 
 pub(crate) fn consumption_and_tombstones(f: Fixture) {
-    put(&f, "m", r#"[Name = "s1"]"#);
+    put(
+        &f,
+        "m",
+        r#"[Name = "s1"; UpdateSequenceNumber = 5; DaemonStartTime = 10]"#,
+    );
     f.s.consume("m", "s1").expect("consume");
     assert!(f.s.get("m", "s1").expect("get").is_none());
+    // An update older than the consumed ad is stale: refused, the tombstone stays.
     let e =
-        f.s.put("m", &ad(r#"[Name = "s1"]"#), &PutOptions::default())
-            .expect_err("tombstoned");
+        f.s.put(
+            "m",
+            &ad(r#"[Name = "s1"; UpdateSequenceNumber = 4; DaemonStartTime = 10]"#),
+            &PutOptions::default(),
+        )
+        .expect_err("stale");
     match &e {
-        AdError::Consumed { id, until, .. } => assert_eq!((id.as_str(), *until), ("s1", 1100)),
-        other => panic!("want Consumed, got {other}"),
+        AdError::Stale {
+            id,
+            seq,
+            stored_seq,
+            ..
+        } => assert_eq!((id.as_str(), *seq, *stored_seq), ("s1", 4, 5)),
+        other => panic!("want Stale, got {other}"),
     }
-    assert!(f.s.tombstone("m", "s1").expect("tombstone").is_some());
+    let ts =
+        f.s.tombstone("m", "s1")
+            .expect("tombstone")
+            .expect("in force");
+    assert_eq!(ts.until, 1100);
     assert!(matches!(
         f.s.consume("m", "s1"),
         Err(AdError::NotFound { .. })
     ));
-    f.at(1100);
-    assert!(f.s.tombstone("m", "s1").expect("tombstone").is_none());
+    // A newer update re-advertises the consumed id at once: stored, tombstone gone.
     assert_eq!(
-        put(&f, "m", r#"[Name = "s1"]"#),
+        put(
+            &f,
+            "m",
+            r#"[Name = "s1"; UpdateSequenceNumber = 6; DaemonStartTime = 10; State = "Claimed"]"#
+        ),
         "s1",
-        "accepted once the tombstone expires"
     );
+    assert!(f.s.tombstone("m", "s1").expect("tombstone").is_none());
+    assert_eq!(attr(&f, "m", "s1", "State").as_deref(), Some("\"Claimed\""));
     assert!(f.s.check().expect("check").is_clean());
+    // A live ad is guarded alike; the same update twice is accepted.
+    let stale = f.s.put(
+        "m",
+        &ad(r#"[Name = "s1"; UpdateSequenceNumber = 5; DaemonStartTime = 10]"#),
+        &PutOptions::default(),
+    );
+    assert!(matches!(stale, Err(AdError::Stale { .. })), "{stale:?}");
+    assert_eq!(
+        put(
+            &f,
+            "m",
+            r#"[Name = "s1"; UpdateSequenceNumber = 6; DaemonStartTime = 10]"#
+        ),
+        "s1"
+    );
+    // A restarted daemon numbers from 1 again.
+    assert_eq!(
+        put(
+            &f,
+            "m",
+            r#"[Name = "s1"; UpdateSequenceNumber = 1; DaemonStartTime = 20]"#
+        ),
+        "s1"
+    );
+    // An ad without a sequence number re-advertises unguarded.
     f.s.consume("m", "s1").expect("consume again");
+    assert_eq!(put(&f, "m", r#"[Name = "s1"]"#), "s1");
+    f.s.consume("m", "s1").expect("consume a third time");
+    assert!(f.s.check().expect("check").is_clean());
     f.at(3000);
     assert_eq!(f.s.purge().expect("purge").tombstones, 1);
+    assert!(f.s.check().expect("check").is_clean());
 }
 
 pub(crate) fn matches_commit_atomically(f: Fixture) {
@@ -433,20 +484,20 @@ pub(crate) fn bulk_loads(f: Fixture) {
     }
     assert_eq!(committed, 6, "two chunks of three committed on the way");
     let report = l.finish().expect("finish");
-    assert_eq!((report.stored(), report.rejected()), (5, 2));
+    assert_eq!((report.stored(), report.rejected()), (6, 1));
     let shown: Vec<String> = report
         .results
         .iter()
         .map(|r| match r {
             Ok(p) => p.id.clone(),
-            Err(AdError::Consumed { .. }) => "consumed".into(),
             Err(AdError::InvalidId { .. }) => "invalid".into(),
             Err(e) => e.to_string(),
         })
         .collect();
-    assert_eq!(shown, ["a", "b", "consumed", "a", "auto-1", "invalid", "c"]);
+    // The consumed id is re-advertised.
+    assert_eq!(shown, ["a", "b", "taken", "a", "auto-1", "invalid", "c"]);
     assert!(report.results[3].as_ref().is_ok_and(|p| p.replaced));
-    assert_eq!(ids(&f, "m"), ["a", "b", "auto-1", "c"]);
+    assert_eq!(ids(&f, "m"), ["a", "b", "taken", "auto-1", "c"]);
     assert_eq!(attr(&f, "m", "a", "v").as_deref(), Some("2"));
     assert!(f.s.check().expect("check").is_clean());
 }
@@ -562,7 +613,7 @@ pub(crate) fn generations_count_record_changes(f: Fixture) {
     };
     put(&f, "m", r#"[Name = "a"; x = 1]"#);
     step(&f, true, "a replacing put");
-    put(&f, "m", r#"[Name = "b"]"#);
+    put(&f, "m", r#"[Name = "b"; UpdateSequenceNumber = 5]"#);
     step(&f, true, "a new ad");
     ids(&f, "m");
     f.s.get("m", "a").expect("get");
@@ -571,8 +622,12 @@ pub(crate) fn generations_count_record_changes(f: Fixture) {
     step(&f, false, "another collection");
     f.s.consume("m", "b").expect("consume");
     step(&f, true, "consumption");
-    f.s.put("m", &ad(r#"[Name = "b"]"#), &PutOptions::default())
-        .expect_err("tombstoned");
+    f.s.put(
+        "m",
+        &ad(r#"[Name = "b"; UpdateSequenceNumber = 4]"#),
+        &PutOptions::default(),
+    )
+    .expect_err("stale");
     step(&f, false, "a refused put");
     assert!(!f
         .s

@@ -288,6 +288,44 @@ impl<'s> Txn<'s> {
         Ok(Some(expires))
     }
 
+    /// The latest dead record of `id` of `c` (the ad its last consumption left), if any.
+    pub(crate) fn last_dead(&self, c: CollId, id: &str) -> Option<Loc> {
+        let ix = self.s.index.read();
+        ix.colls
+            .get(&c)
+            .and_then(|x| x.dead_ids.get(id))
+            .and_then(|locs| locs.iter().max_by_key(|l| l.seq).copied())
+    }
+
+    /// The ad of the record at `loc` of collection `name` (live or dead), decoded, read
+    /// without taking its block into the transaction (which would rewrite it): `None` when
+    /// its block does not hold it, the inner error when it does not decode.
+    pub(crate) fn decode_at(
+        &mut self,
+        name: &str,
+        c: CollId,
+        loc: Loc,
+    ) -> Result<Option<Result<adjoin_query::ClassAd, codec::CodecError>>, AdError> {
+        let names = &self.s.names;
+        if let Some(t) = self.blocks.get(&(c, loc.block)) {
+            return Ok(t
+                .recs
+                .iter()
+                .find(|r| r.header.seq == loc.seq)
+                .map(|r| crate::raw::RawAd::new(&r.body, names).decode()));
+        }
+        let k = key::block(c, loc.block);
+        let Some(raw) = self.s.store.get(tree::BLOCKS, &k)? else {
+            return Ok(None);
+        };
+        let view = View::open(&k, loc.block, &raw)
+            .map_err(|e| AdError::Damaged(damage(tree::BLOCKS, Some(name), None, &k, e)))?;
+        Ok(view.find(loc.seq).map(|i| {
+            view.body(i)
+                .and_then(|body| crate::raw::RawAd::new(body, names).decode())
+        }))
+    }
+
     /// Takes the dead records of `id` of `c` out of their blocks (before its tombstone goes:
     /// without it they would read as live again).
     pub(crate) fn bury(&mut self, name: &str, c: CollId, id: &str) -> Result<(), AdError> {

@@ -2,14 +2,16 @@
 //! bulk loads ([`Loader`](crate::Loader)), and [`AdStore::remove`].
 //!
 //! One routine, [`put_one`], stores an ad in a [`Txn`]; a single put runs it for one ad, a bulk
-//! load for a chunk of ads, so both keep the same invariants: a tombstoned id is refused, a
+//! load for a chunk of ads, so both keep the same invariants: a stale update is refused, a
 //! replaced ad keeps its place in load order (its record is rewritten in its block), and new
-//! ads are packed, in load order, into new blocks.
+//! ads are packed, in load order, into new blocks. A put under a consumed id re-advertises it
+//! (`readvertise.rs`).
 
 use crate::block::Rec;
 use crate::error::AdError;
 use crate::ident::{Expiry, IdRule};
 use crate::key::{meta, tree, CollId};
+use crate::readvertise::{self, Stamp};
 use crate::record::AdHeader;
 use crate::store::{damage, valid_collection, valid_id, AdStore, Durability};
 use crate::txn::Txn;
@@ -44,6 +46,8 @@ pub struct Put {
 /// An ad ready to store: id and expiry resolved, ad encoded.
 pub(crate) struct Prepared {
     id: Option<String>,
+    /// Its update stamp, for the stale-update guard (`readvertise.rs`).
+    stamp: Option<Stamp>,
     expires: Option<i64>,
     ad_bytes: Vec<u8>,
 }
@@ -55,7 +59,17 @@ pub(crate) fn prepare(
     opts: &PutOptions,
     now: i64,
 ) -> Result<Prepared, AdError> {
-    let id = opts.id.id_of(ad, now);
+    prepare_as(store, ad, opts.id.id_of(ad, now), opts, now)
+}
+
+/// [`prepare`] with the id given (`None`: generated) instead of read by `opts.id`.
+pub(crate) fn prepare_as(
+    store: &AdStore,
+    ad: &ClassAd,
+    id: Option<String>,
+    opts: &PutOptions,
+    now: i64,
+) -> Result<Prepared, AdError> {
     let shown = || id.clone().unwrap_or_else(|| "(no id)".into());
     if let Some(id) = &id {
         valid_id(id)?;
@@ -80,6 +94,7 @@ pub(crate) fn prepare(
     })?;
     Ok(Prepared {
         id,
+        stamp: Stamp::of(ad),
         expires,
         ad_bytes,
     })
@@ -100,15 +115,15 @@ fn put_one(
     let (id, generated) = match p.id {
         Some(id) => {
             if let Some(ts) = txn.tombstone(name, c, &id)? {
+                // A re-advertisement of a consumed id: unless the consumed ad is a later
+                // update (and its tombstone in force), the tombstone goes, its dead records
+                // first (format 3); the match record stays.
                 if ts.until > now {
-                    return Ok(Err(AdError::Consumed {
-                        collection: name.to_owned(),
-                        id,
-                        match_id: ts.match_id,
-                        until: ts.until,
-                    }));
+                    let dead = txn.last_dead(c, &id);
+                    if let Err(e) = readvertise::guard(txn, name, c, &id, dead, p.stamp)? {
+                        return Ok(Err(e));
+                    }
                 }
-                // The lapsed tombstone goes: its dead records go first (format 3).
                 txn.bury(name, c, &id)?;
                 txn.set_tombstone(c, &id, None);
             }
@@ -143,6 +158,9 @@ fn put_one(
             Err(e) => return Err(e),
         };
         if old_expiry.is_none_or(|at| at > now) {
+            if let Err(e) = readvertise::guard(txn, name, c, &header.id, Some(loc), p.stamp)? {
+                return Ok(Err(e));
+            }
             header.seq = loc.seq;
             let put = Put {
                 id: header.id.clone(),
@@ -174,6 +192,44 @@ fn put_one(
     };
     txn.append(c, Rec::new(header, p.ad_bytes));
     Ok(Ok(put))
+}
+
+/// Replaces live ad `id` of `name` by `ad` in `txn`, keeping its place in load order and its
+/// expiry (a partitionable slot's remainder after a match carved its share). The inner error
+/// refuses it: no live ad has that id ([`AdError::MissingMember`]).
+pub(crate) fn replace_live(
+    txn: &mut Txn<'_>,
+    store: &AdStore,
+    name: &str,
+    id: &str,
+    ad: &ClassAd,
+    now: i64,
+) -> Result<Result<Put, AdError>, AdError> {
+    let gone = || {
+        Ok(Err(AdError::MissingMember {
+            collection: name.to_owned(),
+            id: id.to_owned(),
+        }))
+    };
+    let Some(c) = txn.collection(name)? else {
+        return gone();
+    };
+    let Some(loc) = txn.lookup(c.id, id) else {
+        return gone();
+    };
+    let expires = match txn.expiry_of(name, c.id, id, loc)? {
+        Some(e) if e.is_none_or(|at| at > now) => e,
+        Some(_) => return gone(),
+        None => return Err(missing(name, id, loc.seq)),
+    };
+    let mut p = match prepare_as(store, ad, Some(id.to_owned()), &PutOptions::default(), now) {
+        Ok(p) => p,
+        Err(e) => return Ok(Err(e)),
+    };
+    // The store's own update: not guarded as a daemon's.
+    p.stamp = None;
+    p.expires = expires;
+    put_one(txn, name, p, now)
 }
 
 /// The damage of an index entry whose record its block does not hold.
@@ -242,13 +298,31 @@ impl AdStore {
         Ok(outcomes)
     }
 
-    /// Stores `ad` in collection `name` (created if new), replacing an ad with the same id.
-    /// Refused when the id is tombstoned ([`AdError::Consumed`]).
+    /// Stores `ad` in collection `name` (created if new), replacing an ad with the same id, or
+    /// re-advertising a consumed one (the match record stays). Refused when the ad stored
+    /// under the id is a later update ([`AdError::Stale`]).
     pub fn put(&self, name: &str, ad: &ClassAd, opts: &PutOptions) -> Result<Put, AdError> {
         let _span = tracing::debug_span!("put", collection = name).entered();
         let p = prepare(self, ad, opts, self.now())?;
         let put = self.put_chunk(name, vec![Ok(p)])?.into_iter().next();
         // put_chunk returns one outcome per item.
+        let put = put.ok_or_else(|| unreachable_outcome("put"))??;
+        self.commit_point(opts.durability)?;
+        Ok(put)
+    }
+
+    /// Stores `ad` in collection `name` under id `id` (instead of one read from the ad),
+    /// otherwise as [`AdStore::put`] does.
+    pub fn put_with_id(
+        &self,
+        name: &str,
+        id: &str,
+        ad: &ClassAd,
+        opts: &PutOptions,
+    ) -> Result<Put, AdError> {
+        let _span = tracing::debug_span!("put_with_id", collection = name, id).entered();
+        let p = prepare_as(self, ad, Some(id.to_owned()), opts, self.now())?;
+        let put = self.put_chunk(name, vec![Ok(p)])?.into_iter().next();
         let put = put.ok_or_else(|| unreachable_outcome("put"))??;
         self.commit_point(opts.durability)?;
         Ok(put)

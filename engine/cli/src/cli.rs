@@ -9,6 +9,7 @@ mod eval;
 mod gang;
 mod get;
 mod join;
+mod listing;
 mod load;
 mod maintain;
 mod match_cmd;
@@ -35,6 +36,10 @@ struct Cli {
     /// builds a fresh one (under the temp directory unless given).
     #[arg(long, global = true, value_name = "PATH")]
     db: Option<PathBuf>,
+    /// Wait up to SECONDS for another process to release the database (a load still
+    /// running) instead of failing at once with "database in use".
+    #[arg(long, global = true, value_name = "SECONDS")]
+    wait: Option<f64>,
     #[command(subcommand)]
     command: Command,
 }
@@ -108,7 +113,15 @@ pub(crate) fn error_line(e: &anyhow::Error) -> String {
 /// Parses the command line, runs the command, and maps errors to an exit code.
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
-    let db = db_arg::DbPath::from_flag(cli.db.as_deref());
+    let wait = match cli.wait.map(std::time::Duration::try_from_secs_f64) {
+        Some(Err(e)) => {
+            eprintln!("adjoin: --wait: {e}");
+            return ExitCode::from(2);
+        }
+        Some(Ok(w)) => Some(w),
+        None => None,
+    };
+    let db = db_arg::DbPath::from_flag(cli.db.as_deref()).waiting(wait);
     let result = match cli.command {
         Command::Eval(args) => eval::run(args),
         Command::Load(args) => load::run(args, &db),

@@ -113,7 +113,7 @@ impl Db {
     /// How many available offers of `offers` match `ad` both ways, through the index (0 if
     /// the index cannot be read).
     fn rematch(&self, offers: &str, ad: &ClassAd) -> u64 {
-        match self.candidates(offers, &Arc::new(ad.clone())) {
+        match self.candidates(offers, ad) {
             Ok(a) => a.ids.len() as u64,
             Err(e) => {
                 tracing::warn!(%e, "re-matching through the index failed");

@@ -1,4 +1,4 @@
-//! Match diagnostics (issue 11, seed 001): why a request matches nothing, and what would make
+//! Match diagnostics (seed 001): why a request matches nothing, and what would make
 //! it match. One request is analysed against a pool of offers: counts ("I don't like anyone",
 //! "nobody likes me"), its Requirements split into conditions with per-condition and step
 //! counts, conflicts (minimal failing sets over the boolean table, and value-independent ones),

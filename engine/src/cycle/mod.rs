@@ -1,13 +1,13 @@
-//! Matchmaking cycles as a database operation (issue 5; dissertation Algorithm 1, 3.2.4,
+//! Matchmaking cycles as a database operation (dissertation Algorithm 1, 3.2.4,
 //! 3.4.2): requests served in priority order, each matched to its best compatible offers by
 //! the docking vector, matched ads consumed and matches recorded atomically and durably.
 //!
-//! Rules, beyond those of [`order`] and [`dock`]:
+//! Rules, beyond those of `order` and `dock`:
 //! - An offer is matched at most once a cycle; it leaves the candidates as soon as it is
 //!   taken. Expired and consumed ads are not in the store's scan, so they never match; an ad
 //!   that expires or is consumed by someone else during a durable cycle is skipped when its
 //!   match is refused ([`DbError`] `MissingMember`), and the next candidate is tried.
-//! - A durable cycle commits its matches in groups ([`group`]): each match atomic with the
+//! - A durable cycle commits its matches in groups (`group`): each match atomic with the
 //!   consumption of its ads, many matches to a transaction, one flush at the end. The results
 //!   are those of recording each match on its own as it is decided: when the store refuses a
 //!   match of a group because its offer went, the group's later decisions (made assuming it)
@@ -27,7 +27,7 @@
 //! - Each (request, offer) pair is one match record, members `[request, offer]`, the offer
 //!   always consumed. Their ranks are the default vector's two components; with `--dock` the
 //!   request member carries the whole vector as a list and the offer member none.
-//! - Requests are autoclustered ([`cluster`]): requests alike in everything the cycle reads
+//! - Requests are autoclustered (`cluster`): requests alike in everything the cycle reads
 //!   of them share one sorted candidate list, computed once and popped, taken offers skipped.
 //!   The results are exactly those of the uncached path (`no_clusters`, and `naive`), which
 //!   computes every request's list afresh. `clusters` reports the number of clusters.
@@ -42,6 +42,7 @@ mod group;
 mod matchlist;
 mod offers;
 pub(crate) mod order;
+mod partition;
 pub(crate) mod ranks;
 mod shape;
 pub(crate) mod vector;
@@ -81,6 +82,10 @@ pub struct CycleOptions {
     pub naive: bool,
     /// Compute every request's candidates afresh instead of once per cluster.
     pub no_clusters: bool,
+    /// Match partitionable offers (`PartitionableSlot = true`) whole, consuming them as
+    /// static ones (the dissertation's consumption, and HTCondor's before partitionable
+    /// slots), instead of carving each match's share out of them (`partition.rs`).
+    pub whole_slots: bool,
     /// Index and evaluation options.
     pub index: IndexOptions,
 }
@@ -233,6 +238,7 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
     let (mut requests, shapes) = requests?;
     (phases.scan_offers, phases.index) = (side.scan, side.index);
     let (offers, pool, dock) = (side.offers, side.pool, side.dock);
+    let partitionable = side.partitionable;
     let mut lap = Instant::now();
     let mut split = || {
         std::mem::replace(&mut lap, Instant::now())
@@ -262,6 +268,38 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
         clusters: clusters.len(),
         ..CycleReport::default()
     };
+    if !partitionable.is_empty() {
+        // Offers that change as they are matched: served uncached (`partition.rs`).
+        let mut c = partition::Carving {
+            opts,
+            eval,
+            db,
+            requests: &requests,
+            offers: &offers,
+            current: offers.ads.clone(),
+            partitionable,
+            pool,
+            dock,
+            taken: vec![false; offers.ads.len()],
+            report,
+        };
+        c.serve(&serving)?;
+        let mut report = c.report;
+        if !opts.dry_run {
+            db.flush()?;
+            if let Some(p) = db.apply_retention()? {
+                report.pruned = p.pruned;
+            }
+        }
+        (report.probes, report.evaluations) = c.pool.work();
+        report.clusters = requests.len();
+        report.damaged = requests.damaged;
+        report.damaged.extend(offers.damaged);
+        phases.matching = split();
+        report.phases = phases;
+        report.seconds = start.elapsed().as_secs_f64();
+        return Ok(report);
+    }
     let (report, pool, clusters) = std::thread::scope(|s| {
         let mut c = Cycle {
             opts,
@@ -460,6 +498,8 @@ struct OfferSide {
     offers: Collection,
     pool: Offers,
     dock: Dock,
+    /// Which offers are partitionable (empty when none is).
+    partitionable: Vec<bool>,
     /// Seconds reading the offers; indexing them, classing their ranks and finding the
     /// roots.
     scan: f64,
@@ -490,6 +530,14 @@ impl OfferSide {
             Offers::indexed(&offers, opts.index.clone())?
         };
         let dock = Dock::for_offers(opts.dock.clone(), &offers.ads);
+        let mut partitionable: Vec<bool> = offers
+            .ads
+            .iter()
+            .map(|a| partition::is_partitionable(a, eval))
+            .collect();
+        if opts.whole_slots || !partitionable.contains(&true) {
+            partitionable.clear();
+        }
         let index = t.elapsed().as_secs_f64() - scan;
         for rep in reps.into_iter().flatten() {
             pool.prepare_for(&rep);
@@ -498,6 +546,7 @@ impl OfferSide {
             offers,
             pool,
             dock,
+            partitionable,
             scan,
             index,
         })

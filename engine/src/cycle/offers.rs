@@ -133,6 +133,25 @@ impl Offers {
         }
     }
 
+    /// Replaces offer `id` by `ad` (a partitionable offer's remainder), re-indexed in place:
+    /// its rectangles are those of the new ad.
+    pub fn update(&mut self, id: AdId, ad: &Arc<ClassAd>) {
+        match self {
+            Offers::Indexed { index, .. } => {
+                // An index out of rectangle ids keeps the old rectangles, a superset that
+                // confirmation still filters (it evaluates the ad the index now holds).
+                if index.insert(id, ad.clone()).is_err() {
+                    tracing::warn!(offer = id, "partitionable offer not re-indexed");
+                }
+            }
+            Offers::Naive { units: offers, .. } => {
+                if let Some(u) = offers.get_mut(id as usize) {
+                    *u = Some(units(ad).into_iter().map(|u| u.ad).collect());
+                }
+            }
+        }
+    }
+
     /// (index probes, requirement evaluations) so far.
     pub fn work(&self) -> (u64, u64) {
         match self {

@@ -55,6 +55,10 @@ pub struct LoadReport {
     pub stored: Vec<LoadedAd>,
     /// The ads not stored (malformed, or refused by the store), in input order.
     pub bad: Vec<BadAd>,
+    /// Stale updates not stored (the stored ad under their id carries a later
+    /// `UpdateSequenceNumber`: HTCondor's collector drops them alike), in input order. A
+    /// non-strict load counts them apart from `bad`: they are not errors in the input.
+    pub stale: Vec<BadAd>,
 }
 
 /// Progress of a load, reported after each committed chunk.
@@ -280,6 +284,9 @@ impl Db {
                             put: put.clone(),
                         });
                     }
+                    Err(e @ AdError::Stale { .. }) => {
+                        report.stale.push(refused(&files[f], line, e));
+                    }
                     Err(e) => report.bad.push(refused(&files[f], line, e)),
                 }
             }
@@ -419,6 +426,7 @@ impl Db {
                     .map(|(put, (file, line))| LoadedAd { file, line, put })
                     .collect(),
                 bad: Vec::new(),
+                stale: Vec::new(),
             }),
             Err(AdError::Refused { index, reason }) => {
                 let (file, line) = origin.get(index).cloned().unwrap_or_default();
@@ -472,7 +480,7 @@ mod tests {
         let db = Db::open_in_memory().expect("db");
         db.put(
             "m",
-            &adjoin_query::parse::classad("[Name = \"t\"]").expect("ad"),
+            &adjoin_query::parse::classad("[Name = \"t\"; UpdateSequenceNumber = 5]").expect("ad"),
         )
         .expect("put");
         db.consume("m", "t").expect("consume");
@@ -480,20 +488,30 @@ mod tests {
             .load_text(
                 "m",
                 "f",
-                "[Name = \"a\"]\n\n[Name = \"t\"]",
+                "[Name = \"a\"]\n\n[Name = \"t\"; UpdateSequenceNumber = 4]\n[Name = \"\"]",
                 &LoadOptions::default(),
             )
             .expect("load");
         assert_eq!(r.stored.len(), 1);
+        // A stale update is counted apart; an id the store cannot take is a bad ad.
         assert_eq!(
-            (r.bad[0].line, r.bad[0].message.contains("consumed")),
+            (r.stale[0].line, r.stale[0].message.contains("stale update")),
             (3, true)
+        );
+        assert_eq!(
+            (r.bad[0].line, r.bad[0].message.contains("invalid ad id")),
+            (4, true)
         );
         let strict = LoadOptions {
             strict: true,
             ..LoadOptions::default()
         };
-        match db.load_text("m", "f", "[Name = \"z\"]\n[Name = \"t\"]", &strict) {
+        match db.load_text(
+            "m",
+            "f",
+            "[Name = \"z\"]\n[Name = \"t\"; UpdateSequenceNumber = 4]",
+            &strict,
+        ) {
             Err(DbError::Refused { bad }) => assert_eq!(bad[0].line, 2),
             other => panic!("want refusal, got {other:?}"),
         }

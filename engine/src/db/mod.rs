@@ -10,6 +10,7 @@ mod history;
 mod indexes;
 mod loading;
 mod maintenance;
+mod opening;
 mod query;
 
 pub use self::history::{match_json, rank_json, RetentionPolicy, RETENTION_STEP};
@@ -25,8 +26,8 @@ use adjoin_index::IndexOptions;
 use adjoin_query::ClassAd;
 use adjoin_storage::backend::{MemStore, SledOptions, SledStore, Store};
 use adjoin_storage::{
-    AdError, AdScan, AdStore, CheckReport, Clock, Durability, MatchRecord, NewMatch, OpenError,
-    Purged, Put, PutOptions, Stats, StoreOptions, StoredAd, Tombstone,
+    AdError, AdScan, AdStore, Carve, CheckReport, Clock, Durability, MatchRecord, NewMatch,
+    OpenError, Purged, Put, PutOptions, Stats, StoreOptions, StoredAd, Tombstone,
 };
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -50,6 +51,16 @@ pub struct DbOptions {
     /// A retention policy for the match history, applied after every durable cycle (one
     /// bounded step each) and by [`Db::apply_retention`]; `None` keeps every record.
     pub retention: Option<RetentionPolicy>,
+    /// How long an open waits for another process to release the database before failing
+    /// with "database in use" (default half a second, which covers a process that is just
+    /// closing it).
+    pub lock_wait: std::time::Duration,
+    /// Open without writing: every write is refused ([`DbError::ReadOnly`]). A database
+    /// whose files cannot be written is opened so without being asked. The store underneath
+    /// needs write access to its files even to read, so a read-only open reads a private
+    /// copy of the directory, made at open and removed at drop (its cost: copying the
+    /// files).
+    pub read_only: bool,
 }
 
 /// A clock as [`DbOptions`] holds it.
@@ -73,6 +84,8 @@ impl Default for DbOptions {
             block_bytes: s.block_bytes,
             clock: None,
             retention: None,
+            lock_wait: SledOptions::default().lock_grace,
+            read_only: false,
         }
     }
 }
@@ -119,6 +132,22 @@ pub enum DbError {
     /// A collection's index ran out of rectangle ids.
     #[error("indexing: {0}")]
     Index(#[from] adjoin_index::IndexError),
+    /// This process already has the database open: e.g. a second `Db::open` of the same
+    /// path while the first `Db` is alive. Share the first (`Db` is `Send + Sync`).
+    #[error("database already open in this process: {}", path.display())]
+    AlreadyOpen {
+        /// The database directory.
+        path: PathBuf,
+    },
+    /// A write to a database opened read-only (asked for, or its files are not writable).
+    #[error("database opened read-only: {} (its files are not writable, or read-only was asked for)", path.display())]
+    ReadOnly {
+        /// The database directory.
+        path: PathBuf,
+    },
+    /// A matchmaking cycle failed (for callers holding one error type for the facade).
+    #[error(transparent)]
+    Cycle(Box<crate::cycle::CycleError>),
     /// A strict load refused its input because some ads are bad: e.g. `load --strict` of a file
     /// with one malformed ad. Nothing was stored.
     #[error("load refused: {} bad ad(s), nothing stored; first: {}", bad.len(), bad.first().map(ToString::to_string).unwrap_or_default())]
@@ -156,6 +185,16 @@ fn durable_note(stored: u64, durable: u64) -> String {
     }
 }
 
+impl From<crate::cycle::CycleError> for DbError {
+    /// A cycle's database error as itself; any other cycle error wrapped.
+    fn from(e: crate::cycle::CycleError) -> DbError {
+        match e {
+            crate::cycle::CycleError::Db(db) => *db,
+            other => DbError::Cycle(Box::new(other)),
+        }
+    }
+}
+
 /// A database of ad collections.
 ///
 /// It holds a spatial index per collection it has queried (see `indexes.rs`), restored from
@@ -167,6 +206,10 @@ pub struct Db {
     path: Option<PathBuf>,
     indexes: Indexes,
     retention: Option<RetentionPolicy>,
+    /// This process's claim on the directory.
+    _claim: Option<opening::Claim>,
+    /// The private copy a read-only database reads (dropped after the store, last).
+    read_only: Option<opening::Copy>,
 }
 
 impl Db {
@@ -176,22 +219,48 @@ impl Db {
     }
 
     /// Opens the database in `path` with `opts`.
+    ///
+    /// Fails with [`DbError::AlreadyOpen`] when this process has it open already, and with
+    /// "database in use" when another process holds it for longer than
+    /// [`DbOptions::lock_wait`]. A database whose files are not writable is opened read-only
+    /// ([`DbOptions::read_only`]).
     pub fn open_with(path: impl AsRef<Path>, opts: &DbOptions) -> Result<Db, DbError> {
         let path = path.as_ref();
+        let claim = opening::Claim::take(path).ok_or_else(|| DbError::AlreadyOpen {
+            path: path.to_owned(),
+        })?;
+        let read_only = if opts.read_only || opening::not_writable(path) {
+            let copy = opening::Copy::of(path).map_err(|source| DbError::Io {
+                path: path.to_owned(),
+                source,
+            })?;
+            Some(copy)
+        } else {
+            None
+        };
         let sled_opts = SledOptions {
             cache_capacity: opts.cache_capacity,
+            lock_grace: opts.lock_wait,
             ..SledOptions::default()
         };
-        let backend = SledStore::open(path, &sled_opts).map_err(OpenError::from)?;
+        let dir = read_only.as_ref().map_or(path, |c| c.path());
+        let backend = SledStore::open(dir, &sled_opts).map_err(OpenError::from)?;
         // Under the lock sled now holds: what interrupted snapshot writes left.
-        held_files::remove_temporaries(path);
+        held_files::remove_temporaries(dir);
         let store = Arc::new(AdStore::open(Arc::new(backend), opts.store_options())?);
         Ok(Db {
             store,
             path: Some(path.to_owned()),
-            indexes: Indexes::new(Some(path.to_owned()), IndexOptions::default()),
             retention: opts.retention.clone(),
+            indexes: Indexes::new(Some(dir.to_owned()), IndexOptions::default()),
+            _claim: Some(claim),
+            read_only,
         })
+    }
+
+    /// True when the database was opened read-only (every write is refused).
+    pub fn is_read_only(&self) -> bool {
+        self.read_only.is_some()
     }
 
     /// A database held in memory, gone when dropped.
@@ -208,6 +277,8 @@ impl Db {
             path: None,
             indexes: Indexes::new(None, IndexOptions::default()),
             retention: opts.retention.clone(),
+            _claim: None,
+            read_only: None,
         })
     }
 
@@ -216,7 +287,10 @@ impl Db {
     pub fn close(self) -> Result<(), DbError> {
         self.store.flush()?;
         self.save_indexes()?;
-        let path = self.path.clone();
+        let path = match self.read_only {
+            Some(_) => None,
+            None => self.path.clone(),
+        };
         drop(self);
         if let Some(p) = path {
             adjoin_storage::backend::wait_released(&p, std::time::Duration::from_secs(10))
@@ -248,6 +322,18 @@ impl Db {
         self.put_with(collection, ad, &PutOptions::default())
     }
 
+    /// Stores `ad` in `collection` under id `id` (whatever the ad's `Name`), durably,
+    /// replacing (or re-advertising) an ad with that id.
+    pub fn put_with_id(&self, collection: &str, id: &str, ad: &ClassAd) -> Result<Put, DbError> {
+        self.writing_to(&[collection], |w| {
+            let put = self
+                .store
+                .put_with_id(collection, id, ad, &PutOptions::default())?;
+            w.apply(collection, |h| h.apply_put(&put, Arc::new(ad.clone())));
+            Ok(put)
+        })
+    }
+
     /// Stores `ad` with the given id rule, expiry and durability.
     pub fn put_with(
         &self,
@@ -270,11 +356,22 @@ impl Db {
         collections: &[&str],
         write: impl FnOnce(&mut Writing<'_>) -> Result<T, DbError>,
     ) -> Result<T, DbError> {
+        self.refuse_if_read_only()?;
         let slots = self.held_slots_of(collections);
         let mut w = Writing::begin(self, &slots)?;
         let out = write(&mut w);
         w.finish(out.is_ok())?;
         out
+    }
+
+    /// [`DbError::ReadOnly`] for a database opened read-only.
+    fn refuse_if_read_only(&self) -> Result<(), DbError> {
+        match self.read_only {
+            Some(_) => Err(DbError::ReadOnly {
+                path: self.path.clone().unwrap_or_default(),
+            }),
+            None => Ok(()),
+        }
     }
 
     /// Runs a write that may change any collection (a purge, maintenance) with every held
@@ -283,6 +380,7 @@ impl Db {
         &self,
         write: impl FnOnce(&mut Writing<'_>) -> Result<T, DbError>,
     ) -> Result<T, DbError> {
+        self.refuse_if_read_only()?;
         // One Db write at a time, the slots listed under the same lock: every commit to a
         // held collection is then a held index's own (writes through `store()` excepted).
         let _one = self.indexes.write.lock();
@@ -299,6 +397,9 @@ impl Db {
         // No purge or maintenance step between the flushes and the snapshots; other writes
         // wait for the index being saved (its lock), and each snapshot follows a flush.
         let _one = self.indexes.write.lock();
+        if self.read_only.is_some() {
+            return Ok(());
+        }
         self.indexes.save(&|| Ok(self.store.flush()?))
     }
 
@@ -369,18 +470,39 @@ impl Db {
         after: adjoin_storage::AfterRefusal,
         durability: Durability,
     ) -> Result<Vec<Result<MatchRecord, DbError>>, DbError> {
+        self.record_matches_carving(ms, &[], after, durability)
+    }
+
+    /// [`Db::record_matches_with`] where match `i` may carve a partitionable offer
+    /// (`carves[i]`): the offer is replaced by what is left of it in the match's transaction
+    /// instead of being consumed.
+    pub fn record_matches_carving(
+        &self,
+        ms: &[NewMatch],
+        carves: &[Option<Carve>],
+        after: adjoin_storage::AfterRefusal,
+        durability: Durability,
+    ) -> Result<Vec<Result<MatchRecord, DbError>>, DbError> {
         let mut colls: Vec<&str> = ms
             .iter()
             .flat_map(|m| m.members.iter().map(|m| m.collection.as_str()))
+            .chain(carves.iter().flatten().map(|c| c.collection.as_str()))
             .collect();
         colls.sort_unstable();
         colls.dedup();
         self.writing_to(&colls, |w| {
-            let outcomes = self.store.record_matches_with(ms, after, durability)?;
-            for (m, outcome) in ms.iter().zip(&outcomes) {
+            let outcomes = self
+                .store
+                .record_matches_carving(ms, carves, after, durability)?;
+            for (i, (m, outcome)) in ms.iter().zip(&outcomes).enumerate() {
                 if outcome.is_ok() {
                     for member in m.members.iter().filter(|m| m.consume) {
                         w.apply(&member.collection, |h| h.apply_remove(&member.id));
+                    }
+                    if let Some(Some(c)) = carves.get(i) {
+                        // The held index does not know the remainder's expiry: it is
+                        // dropped, and rebuilt when next used.
+                        w.apply(&c.collection, |_| false);
                     }
                 }
             }
@@ -445,5 +567,76 @@ mod tests {
     #[test]
     fn db_is_send_and_sync() {
         assert_send_sync::<Db>();
+    }
+
+    #[test]
+    fn put_with_id_and_one_error_type() {
+        let db = Db::open_in_memory().expect("db");
+        let ad = ClassAd::builder()
+            .attr("Name", "ignored")
+            .attr("Memory", 2048)
+            .expr("Requirements", "true")
+            .build()
+            .expect("ad");
+        let put = db.put_with_id("m", "chosen", &ad).expect("put");
+        assert_eq!((put.id.as_str(), put.generated), ("chosen", false));
+        assert!(db.get("m", "ignored").expect("get").is_none());
+        assert_eq!(db.count("m", None).expect("count"), 1);
+        let probe = ClassAd::builder()
+            .expr("Requirements", "TARGET.Memory > 1024")
+            .build()
+            .expect("probe");
+        let answer = db.candidates("m", &probe).expect("candidates");
+        assert_eq!(answer.ids, ["chosen"]);
+        // A cycle's error converts into the facade's.
+        let same = crate::cycle::run(&db, &crate::cycle::CycleOptions::new("m", "m"))
+            .expect_err("same collection");
+        let e: DbError = same.into();
+        assert!(matches!(e, DbError::Cycle(_)), "{e}");
+        let e: DbError = crate::cycle::CycleError::from(DbError::ReadOnly {
+            path: PathBuf::from("p"),
+        })
+        .into();
+        assert!(matches!(e, DbError::ReadOnly { .. }), "{e}");
+    }
+
+    #[test]
+    fn a_second_open_in_one_process_says_so() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let p = dir.path().join("x.db");
+        let first = Db::open(&p).expect("first");
+        let err = Db::open(&p).expect_err("second");
+        assert!(matches!(err, DbError::AlreadyOpen { .. }), "{err}");
+        assert!(
+            err.to_string().contains("already open in this process"),
+            "{err}"
+        );
+        first.close().expect("close");
+        Db::open(&p).expect("after close");
+    }
+
+    #[test]
+    fn read_only_opens_read_and_refuse_writes() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let p = dir.path().join("x.db");
+        let db = Db::open(&p).expect("open");
+        let ad = adjoin_query::parse::classad("[Name = \"a\"; Memory = 1]").expect("ad");
+        db.put("m", &ad).expect("put");
+        db.close().expect("close");
+        let opts = DbOptions {
+            read_only: true,
+            ..DbOptions::default()
+        };
+        let ro = Db::open_with(&p, &opts).expect("read-only");
+        assert!(ro.is_read_only());
+        assert!(ro.get("m", "a").expect("get").is_some());
+        assert_eq!(ro.count("m", None).expect("count"), 1);
+        let err = ro.put("m", &ad).expect_err("write");
+        assert!(matches!(err, DbError::ReadOnly { .. }), "{err}");
+        drop(ro);
+        // The original is untouched and free.
+        let db = Db::open(&p).expect("reopen");
+        assert!(!db.is_read_only());
+        assert_eq!(db.count("m", None).expect("count"), 1);
     }
 }

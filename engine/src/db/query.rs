@@ -198,13 +198,15 @@ impl Db {
     }
 
     /// The ids of the live ads of `collection` that match `ad` both ways (each one's
-    /// requirements true with the other as TARGET; ports as [`adjoin_index::join`] docks
-    /// them), in load order, through the collection's index.
-    pub fn candidates(&self, collection: &str, ad: &Arc<ClassAd>) -> Result<Answer, DbError> {
+    /// requirements true with the other as TARGET; ports as [`adjoin_index::join()`] docks
+    /// them), in load order, through the collection's index. `ad` is a `&ClassAd` or an
+    /// `Arc<ClassAd>` (or a reference to one).
+    pub fn candidates(&self, collection: &str, ad: impl AsRef<ClassAd>) -> Result<Answer, DbError> {
+        let ad = Arc::new(ad.as_ref().clone());
         let now = self.now();
         self.with_index(collection, |held| {
             let before = held.index.stats();
-            let found = adjoin_index::join(&mut held.index, std::slice::from_ref(ad))
+            let found = adjoin_index::join(&mut held.index, std::slice::from_ref(&ad))
                 .pop()
                 .unwrap_or_default();
             let after = held.index.stats();

@@ -1,16 +1,16 @@
-//! Gangmatching (issue 10; dissertation chapters 3 and 5): a request that needs several
+//! Gangmatching (dissertation chapters 3 and 5): a request that needs several
 //! resources at once — a job, a machine and a license — is matched as a *gang*, all or
 //! nothing.
 //!
-//! - [`ports`]: an ad's labelled ports, checked (an ad without `Ports` has one implicit port
+//! - `ports`: an ad's labelled ports, checked (an ad without `Ports` has one implicit port
 //!   `other`);
 //! - [`env`]: gangs under construction and the Figure-32 evaluation environment;
-//! - [`pool`]: the offers of a cycle, indexed per collection;
-//! - [`probe`]: windows specialized to the gang so far, and constraint shunting;
-//! - [`search`]: the one backtracking search all algorithms share ([`Algorithm`] says where
+//! - `pool`: the offers of a cycle, indexed per collection;
+//! - `probe`: windows specialized to the gang so far, and constraint shunting;
+//! - `search`: the one backtracking search all algorithms share ([`Algorithm`] says where
 //!   candidates come from and which port is filled next);
-//! - [`oracle`]: the exhaustive search the algorithms are tested against;
-//! - [`cycle`]: [`Db::gang_cycle`](crate::Db::gang_cycle) and the one-request
+//! - `oracle`: the exhaustive search the algorithms are tested against;
+//! - `cycle`: [`Db::gang_cycle`](crate::Db::gang_cycle) and the one-request
 //!   [`Db::gang_query`](crate::Db::gang_query).
 //!
 //! The model and its deviations are in `docs/gangs.md`.

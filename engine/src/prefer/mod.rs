@@ -1,4 +1,4 @@
-//! Preferences as CP-nets (issue 12; seed 004, Cafaro, Mirto and Aloisio after Boutilier et
+//! Preferences as CP-nets (seed 004, Cafaro, Mirto and Aloisio after Boutilier et
 //! al.): conditional preferences written in a request's `Preferences` list, evaluated against
 //! offers in the match context (MY the request, TARGET the offer).
 //!

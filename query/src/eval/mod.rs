@@ -3,7 +3,7 @@
 //! An [`Evaluator`] evaluates expressions to arena-borrowed [`Val`]s. Everything it allocates
 //! (strings, lists, scopes, expressions parsed at run time) lives in an [`Arena`] that the caller
 //! owns and that outlives every value; the public entry points in [`api`] create one per call and
-//! hand back owned [`Value`]s.
+//! hand back owned [`Value`](crate::Value)s.
 //!
 //! Bounds: nesting depth and total work are budgeted ([`EvalOptions`]); exceeding either yields
 //! `error`, never a stack overflow or a hang.

@@ -65,7 +65,7 @@ fn binop(kind: TokenKind) -> Option<(BinOp, u8)> {
     })
 }
 
-/// The precedence of `op` (as [`binop`] gives it).
+/// The precedence of `op` (as `binop` gives it).
 pub fn precedence(op: BinOp) -> u8 {
     use BinOp::*;
     match op {

@@ -49,7 +49,7 @@ impl Pos {
 }
 
 /// Splits `text` into chunks of one ad each in `format` (`Auto` decides from the text, as
-/// [`parse::detect`] does), returning the format used.
+/// [`crate::parse::detect`] does), returning the format used.
 pub fn split(text: &str, format: Format) -> (Format, Vec<Chunk<'_>>) {
     let format = match format {
         Format::Auto => super::detect(text),

@@ -81,7 +81,7 @@ pub fn abs_time_from_string_with(text: &str, local_offset: impl Fn(i64) -> i32) 
     })
 }
 
-/// Reads an absolute time in the system's local zone (see [`parse_abs_time_with`]).
+/// Reads an absolute time in the system's local zone (see `parse_abs_time_with`).
 pub fn abs_time_from_string(text: &str) -> Option<AbsTime> {
     abs_time_from_string_with(text, system_offset)
 }

@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 const SNAP_TRAILER: usize = 12;
 const CONF_TRAILER: usize = 4;
 
-/// What [`recover`] removed.
+/// What `recover` removed.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Recovered {
     /// The files removed, with why.

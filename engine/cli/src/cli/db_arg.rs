@@ -2,7 +2,7 @@
 //! and opening it with messages that say what to do.
 
 use adjoin::storage::{OpenError, StoreError};
-use adjoin::{Db, DbError};
+use adjoin::{Db, DbError, DbOptions};
 use anyhow::{bail, Result};
 use std::path::{Path, PathBuf};
 
@@ -16,6 +16,8 @@ pub const DEFAULT: &str = "./adjoin.db";
 #[derive(Clone, Debug)]
 pub struct DbPath {
     path: PathBuf,
+    /// How long an open waits for another process to release the database.
+    wait: Option<std::time::Duration>,
 }
 
 impl DbPath {
@@ -26,7 +28,12 @@ impl DbPath {
             (None, Some(e)) if !e.is_empty() => PathBuf::from(e),
             _ => PathBuf::from(DEFAULT),
         };
-        DbPath { path }
+        DbPath { path, wait: None }
+    }
+
+    /// This path, an open waiting up to `wait` for another process to release it (`--wait`).
+    pub fn waiting(self, wait: Option<std::time::Duration>) -> DbPath {
+        DbPath { wait, ..self }
     }
 
     /// [`DbPath::resolve`] with this process's environment.
@@ -36,7 +43,18 @@ impl DbPath {
 
     /// Opens the database, creating it if it does not exist (for commands that write).
     pub fn open_or_create(&self) -> Result<Db> {
-        Db::open(&self.path).map_err(|e| open_error(&self.path, e))
+        let mut opts = DbOptions::default();
+        if let Some(w) = self.wait {
+            opts.lock_wait = opts.lock_wait.max(w);
+        }
+        let db = Db::open_with(&self.path, &opts).map_err(|e| open_error(&self.path, e))?;
+        if db.is_read_only() {
+            eprintln!(
+                "adjoin: note: {} is not writable; reading it read-only (a private copy)",
+                self.path.display()
+            );
+        }
+        Ok(db)
     }
 
     /// Opens an existing database; a missing one is an error rather than a new empty database

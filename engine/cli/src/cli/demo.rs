@@ -11,7 +11,7 @@ use adjoin::query::eval::eval_attr_value;
 use adjoin::query::{ClassAd, EvalOptions, Expr, Value};
 use adjoin::storage::{AdError, Durability, PutOptions, StoredAd};
 use adjoin::{Db, DbError};
-use adjoin_workload::{Workload, ARCH_OS};
+use adjoin_workload::Workload;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use std::collections::BTreeMap;
@@ -134,7 +134,7 @@ pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
 
     // Generate.
     let start = Instant::now();
-    let mut w = Workload::new(args.seed).context("building the workload generator")?;
+    let mut w = Workload::today(args.seed).context("building the workload generator")?;
     let machines: Vec<ClassAd> = (0..args.machines).map(|n| w.slot_ad(n)).collect();
     let jobs: Vec<ClassAd> = (0..args.jobs).map(|n| w.job_ad(n)).collect();
     let generated = start.elapsed();
@@ -182,9 +182,9 @@ pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
     let mut t = Table::aligned("lrrl");
     let queries = [
         (
-            "idle LINUX slots with >= 256 MB",
+            "idle LINUX slots with >= 16 GB",
             "machines",
-            r#"State == "Unclaimed" && OpSys == "LINUX" && Memory >= 256"#,
+            r#"State == "Unclaimed" && OpSys == "LINUX" && Memory >= 16384"#,
         ),
         (
             "idle slots willing to start now",
@@ -195,7 +195,7 @@ pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
         (
             "big jobs (> 100 MB image)",
             "jobs",
-            "ImageSize > 100000 && RequestMemory >= 64",
+            "ImageSize > 100000 && RequestMemory >= 4096",
         ),
     ];
     for (what, coll, constraint) in queries {
@@ -217,7 +217,7 @@ pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
         format!("machines: get {probe}"),
     ]);
     report.section(
-        "Queries (full scans; the constraint is evaluated with each stored ad as MY)",
+        "Queries (through each collection's spatial index: probes, then the constraint evaluated with each candidate as MY to confirm)",
         &t,
     );
 
@@ -239,7 +239,8 @@ pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
     let mut rows: Vec<_> = by.into_iter().collect();
     rows.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     for ((arch, os), n) in rows {
-        let model = ARCH_OS
+        let model = w
+            .arch_os()
             .iter()
             .find(|m| m.0 == arch && m.1 == os)
             .map_or(String::from("-"), |m| format!("{:.1}%", m.2 * 100.0));
@@ -248,7 +249,7 @@ pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
     }
     report.section(
         &format!(
-            "Machines by Arch/OpSys (one scan, {}; model: dissertation Figure 26)",
+            "Machines by Arch/OpSys (one scan, {}; model: dissertation Figure 26's shares on today's platforms)",
             duration(took)
         ),
         &t,
@@ -269,14 +270,28 @@ pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
         thousands(cycle.evaluations)
     );
     if let Some(m) = cycle.matches.first() {
-        let mut again = ClassAd::new();
-        again.set("Name", Expr::lit(Value::str(&m.offer)));
-        let refusal = match db.put("machines", &again) {
-            Err(DbError::Ad(e @ AdError::Consumed { .. })) => format!("refused: {e}"),
-            Ok(_) => "accepted (unexpected: the machine was consumed)".to_owned(),
+        // The matched slot re-advertises, as a startd does: an update older than the one
+        // matched is stale, the next one (now Claimed) is stored; the match record stays.
+        let update = |seq: i64, state: &str| {
+            let mut ad = ClassAd::new();
+            ad.set("Name", Expr::lit(Value::str(&m.offer)));
+            ad.set("State", Expr::lit(Value::str(state)));
+            ad.set("UpdateSequenceNumber", Expr::lit(Value::Int(seq)));
+            ad
+        };
+        let stale = match db.put("machines", &update(0, "Unclaimed")) {
+            Err(DbError::Ad(e @ AdError::Stale { .. })) => format!("refused ({e})"),
+            Ok(_) => "stored (unexpected: it was stale)".to_owned(),
             Err(e) => e.to_string(),
         };
-        let _ = writeln!(report.text, "  re-advertising a matched machine: {refusal}");
+        let fresh = match db.put("machines", &update(i64::from(u16::MAX), "Claimed")) {
+            Ok(_) => "stored".to_owned(),
+            Err(e) => format!("refused ({e})"),
+        };
+        let _ = writeln!(
+            report.text,
+            "  re-advertising a matched machine: a stale update {stale}; its next update (State = \"Claimed\") {fresh}"
+        );
     }
 
     // Gangmatching: jobs needing a machine and a license (the dissertation's base workload).
@@ -356,7 +371,7 @@ pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
         report.text,
         "\nDone in {}. Explore the database:\n  \
          adjoin --db {db_arg} stats\n  \
-         adjoin --db {db_arg} query --from machines --attrs Name,Arch,OpSys,Memory 'OpSys == \"LINUX\" && Memory >= 256'\n  \
+         adjoin --db {db_arg} query --from machines --attrs Name,Arch,OpSys,Memory 'OpSys == \"LINUX\" && Memory >= 16384'\n  \
          adjoin --db {db_arg} query --from jobs --count 'Owner == \"raman\"'\n  \
          adjoin --db {db_arg} matches\n",
         duration(total.elapsed())

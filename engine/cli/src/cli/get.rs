@@ -1,9 +1,10 @@
-//! `adjoin get`: ads by id, in old syntax or as JSON lines; a missing id is reported and makes
-//! the exit status 1.
+//! `adjoin get`: ads by id, in old syntax or as JSON lines; a missing id is reported (a
+//! consumed one with the match that consumed it) and makes the exit status 1.
 
 use super::db_arg::DbPath;
 use super::query::require_collection;
-use super::render::{write_ad, AdStyle};
+use super::render::{utc_time, write_ad, AdStyle};
+use adjoin::storage::Tombstone;
 use anyhow::Result;
 use clap::Args;
 use std::io::Write;
@@ -21,6 +22,19 @@ pub struct GetArgs {
     /// The ids.
     #[arg(required = true, value_name = "ID")]
     ids: Vec<String>,
+}
+
+/// What `get` says of a consumed id: which match consumed it, and when.
+pub fn consumed_line(coll: &str, id: &str, ts: &Tombstone) -> String {
+    let by = match ts.match_id {
+        Some(m) => format!("by match {m} (`adjoin matches`)"),
+        None => "without a match record".to_owned(),
+    };
+    format!(
+        "ad {id} in {coll} was consumed {by} at {}; its next advertisement will be stored (one older than the consumed ad is refused as stale until {})",
+        utc_time(ts.consumed_at),
+        utc_time(ts.until)
+    )
 }
 
 /// Runs `adjoin get`.
@@ -43,7 +57,10 @@ pub fn run(args: GetArgs, db: &DbPath) -> Result<ExitCode> {
             }
             None => {
                 out.flush()?;
-                eprintln!("adjoin: no ad {id} in {}", args.from);
+                match db.tombstone(&args.from, id)? {
+                    Some(ts) => eprintln!("adjoin: {}", consumed_line(&args.from, id, &ts)),
+                    None => eprintln!("adjoin: no ad {id} in {}", args.from),
+                }
                 missing += 1;
             }
         }

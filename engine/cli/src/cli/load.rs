@@ -175,7 +175,7 @@ fn print_report(
 ) -> Result<ExitCode> {
     {
         let mut err = std::io::stderr().lock();
-        for b in &report.bad {
+        for b in report.bad.iter().chain(&report.stale) {
             writeln!(err, "{b}")?;
         }
     }
@@ -197,9 +197,14 @@ fn print_report(
     } else {
         String::new()
     };
+    // Stale updates are dropped as a collector drops them: counted, not errors.
+    let stale = match report.stale.len() as u64 {
+        0 => String::new(),
+        n => format!(", {} refused", count(n, "stale update")),
+    };
     writeln!(
         out,
-        "loaded {} into {} from {files}{rate}: {} replaced, {} skipped, {}",
+        "loaded {} into {} from {files}{rate}: {} replaced, {} skipped, {}{stale}",
         count(stored, "ad"),
         args.into,
         thousands(replaced as u64),

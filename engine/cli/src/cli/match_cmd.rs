@@ -34,6 +34,11 @@ pub struct MatchArgs {
     /// Evaluate every pair instead of using the index.
     #[arg(long)]
     naive: bool,
+    /// Consume partitionable offers (`PartitionableSlot = true`) whole, as static ones,
+    /// instead of carving each match's share (`RequestCpus`, `RequestMemory`,
+    /// `RequestDisk`, or the offer's `ConsumptionCpus`… policy) out of them.
+    #[arg(long)]
+    whole_slots: bool,
     /// One JSON object per match, then a summary object.
     #[arg(long)]
     json: bool,
@@ -140,6 +145,7 @@ pub fn run(args: MatchArgs, db: &DbPath) -> Result<ExitCode> {
         dock,
         dry_run: args.dry_run,
         naive: args.naive,
+        whole_slots: args.whole_slots,
         ..CycleOptions::default()
     };
     let report = cycle::run(&db, &opts)?;

@@ -1,16 +1,28 @@
 //! `adjoin query`: the live ads of a collection for which a constraint, evaluated with the
 //! stored ad as MY, is true (like `condor_status -constraint`), printed long, as JSON lines,
-//! projected, or counted; answered through the collection's spatial index (`--explain` tells
+//! projected (`--attrs`, `--af`), sorted, limited, totalled or counted; answered through the collection's spatial index (`--explain` tells
 //! what it did).
 
 use super::db_arg::DbPath;
+use super::listing;
 use super::render::{self, project, write_ad, AdStyle};
-use adjoin::query::{parse, Expr, Value};
+use adjoin::query::eval::EvalOptions;
+use adjoin::query::print::json::write_ad_json;
+use adjoin::query::{parse, ClassAd, Expr, Value};
 use adjoin::Db;
 use anyhow::{bail, Result};
 use clap::Args;
 use std::io::Write;
 use std::process::ExitCode;
+
+/// How `--json` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum JsonForm {
+    /// One ad per line.
+    Lines,
+    /// One JSON array of pretty-printed ads, as `condor_status -json` prints.
+    Array,
+}
 
 /// Arguments of `adjoin query`.
 #[derive(Args)]
@@ -18,17 +30,40 @@ pub struct QueryArgs {
     /// The collection to query.
     #[arg(long, value_name = "COLL")]
     from: String,
-    /// Print only the number of ads selected. The number comes from the collection's index
-    /// (restored from its snapshot when current), which reads only the ads it must evaluate:
-    /// on a damaged store it can count ads that `adjoin check` cannot read.
-    #[arg(long, conflicts_with_all = ["json", "attrs"])]
+    /// Print only the number of ads selected (at most `--limit`). The number comes from the
+    /// collection's index (restored from its snapshot when current), which reads only the
+    /// ads it must evaluate: on a damaged store it can count ads that `adjoin check` cannot
+    /// read.
+    #[arg(long, conflicts_with_all = ["json", "attrs", "af", "total"])]
     count: bool,
-    /// Print one ad per line in HTCondor's JSON form.
-    #[arg(long)]
-    json: bool,
-    /// Print only these attributes of each ad (in this order).
-    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    /// Print the ads in HTCondor's JSON form: one ad per line (`--json`, `--json=lines`), or
+    /// one JSON array as `condor_status -json` prints (`--json=array`).
+    #[arg(long, value_name = "FORM", num_args = 0..=1, require_equals = true,
+          default_missing_value = "lines")]
+    json: Option<JsonForm>,
+    /// Print only these attributes of each ad, evaluated in it, in this order (`Name,Memory`
+    /// or `'Name, Memory'`); an ad with none of them is not printed, and a name no ad
+    /// printed has is warned about on stderr.
+    #[arg(long, value_name = "A,B")]
     attrs: Vec<String>,
+    /// Print one line per ad: these expressions (usually attribute names) evaluated in the
+    /// ad, separated by one space, strings unquoted, `undefined` for a missing attribute (as
+    /// `condor_status -af`). Takes every argument after it: put the constraint before.
+    #[arg(long = "af", value_name = "EXPR", num_args = 1.., conflicts_with_all = ["json", "attrs", "total"])]
+    af: Vec<String>,
+    /// Order the ads by this expression evaluated in each, ascending (numbers by value,
+    /// strings ignoring case, `undefined` last; ties keep load order). Repeat for
+    /// further keys.
+    #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
+    sort: Vec<String>,
+    /// Print at most N ads (the first N after `--sort`).
+    #[arg(long, value_name = "N")]
+    limit: Option<usize>,
+    /// Print counts instead of ads, as `condor_status -total`: one row per `Arch/OpSys`, the
+    /// ads per `State` (Owner, Claimed, Unclaimed, Matched, Preempting, Backfill, Drained;
+    /// an ad in no such state counts in Total only), and a row of totals.
+    #[arg(long, conflicts_with_all = ["json", "attrs"])]
+    total: bool,
     /// Print what the spatial index did (dimensions probed, candidates, how many evaluation
     /// confirmed) to stderr after the results.
     #[arg(long)]
@@ -65,55 +100,66 @@ pub fn require_collection(db: &Db, coll: &str) -> Result<()> {
     bail!("no collection {coll} in {at} ({known})")
 }
 
+/// Parses each of `texts` as an expression (`what` names them in errors).
+fn parse_all(what: &str, texts: &[String]) -> Result<Vec<Expr>> {
+    texts
+        .iter()
+        .map(|t| parse::expr(t).map_err(|e| anyhow::anyhow!(render::parse_error(what, t, &e))))
+        .collect()
+}
+
 /// Runs `adjoin query`.
 pub fn run(args: QueryArgs, db: &DbPath) -> Result<ExitCode> {
     let constraint = parse_constraint(args.constraint.as_deref())?;
+    let af = parse_all("--af expression", &args.af)?;
+    let sort = parse_all("--sort expression", &args.sort)?;
+    let attrs = listing::attr_names(&args.attrs);
+    let eval = EvalOptions::default();
     let db = db.open_existing()?;
     if let Err(e) = require_collection(&db, &args.from) {
         eprintln!("adjoin: {e}");
         return Ok(ExitCode::from(1));
     }
-    let style = AdStyle::from_json_flag(args.json);
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut n = 0u64;
-    let mut damaged = 0u64;
-    let mut buf = String::new();
-    let mut emit = |ad: &adjoin::query::ClassAd| -> Result<()> {
-        n += 1;
-        if args.count {
-            return Ok(());
-        }
-        buf.clear();
-        if args.attrs.is_empty() {
-            write_ad(&mut buf, ad, style);
-        } else {
-            write_ad(&mut buf, &project(ad, &args.attrs), style);
-        }
-        out.write_all(buf.as_bytes())?;
-        Ok(())
-    };
     let answer = db.indexed_query(&args.from, &constraint)?;
     for e in &answer.damaged {
         eprintln!("adjoin: {e}");
     }
-    damaged += answer.damaged.len() as u64;
+    let mut damaged = answer.damaged.len() as u64;
+    let explain = args.explain.then_some(answer.explain);
+    let mut ids = answer.ids;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    if sort.is_empty() {
+        // Load order: the first N ids are the ads to print.
+        if let Some(n) = args.limit {
+            ids.truncate(n);
+        }
+    }
     if args.count {
-        n = answer.ids.len() as u64;
+        writeln!(out, "{}", ids.len())?;
     } else {
-        for ad in db.read_ids(&args.from, answer.ids) {
+        let mut ads = Vec::new();
+        for ad in db.read_ids(&args.from, ids) {
             match ad {
-                Ok(ad) => emit(&ad.ad)?,
+                Ok(ad) => ads.push(ad.ad),
                 Err(e) => {
                     eprintln!("adjoin: {e}");
                     damaged += 1;
                 }
             }
         }
-    }
-    let explain = args.explain.then_some(answer.explain);
-    if args.count {
-        writeln!(out, "{n}")?;
+        listing::sort_ads(&mut ads, &sort, &eval);
+        if let Some(n) = args.limit {
+            ads.truncate(n);
+        }
+        let printer = Printer {
+            af: &af,
+            attrs: &attrs,
+            json: args.json,
+            total: args.total,
+            eval: &eval,
+        };
+        printer.print(&mut out, &ads)?;
     }
     out.flush()?;
     if let Some(ex) = explain {
@@ -124,4 +170,77 @@ pub fn run(args: QueryArgs, db: &DbPath) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// How the selected ads are printed.
+struct Printer<'a> {
+    af: &'a [Expr],
+    attrs: &'a [String],
+    json: Option<JsonForm>,
+    total: bool,
+    eval: &'a EvalOptions,
+}
+
+impl Printer<'_> {
+    /// Prints `ads` to `out`; `--attrs` names no printed ad has are warned about on stderr.
+    fn print(&self, out: &mut impl Write, ads: &[ClassAd]) -> Result<()> {
+        if self.total {
+            let mut t = listing::Totals::default();
+            for ad in ads {
+                t.add(ad, self.eval);
+            }
+            out.write_all(t.render().as_bytes())?;
+            return Ok(());
+        }
+        let mut seen = vec![false; self.attrs.len()];
+        let mut buf = String::new();
+        if self.json == Some(JsonForm::Array) {
+            out.write_all(b"[\n")?;
+        }
+        for (i, ad) in ads.iter().enumerate() {
+            buf.clear();
+            for (s, a) in seen.iter_mut().zip(self.attrs) {
+                *s |= ad.contains(a);
+            }
+            if !self.af.is_empty() {
+                buf.push_str(&listing::af_line(ad, self.af, self.eval));
+                buf.push('\n');
+            } else if let Some(form) = self.json {
+                let shown;
+                let ad = if self.attrs.is_empty() {
+                    ad
+                } else {
+                    shown = project(ad, self.attrs);
+                    &shown
+                };
+                match form {
+                    JsonForm::Lines => write_ad(&mut buf, ad, AdStyle::JsonLine),
+                    JsonForm::Array => {
+                        if i > 0 {
+                            buf.push_str(",\n");
+                        }
+                        write_ad_json(&mut buf, ad, false);
+                    }
+                }
+            } else if !self.attrs.is_empty() {
+                let block = listing::attrs_block(ad, self.attrs, self.eval);
+                if !block.is_empty() {
+                    buf.push_str(&block);
+                    buf.push('\n');
+                }
+            } else {
+                write_ad(&mut buf, ad, AdStyle::Old);
+            }
+            out.write_all(buf.as_bytes())?;
+        }
+        if self.json == Some(JsonForm::Array) {
+            out.write_all(if ads.is_empty() { b"]\n" } else { b"\n]\n" })?;
+        }
+        for (s, a) in seen.iter().zip(self.attrs) {
+            if !s && !ads.is_empty() {
+                eprintln!("adjoin: warning: no ad printed has an attribute {a}");
+            }
+        }
+        Ok(())
+    }
 }

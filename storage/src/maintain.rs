@@ -30,35 +30,36 @@ impl AdStore {
         let now = self.now();
         let mut out = Maintained::default();
         let room = |out: &Maintained| budget.saturating_sub(out.ads + out.tombstones);
-        let chunk = |out: &Maintained| usize::try_from(room(out)).unwrap_or(usize::MAX).min(CHUNK);
-        loop {
-            let limit = chunk(&out);
-            if limit == 0 {
-                break;
-            }
-            let n = {
-                let _w = self.write.lock();
-                self.purge_some(now, limit)?
-            };
-            out.ads += n;
-            if (n as usize) < limit {
-                break;
-            }
-        }
-        loop {
-            let limit = chunk(&out);
-            if limit == 0 {
-                break;
-            }
-            let n = {
-                let _w = self.write.lock();
-                let keys = self.lapsed_tombstones(now, limit)?;
-                self.purge_tombstone_keys(&keys)?;
-                keys.len()
-            };
-            out.tombstones += n as u64;
-            if n < limit {
-                break;
+        // Expired ads, then lapsed tombstones: chunks under the writer lock until one comes
+        // back short (nothing more due) or the budget is spent.
+        let step_ads = |limit: usize| -> Result<u64, AdError> {
+            let _w = self.write.lock();
+            self.purge_some(now, limit)
+        };
+        let step_tombstones = |limit: usize| -> Result<u64, AdError> {
+            let _w = self.write.lock();
+            let keys = self.lapsed_tombstones(now, limit)?;
+            self.purge_tombstone_keys(&keys)?;
+            Ok(keys.len() as u64)
+        };
+        for (step, ads) in [
+            (&step_ads as &dyn Fn(usize) -> Result<u64, AdError>, true),
+            (&step_tombstones, false),
+        ] {
+            loop {
+                let limit = usize::try_from(room(&out)).unwrap_or(usize::MAX).min(CHUNK);
+                if limit == 0 {
+                    break;
+                }
+                let n = step(limit)?;
+                if ads {
+                    out.ads += n;
+                } else {
+                    out.tombstones += n;
+                }
+                if (n as usize) < limit {
+                    break;
+                }
             }
         }
         out.done = if room(&out) > 0 {

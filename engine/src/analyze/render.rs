@@ -1,6 +1,6 @@
 //! The text form of an analysis, after HTCondor's `condor_q -better-analyze`: the summary
 //! ("Of N slots, …"), the Step / Matched / Condition table, then conflicts, suggestions and
-//! the offer side.
+//! the offer side, and for a request with `Ports` the per-port table.
 
 use super::{Action, Analysis, ConflictKind, Metric};
 use std::fmt::Write;
@@ -114,6 +114,30 @@ fn render(s: &mut String, a: &Analysis, offers: &str, request: &str) -> std::fmt
                 )?,
                 None => writeln!(s, "  {:<24} rejected by {:>7}", o.attribute, o.rejecting)?,
             }
+        }
+    }
+    if let Some(g) = &a.gang {
+        writeln!(s)?;
+        writeln!(s, "Ports of your {request} (gangmatching):")?;
+        writeln!(s, "Port   Candidates  Label")?;
+        writeln!(s, "-----  ----------  -----")?;
+        for p in &g.ports {
+            let mark = if g.first_unfillable == Some(p.port) {
+                "  <- cannot be filled together with the ports before it"
+            } else {
+                ""
+            };
+            writeln!(
+                s,
+                "{:<5}  {:>10}  {}{mark}",
+                format!("[{}]", p.port),
+                p.candidates,
+                p.label
+            )?;
+        }
+        match g.first_unfillable {
+            Some(k) => writeln!(s, "No gang fills ports [0] to [{k}] together.")?,
+            None => writeln!(s, "A gang fills every port.")?,
         }
     }
     Ok(())

@@ -14,26 +14,16 @@ pub fn render_text(a: &Analysis, offers: &str, request: &str) -> String {
 }
 
 fn render(s: &mut String, a: &Analysis, offers: &str, request: &str) -> std::fmt::Result {
-    writeln!(
-        s,
-        "The Requirements expression for {request} {} reduces to these conditions:",
-        a.request
-    )?;
-    writeln!(s)?;
-    writeln!(s, "         {}", cap(offers))?;
-    writeln!(s, "Step    Matched  Cumulative  Condition")?;
-    writeln!(s, "-----  --------  ----------  ---------")?;
-    for (i, c) in a.conditions.iter().enumerate() {
+    if a.conditions.is_empty() && a.gang.is_some() {
         writeln!(
             s,
-            "{:<5}  {:>8}  {:>10}  {}",
-            format!("[{i}]"),
-            c.matched,
-            c.step_matched,
-            c.condition
+            "The {request} {} has no Requirements of its own: its constraints are its ports'.",
+            a.request
         )?;
+        writeln!(s)?;
+    } else {
+        conditions(s, a, offers, request)?;
     }
-    writeln!(s)?;
     writeln!(
         s,
         "{}: Run analysis summary. Of {} {offers},",
@@ -141,6 +131,30 @@ fn render(s: &mut String, a: &Analysis, offers: &str, request: &str) -> std::fmt
         }
     }
     Ok(())
+}
+
+/// The Step / Matched / Condition table.
+fn conditions(s: &mut String, a: &Analysis, offers: &str, request: &str) -> std::fmt::Result {
+    writeln!(
+        s,
+        "The Requirements expression for {request} {} reduces to these conditions:",
+        a.request
+    )?;
+    writeln!(s)?;
+    writeln!(s, "         {}", cap(offers))?;
+    writeln!(s, "Step    Matched  Cumulative  Condition")?;
+    writeln!(s, "-----  --------  ----------  ---------")?;
+    for (i, c) in a.conditions.iter().enumerate() {
+        writeln!(
+            s,
+            "{:<5}  {:>8}  {:>10}  {}",
+            format!("[{i}]"),
+            c.matched,
+            c.step_matched,
+            c.condition
+        )?;
+    }
+    writeln!(s)
 }
 
 /// `word` capitalized.

@@ -59,17 +59,11 @@ pub(crate) fn ports_analysis(
         id: id.to_owned(),
         error: e,
     })?;
-    let coll = Collection {
-        ids: pool.ids.clone(),
-        ads: pool.ads.clone(),
-        damaged: Vec::new(),
-    };
     let index = IndexOptions {
         eval: opts.eval.clone(),
         ..IndexOptions::default()
     };
-    let mut bad = Vec::new();
-    let mut gangs = GangPool::new(vec![(String::new(), coll)], Some(&index), &mut bad)?;
+    let mut gangs = gang_pool(pool, Some(&index))?;
     let root = Arc::new(root);
     let ports: Vec<PortCount> = root
         .ports
@@ -94,6 +88,21 @@ pub(crate) fn ports_analysis(
         ports,
         first_unfillable,
     }))
+}
+
+/// `pool` as the offers of a gang search (indexed with `index`); offers with bad ports take
+/// no part.
+fn gang_pool(pool: &Pool, index: Option<&IndexOptions>) -> Result<GangPool, AnalyzeError> {
+    let coll = Collection {
+        ids: pool.ids.clone(),
+        ads: pool.ads.clone(),
+        damaged: Vec::new(),
+    };
+    Ok(GangPool::new(
+        vec![(String::new(), coll)],
+        index,
+        &mut Vec::new(),
+    )?)
 }
 
 /// The offers of `pool` that could dock at port `p` of `root` with nothing else docked.
@@ -163,13 +172,7 @@ mod tests {
     fn oracle_first(request: &str, pool: &Pool) -> Option<usize> {
         let root =
             Arc::new(GangAd::new(Arc::new(parse::classad(request).expect("job"))).expect("ports"));
-        let coll = Collection {
-            ids: pool.ids.clone(),
-            ads: pool.ads.clone(),
-            damaged: Vec::new(),
-        };
-        let gangs =
-            GangPool::new(vec![(String::new(), coll)], None, &mut Vec::new()).expect("pool");
+        let gangs = gang_pool(pool, None).expect("pool");
         let opts = AnalyzeOptions::default();
         (0..root.ports.len()).find(|&k| !oracle::exists(&gangs, prefix(&root, k + 1), &opts.eval))
     }
@@ -250,5 +253,72 @@ mod tests {
         assert!(json.get("ports").is_none() && json.get("first_unfillable").is_none());
         let back: super::super::Analysis = serde_json::from_value(json).expect("parse back");
         assert_eq!(back, a);
+    }
+
+    /// A random offer of one port: a machine (key, Linux or not, memory) or a license (app,
+    /// the host ids it admits).
+    fn offer() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        prop_oneof![
+            (0..6i64, any::<bool>(), 1..4i64).prop_map(|(k, linux, m)| format!(
+                r#"[Key = {k}; OpSys = "{}"; Memory = {m};
+                    Ports = {{[Label = Job; Constraint = Job.Mem <= Memory]}}]"#,
+                if linux { "LINUX" } else { "WINNT" }
+            )),
+            (0..2usize, 0..6i64, 0..4i64).prop_map(|(a, lo, w)| format!(
+                r#"[App = "{}"; Ports = {{[Label = Site; Constraint = Site.HostId >= {lo} && Site.HostId <= {}]}}]"#,
+                ["a", "b"][a],
+                lo + w
+            )),
+        ]
+    }
+
+    /// A random job: a machine port, then one to three license ports.
+    fn job() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        (1..4i64, proptest::collection::vec(0..2usize, 1..4)).prop_map(|(mem, apps)| {
+            let mut ports = vec![format!(
+                r#"[Label = Cpu; Mem = {mem}; Constraint = Cpu.OpSys == "LINUX" && Cpu.Memory >= Mem]"#
+            )];
+            for (i, a) in apps.iter().enumerate() {
+                ports.push(format!(
+                    r#"[Label = L{i}; HostId = Cpu.Key; Constraint = L{i}.App == "{}"]"#,
+                    ["a", "b"][*a]
+                ));
+            }
+            format!("[Ports = {{{}}}]", ports.join(", "))
+        })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        /// `first_unfillable` is the exhaustive search's first failing prefix; the machine
+        /// port's candidates are the offers that alone fill it; a port before the first
+        /// unfillable one has candidates.
+        #[test]
+        fn agrees_with_the_exhaustive_search(
+            j in job(),
+            offers in proptest::collection::vec(offer(), 0..7),
+        ) {
+            let texts: Vec<&str> = offers.iter().map(String::as_str).collect();
+            let p = pool(&texts);
+            let opts = AnalyzeOptions::default();
+            let request = parse::classad(&j).expect("job");
+            let a = ports_analysis("job", &request, &p, &opts).expect("analysis").expect("ports");
+            proptest::prop_assert_eq!(a.first_unfillable, oracle_first(&j, &p));
+            let root = Arc::new(GangAd::new(Arc::new(request)).expect("ports"));
+            let alone = (0..p.len())
+                .filter(|&i| {
+                    let one = Pool::numbered(vec![Arc::clone(&p.ads[i])]);
+                    let g = gang_pool(&one, None).expect("pool");
+                    oracle::exists(&g, prefix(&root, 1), &opts.eval)
+                })
+                .count() as u64;
+            proptest::prop_assert_eq!(a.ports[0].candidates, alone);
+            let first = a.first_unfillable.unwrap_or(a.ports.len());
+            for c in &a.ports {
+                proptest::prop_assert!(c.port >= first || c.candidates > 0);
+            }
+        }
     }
 }

@@ -120,6 +120,91 @@ fn analyze_text_and_json() {
     assert_eq!(v["suggestions"][0]["changes"][0]["action"], "remove");
     assert_eq!(v["offer_side"][0]["attribute"], "ImageSize");
     assert_eq!(v["offer_side"][0]["rejecting"].as_u64(), Some(2));
+    // A request without Ports: no gang side in the JSON.
+    assert!(v.get("ports").is_none() && v.get("first_unfillable").is_none());
+}
+
+#[test]
+fn analyze_gang_request_per_port() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // Figures 28 and 29 (the machine made Linux, a second machine left Windows) in one
+    // collection; figure 30's job, and the same job wanting a second license.
+    let offers = dir.path().join("offers.ads");
+    let machine = |name: &str, key: u32, os: &str| {
+        format!(
+            "[Name = \"{name}\"; Key = {key}; Arch = \"INTEL\"; OpSys = \"{os}\"; Memory = 64M; \
+             VirtualMemory = 83.235176M; Ports = {{[Label = Job; Constraint = Job.MemoryReqs < Memory - 15M]}}]\n"
+        )
+    };
+    let text = machine("m1", 143, "LINUX")
+        + &machine("m2", 144, "WINNT40")
+        + "[Name = \"l1\"; Type = \"License\"; App = \"sim_app\"; \
+           Ports = {[Label = Site; Constraint = Site.HostID >= 0 && Site.HostId < 1000]}]\n";
+    std::fs::write(&offers, text).expect("write offers");
+    let db = dir.path().join("db");
+    let o = offers.to_str().expect("path");
+    assert_eq!(adjoin(&db, &["load", "--into", "pool", o]).0, 0);
+    let fig30 =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/dissertation/fig30_base_job.ad");
+    let second = dir.path().join("second.ad");
+    std::fs::write(
+        &second,
+        "[Name = \"j2\"; Ports = {[Label = Cpu; MemoryReqs = 1M; ImageSize = 1M; \
+           Constraint = Cpu.OpSys == \"LINUX\" && Cpu.VirtualMemory > ImageSize], \
+         [Label = License; HostId = Cpu.Key; Constraint = License.App == \"sim_app\"], \
+         [Label = Second; HostId = Cpu.Key; Constraint = Second.App == \"sim_app\"]}]",
+    )
+    .expect("write job");
+    // (job, candidates per port, first unfillable)
+    let cases: [(&Path, serde_json::Value, serde_json::Value); 2] = [
+        (
+            &fig30,
+            serde_json::json!([
+                {"port": 0, "label": "Cpu", "candidates": 1},
+                {"port": 1, "label": "License", "candidates": 1}
+            ]),
+            serde_json::Value::Null,
+        ),
+        (
+            &second,
+            serde_json::json!([
+                {"port": 0, "label": "Cpu", "candidates": 1},
+                {"port": 1, "label": "License", "candidates": 1},
+                {"port": 2, "label": "Second", "candidates": 1}
+            ]),
+            serde_json::json!(2),
+        ),
+    ];
+    for (job, ports, first) in cases {
+        let job = job.to_str().expect("path");
+        let (code, json, err) =
+            adjoin(&db, &["analyze", "--offers", "pool", "--ad", job, "--json"]);
+        assert_eq!(code, 0, "{job}: {err}");
+        let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+        assert_eq!(v["ports"], ports, "{job}");
+        assert_eq!(v["first_unfillable"], first, "{job}");
+        assert_eq!(v["offers"].as_u64(), Some(3), "{job}");
+    }
+    let (code, text, err) = adjoin(
+        &db,
+        &[
+            "analyze",
+            "--offers",
+            "pool",
+            "--ad",
+            second.to_str().expect("path"),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    for want in [
+        "The job j2 has no Requirements of its own: its constraints are its ports'.",
+        "Ports of your job (gangmatching):",
+        "[0]             1  Cpu",
+        "[2]             1  Second  <- cannot be filled together with the ports before it",
+        "No gang fills ports [0] to [2] together.",
+    ] {
+        assert!(text.contains(want), "missing {want:?} in\n{text}");
+    }
 }
 
 #[test]

@@ -5,9 +5,12 @@
 use super::conditions::Condition;
 use super::indexed::{detail_offers, index_table, read_back};
 use super::offer_side::offer_side;
+use super::ports::has_ports;
 use super::table::Table;
 use super::unmatched::{unmatched, why_pool, why_table, Unmatched};
-use super::{analyze, detail, split_requirements, Analysis, AnalyzeError, AnalyzeOptions, Pool};
+use super::{
+    analyze, conditions, detail, split_requirements, Analysis, AnalyzeError, AnalyzeOptions, Pool,
+};
 use crate::db::same_eval;
 use crate::Db;
 use adjoin_index::AdId;
@@ -63,9 +66,12 @@ impl Db {
         offers: &str,
         opts: &AnalyzeOptions,
     ) -> Result<Analysis, AnalyzeError> {
-        let conds = split_requirements(id, request, &opts.eval)?;
-        if let Some(t) = self.index_table(request, &conds, offers, opts)? {
-            return self.detail_indexed(id, request, &conds, &t, offers, opts);
+        let conds = conditions(id, request, opts)?;
+        // A request with `Ports` is analysed over the offers read (its gang side needs them).
+        if !has_ports(request) {
+            if let Some(t) = self.index_table(request, &conds, offers, opts)? {
+                return self.detail_indexed(id, request, &conds, &t, offers, opts);
+            }
         }
         let pool = self.pool(offers)?;
         analyze(id, request, &pool, opts)
@@ -131,7 +137,7 @@ impl Db {
         opts: &AnalyzeOptions,
     ) -> Result<Analysis, AnalyzeError> {
         let id = ad_id(request);
-        let conds = split_requirements(&id, request, &opts.eval)?;
+        let conds = conditions(&id, request, opts)?;
         if let Some((t, _)) = self.index_table(
             request,
             &conds,

@@ -6,20 +6,23 @@
 //!
 //! Modules: `conditions.rs` (splitting and printing), `table.rs` (each condition's satisfying
 //! set of offers as a bitmap, counts and the boolean table's rows), `conflicts.rs`,
-//! `suggest.rs`, `offer_side.rs`, `unmatched.rs` (the batch over clusters of requests) and
-//! `db.rs` (the [`crate::Db`] entry points).
+//! `suggest.rs`, `offer_side.rs`, `unmatched.rs` (the batch over clusters of requests),
+//! `ports.rs` (a request with `Ports`: per-port candidates and the first port no gang fills)
+//! and `db.rs` (the [`crate::Db`] entry points).
 
 mod conditions;
 mod conflicts;
 mod db;
 mod indexed;
 mod offer_side;
+mod ports;
 mod render;
 mod suggest;
 mod table;
 mod unmatched;
 
 pub use self::conditions::{split_requirements, Condition};
+pub use self::ports::{PortCount, PortsAnalysis};
 pub use self::render::render_text;
 pub use self::unmatched::{Unmatched, UnmatchedGroup};
 
@@ -81,6 +84,10 @@ pub struct Analysis {
     pub suggestions: Vec<Suggestion>,
     /// The request's attributes that offers reject it over.
     pub offer_side: Vec<OfferSide>,
+    /// A request with `Ports` only: per port its candidates, and the first port that cannot
+    /// be filled together with those before it (the JSON's `ports` and `first_unfillable`).
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub gang: Option<PortsAnalysis>,
 }
 
 /// One condition of the request's Requirements and how many offers it lets through.
@@ -202,6 +209,17 @@ pub enum AnalyzeError {
         /// The ad.
         id: String,
     },
+    /// The request's `Ports` cannot take part in gangs.
+    #[error("{id}: {error}")]
+    Ports {
+        /// The ad.
+        id: String,
+        /// What is wrong with its ports.
+        error: crate::gang::PortsError,
+    },
+    /// The offers could not be indexed for the gang search.
+    #[error(transparent)]
+    Indexed(#[from] crate::collection::CollectionError),
     /// The database failed.
     #[error(transparent)]
     Db(#[from] Box<crate::DbError>),
@@ -264,10 +282,25 @@ pub fn analyze(
     opts: &AnalyzeOptions,
 ) -> Result<Analysis, AnalyzeError> {
     let _span = tracing::debug_span!("analyze", offers = pool.len()).entered();
-    let conds = split_requirements(id, request, &opts.eval)?;
+    let conds = conditions(id, request, opts)?;
     let t = table::Table::build(request, &conds, pool, &opts.eval);
     let rematch = |ad: &ClassAd| suggest::rematch_pool(ad, pool, &opts.eval);
-    Ok(detail(id, request, &conds, &t, &t, pool, opts, &rematch))
+    let mut a = detail(id, request, &conds, &t, &t, pool, opts, &rematch);
+    a.gang = ports::ports_analysis(id, request, pool, opts)?;
+    Ok(a)
+}
+
+/// The request's conditions; a request with `Ports` and no Requirements of its own has none
+/// (its constraints are its ports').
+pub(crate) fn conditions(
+    id: &str,
+    request: &ClassAd,
+    opts: &AnalyzeOptions,
+) -> Result<Vec<Condition>, AnalyzeError> {
+    match split_requirements(id, request, &opts.eval) {
+        Err(AnalyzeError::NoRequirements { .. }) if ports::has_ports(request) => Ok(Vec::new()),
+        r => r,
+    }
 }
 
 /// The whole analysis from the table over every offer (`full`) and the one over the offers of
@@ -297,7 +330,7 @@ pub fn analyze_counts(
     pool: &Pool,
     opts: &AnalyzeOptions,
 ) -> Result<Analysis, AnalyzeError> {
-    let conds = split_requirements(id, request, &opts.eval)?;
+    let conds = conditions(id, request, opts)?;
     let t = table::Table::build(request, &conds, pool, &opts.eval);
     Ok(t.counts(id, &conds))
 }

@@ -1,6 +1,6 @@
 //! The text form of an analysis, after HTCondor's `condor_q -better-analyze`: the summary
 //! ("Of N slots, …"), the Step / Matched / Condition table, then conflicts, suggestions and
-//! the offer side.
+//! the offer side, and for a request with `Ports` the per-port table.
 
 use super::{Action, Analysis, ConflictKind, Metric};
 use std::fmt::Write;
@@ -14,26 +14,16 @@ pub fn render_text(a: &Analysis, offers: &str, request: &str) -> String {
 }
 
 fn render(s: &mut String, a: &Analysis, offers: &str, request: &str) -> std::fmt::Result {
-    writeln!(
-        s,
-        "The Requirements expression for {request} {} reduces to these conditions:",
-        a.request
-    )?;
-    writeln!(s)?;
-    writeln!(s, "         {}", cap(offers))?;
-    writeln!(s, "Step    Matched  Cumulative  Condition")?;
-    writeln!(s, "-----  --------  ----------  ---------")?;
-    for (i, c) in a.conditions.iter().enumerate() {
+    if a.conditions.is_empty() && a.gang.is_some() {
         writeln!(
             s,
-            "{:<5}  {:>8}  {:>10}  {}",
-            format!("[{i}]"),
-            c.matched,
-            c.step_matched,
-            c.condition
+            "The {request} {} has no Requirements of its own: its constraints are its ports'.",
+            a.request
         )?;
+        writeln!(s)?;
+    } else {
+        conditions(s, a, offers, request)?;
     }
-    writeln!(s)?;
     writeln!(
         s,
         "{}: Run analysis summary. Of {} {offers},",
@@ -116,7 +106,55 @@ fn render(s: &mut String, a: &Analysis, offers: &str, request: &str) -> std::fmt
             }
         }
     }
+    if let Some(g) = &a.gang {
+        writeln!(s)?;
+        writeln!(s, "Ports of your {request} (gangmatching):")?;
+        writeln!(s, "Port   Candidates  Label")?;
+        writeln!(s, "-----  ----------  -----")?;
+        for p in &g.ports {
+            let mark = if g.first_unfillable == Some(p.port) {
+                "  <- cannot be filled together with the ports before it"
+            } else {
+                ""
+            };
+            writeln!(
+                s,
+                "{:<5}  {:>10}  {}{mark}",
+                format!("[{}]", p.port),
+                p.candidates,
+                p.label
+            )?;
+        }
+        match g.first_unfillable {
+            Some(k) => writeln!(s, "No gang fills ports [0] to [{k}] together.")?,
+            None => writeln!(s, "A gang fills every port.")?,
+        }
+    }
     Ok(())
+}
+
+/// The Step / Matched / Condition table.
+fn conditions(s: &mut String, a: &Analysis, offers: &str, request: &str) -> std::fmt::Result {
+    writeln!(
+        s,
+        "The Requirements expression for {request} {} reduces to these conditions:",
+        a.request
+    )?;
+    writeln!(s)?;
+    writeln!(s, "         {}", cap(offers))?;
+    writeln!(s, "Step    Matched  Cumulative  Condition")?;
+    writeln!(s, "-----  --------  ----------  ---------")?;
+    for (i, c) in a.conditions.iter().enumerate() {
+        writeln!(
+            s,
+            "{:<5}  {:>8}  {:>10}  {}",
+            format!("[{i}]"),
+            c.matched,
+            c.step_matched,
+            c.condition
+        )?;
+    }
+    writeln!(s)
 }
 
 /// `word` capitalized.

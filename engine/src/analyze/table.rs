@@ -128,6 +128,7 @@ impl Table {
             conflicts: Vec::new(),
             suggestions: Vec::new(),
             offer_side: Vec::new(),
+            gang: None,
         }
     }
 

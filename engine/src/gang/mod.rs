@@ -20,7 +20,7 @@ pub(crate) mod env;
 #[cfg(test)]
 pub(crate) mod oracle;
 pub(crate) mod pool;
-mod ports;
+pub(crate) mod ports;
 pub(crate) mod probe;
 pub(crate) mod search;
 

@@ -10,9 +10,11 @@
 //!   docked before its machine) waits. A complete gang is accepted only when every docking
 //!   holds.
 //! - Backtracking tries every candidate of every port in turn, so the search is complete: a
-//!   root is left without a gang only if none exists among the free offers (or its work budget
-//!   ran out: [`Searcher::abandoned`]). Windows and consistency only ever remove candidates
-//!   that cannot dock.
+//!   root is left without a gang only if none exists among the free offers. The one exception
+//!   is a safety bound on the dockings tried per root ([`SEARCH_BOUND`]: gangmatching is a
+//!   constraint problem, exponential in the ports at worst); a root that reaches it is
+//!   reported as *given up* ([`Searcher::gave_up`]), never as gangless. Windows and
+//!   consistency only ever remove candidates that cannot dock.
 //! - History sets are the recursion itself: each candidate is tried once per state of the
 //!   ports before it, and a port's candidates are computed afresh when those change.
 //! - Identical offers are interchangeable: once a candidate fails at a port, the same port of
@@ -33,8 +35,10 @@ use rustc_hash::FxHashMap;
 use std::cmp::Ordering;
 use std::sync::Arc;
 
-/// Dockings a root may try before it is abandoned.
-pub const ROOT_BUDGET: u64 = 200_000;
+/// Dockings a root may try before the search gives up on it (reported, not taken for "no
+/// gang"): far beyond what any pool of the benches needs (a 2-port root over n offers may need
+/// n² dockings), bounded for adversarial pools.
+pub const SEARCH_BOUND: u64 = 20_000_000;
 
 /// Distinct buckets a consistency check considers per port (more: the port is not checked).
 const MAX_BUCKETS: usize = 32;
@@ -54,8 +58,10 @@ pub struct Searcher<'p> {
     pub dock: Option<Dock>,
     /// Constraint evaluations in the gang environment.
     pub evaluations: u64,
-    /// Roots whose budget ran out.
-    pub abandoned: u64,
+    /// Dockings a root may try ([`SEARCH_BOUND`] unless set).
+    pub bound: u64,
+    /// Whether the last [`Searcher::find`] reached the bound (its root may have a gang).
+    gave_up: bool,
     /// State of DYNSR's random start.
     rng: u64,
     /// What each bucket admits at a port through a translation, per collection (`None`: its
@@ -103,7 +109,8 @@ impl<'p> Searcher<'p> {
             opts,
             dock,
             evaluations: 0,
-            abandoned: 0,
+            bound: SEARCH_BOUND,
+            gave_up: false,
             rng: 0x9E37_79B9_7F4A_7C15,
             supports: FxHashMap::default(),
             work: 0,
@@ -114,6 +121,7 @@ impl<'p> Searcher<'p> {
     pub fn find(&mut self, root: Arc<GangAd>) -> Option<Tree> {
         let _span = tracing::debug_span!("gang_root", algorithm = %self.alg).entered();
         self.work = 0;
+        self.gave_up = false;
         let n = root.ports.len();
         let mut st = State {
             tree: Tree::root(root),
@@ -129,11 +137,15 @@ impl<'p> Searcher<'p> {
         if self.solve(&mut st) {
             Some(st.tree)
         } else {
-            if self.work > ROOT_BUDGET {
-                self.abandoned += 1;
-            }
+            self.gave_up = self.work > self.bound;
             None
         }
+    }
+
+    /// Whether the last [`Searcher::find`] gave up at the bound rather than show that no gang
+    /// exists.
+    pub fn gave_up(&self) -> bool {
+        self.gave_up
     }
 
     /// Fills the open ports; true with a complete, valid gang in `st.tree`.
@@ -162,7 +174,7 @@ impl<'p> Searcher<'p> {
                 continue;
             }
             self.work += 1;
-            if self.work > ROOT_BUDGET || st.tree.members.len() >= MAX_MEMBERS {
+            if self.work > self.bound || st.tree.members.len() >= MAX_MEMBERS {
                 break;
             }
             if st.tree.uses(c.offer()) {

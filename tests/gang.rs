@@ -295,3 +295,46 @@ fn a_search_stopped_at_its_bound_is_reported_as_given_up() {
         assert_eq!((r.matched, r.gave_up.len()), (1, 0), "{alg}");
     }
 }
+
+/// `--dock` reads the whole Figure-32 environment: the machine port's `Score` reads the job's
+/// port record through the label `Job` (undefined in the port's view alone, which left every
+/// machine out), and the higher score (the later-loaded machine) wins.
+#[test]
+fn dock_vectors_read_the_gang_environment() {
+    let db = Db::open_in_memory().expect("db");
+    put(
+        &db,
+        "jobs",
+        "job",
+        "[Ports = {[Label = Cpu; Boost = 2; Constraint = true]}]",
+    );
+    for (id, memory) in [("m0", 10), ("m1", 20)] {
+        put(
+            &db,
+            "machines",
+            id,
+            &format!(
+                "[Memory = {memory}; Ports = {{[Label = Job; Score = Job.Boost * Memory; Constraint = true]}}]"
+            ),
+        );
+    }
+    // DYNSR starts each port's candidates at a random place: not ranked.
+    for alg in [
+        Algorithm::Naive,
+        Algorithm::Lr,
+        Algorithm::Dyn,
+        Algorithm::Dyns,
+    ] {
+        let mut o = GangOptions::new("jobs", &["machines"]);
+        o.algorithm = alg;
+        o.dry_run = true;
+        o.dock = vec![parse::expr("offer.Score + request.Cpu.Memory").expect("dock")];
+        let r = db.gang_cycle(&o).expect("cycle");
+        let got: Vec<&str> = r
+            .gangs
+            .iter()
+            .flat_map(|g| g.members.iter().map(|m| m.offer.as_str()))
+            .collect();
+        assert_eq!(got, ["m1"], "{alg}");
+    }
+}

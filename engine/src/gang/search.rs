@@ -27,9 +27,9 @@ use super::ports::{rank_key, GangAd};
 use super::probe;
 use super::Algorithm;
 use crate::cycle::dock::Dock;
-use crate::cycle::vector::rank_number;
-use adjoin_index::{units, Bits};
-use adjoin_query::eval::EvalOptions;
+use crate::cycle::vector::{component, rank_number};
+use adjoin_index::Bits;
+use adjoin_query::eval::{eval_tracked, EvalOptions};
 use adjoin_query::{Name, Value};
 use rustc_hash::FxHashMap;
 use std::cmp::Ordering;
@@ -367,41 +367,43 @@ impl<'p> Searcher<'p> {
         self.pool.probe(&v)
     }
 
-    /// Orders `list` best first by the docking vector (default: the port's `Rank` with the
-    /// candidate docked, then the candidate port's), ties in load order; left as it is when
-    /// nothing ranks.
+    /// Orders `list` best first by the docking vector, evaluated in the Figure-32 environment
+    /// with the candidate docked (default: the port's `Rank`, then the candidate port's; with
+    /// `--dock`, its expressions over `request` and `offer`, the two port records), ties in load
+    /// order; left as it is when nothing ranks.
     fn rank(&mut self, st: &State, (m, p): (usize, usize), list: &mut Vec<Cand>) {
-        let owner = st.tree.members.get(m).map(|x| Arc::clone(&x.ad));
-        let Some(owner) = owner else { return };
-        if list.len() < 2 {
+        if st.tree.members.get(m).is_none() || list.len() < 2 {
             return;
         }
         let mut tree = st.tree.clone();
         let mut keyed: Vec<(Vec<f64>, Cand)> = Vec::with_capacity(list.len());
-        let owner_view = units(&owner.ad).into_iter().nth(p).map(|u| u.ad);
         for &c in list.iter() {
             let Some(gad) = self.pool.free(c.offer()).cloned() else {
                 continue;
             };
-            let v = match (&self.dock, &owner_view) {
-                (Some(dock), Some(ov)) => {
-                    let cv = units(&gad.ad).into_iter().nth(c.port).map(|u| u.ad);
-                    match cv.and_then(|cv| dock.vector(ov, &cv, &self.opts)) {
-                        Some(v) => v,
-                        None => continue,
-                    }
+            let child = tree.dock((m, p), Arc::clone(&gad), c.offer(), c.port);
+            let mut env = tree.environment();
+            let v = match &self.dock {
+                Some(Dock::Exprs(exprs)) => {
+                    // `request` and `offer` name the two port records in the whole gang.
+                    env.insert(Name::new("request"), tree.record_path(m, p));
+                    env.insert(Name::new("offer"), tree.record_path(child, c.port));
+                    self.evaluations += exprs.len() as u64;
+                    exprs
+                        .iter()
+                        .map(|e| dock_component(eval_tracked(e, &env, &self.opts)))
+                        .collect::<Option<Vec<Value>>>()
                 }
                 _ => {
-                    let child = tree.dock((m, p), Arc::clone(&gad), c.offer(), c.port);
-                    let env = tree.environment();
                     let r = Name::new(rank_key().as_str());
                     let a = tree.eval_port_attr(&env, m, p, r, &self.opts).0;
                     let b = tree.eval_port_attr(&env, child, c.port, r, &self.opts).0;
-                    tree.undock();
                     self.evaluations += 2;
-                    vec![rank_number(&a), rank_number(&b)]
+                    Some(vec![rank_number(&a), rank_number(&b)])
                 }
             };
+            tree.undock();
+            let Some(v) = v else { continue };
             keyed.push((v.iter().map(number).collect(), c));
         }
         keyed.sort_by(|a, b| {
@@ -475,6 +477,16 @@ impl<'p> Searcher<'p> {
         x ^= x << 17;
         self.rng = x;
         x
+    }
+}
+
+/// A `--dock` value as a component, as in the bilateral cycle (an undefined or error value
+/// leaves the candidate out), except that a value that may change as more of the gang docks
+/// (it reached a port not docked yet) is not final: it counts 0 and keeps the candidate.
+fn dock_component((v, pending): (Value, bool)) -> Option<Value> {
+    match component(v) {
+        None if pending => Some(Value::Int(0)),
+        c => c,
     }
 }
 

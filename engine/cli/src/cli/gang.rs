@@ -38,7 +38,8 @@ pub struct GangArgs {
     #[arg(long, value_name = "EXPR")]
     order_by: Option<String>,
     /// A component of the docking vector ranking each port's candidates, reading `request.X`
-    /// (the port) and `offer.X` (the candidate's port) (repeatable; replaces the ports' Ranks).
+    /// (the port's record) and `offer.X` (the candidate port's) in the gang with the candidate
+    /// docked (repeatable; replaces the ports' Ranks).
     #[arg(long, value_name = "EXPR")]
     dock: Vec<String>,
     /// Decide the gangs but consume and record nothing.

@@ -27,7 +27,7 @@ pub fn rank_number(v: &Value) -> Value {
 
 /// A dock expression's value as a component: `None` for undefined and error (the candidate is
 /// discarded), else as [`rank_number`].
-pub(super) fn component(v: Value) -> Option<Value> {
+pub(crate) fn component(v: Value) -> Option<Value> {
     match v {
         Value::Undefined | Value::Error => None,
         v => Some(rank_number(&v)),

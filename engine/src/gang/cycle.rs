@@ -68,8 +68,10 @@ pub struct GangReport {
     pub algorithm: Algorithm,
     /// Ads with bad ports: (collection, id, why); they took no part.
     pub bad: Vec<(String, String, PortsError)>,
-    /// Requests whose search ran out of budget.
-    pub abandoned: u64,
+    /// Requests whose search the cycle gave up on at the safety bound on dockings
+    /// ([`GangOptions::search_bound`]): left without a gang though one may exist (every other
+    /// request left without a gang has none among the offers still free at its turn).
+    pub gave_up: Vec<String>,
     /// Ads the scans could not read (skipped).
     pub damaged: Vec<DbError>,
 }
@@ -128,12 +130,14 @@ impl Db {
             opts.index.eval.clone(),
             dock(opts),
         );
+        s.bound = opts.search_bound.unwrap_or(s.bound);
         if let Some(tree) = s.find(Arc::new(gad)) {
             report.gangs.push(gang("request", &tree, s.pool));
             report.matched = 1;
+        } else if s.gave_up() {
+            report.gave_up.push("request".to_owned());
         }
         report.evaluations = s.evaluations;
-        report.abandoned = s.abandoned;
         report.probes = pool.probes;
         report.seconds = start.elapsed().as_secs_f64();
         Ok(report)
@@ -234,6 +238,7 @@ fn run_with(
         db.store().begin_cycle().map_err(DbError::from)?
     };
     let mut s = Searcher::new(&mut pool, opts.algorithm, eval, dock(opts));
+    s.bound = opts.search_bound.unwrap_or(s.bound);
     for ri in serving {
         let (Some(ad), Some(id)) = (requests.ads.get(ri), requests.ids.get(ri)) else {
             continue;
@@ -285,9 +290,12 @@ fn run_with(
             report.gangs.push(g);
             break;
         }
+        if s.gave_up() {
+            tracing::warn!(request = %id, "gang search gave up at its bound");
+            report.gave_up.push(id.clone());
+        }
     }
     report.evaluations = s.evaluations;
-    report.abandoned = s.abandoned;
     report.probes = pool.probes;
     if !opts.dry_run {
         db.flush()?;

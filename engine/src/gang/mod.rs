@@ -115,6 +115,10 @@ pub struct GangOptions {
     pub dry_run: bool,
     /// Index and evaluation options.
     pub index: IndexOptions,
+    /// Dockings the search may try per request before it gives up on it (`None`: the safety
+    /// bound `search::SEARCH_BOUND`, 20,000,000). A request given up on is listed in
+    /// [`GangReport::gave_up`], never taken for one without a gang.
+    pub search_bound: Option<u64>,
 }
 
 impl GangOptions {

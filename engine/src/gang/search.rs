@@ -10,9 +10,11 @@
 //!   docked before its machine) waits. A complete gang is accepted only when every docking
 //!   holds.
 //! - Backtracking tries every candidate of every port in turn, so the search is complete: a
-//!   root is left without a gang only if none exists among the free offers (or its work budget
-//!   ran out: [`Searcher::abandoned`]). Windows and consistency only ever remove candidates
-//!   that cannot dock.
+//!   root is left without a gang only if none exists among the free offers. The one exception
+//!   is a safety bound on the dockings tried per root ([`SEARCH_BOUND`]: gangmatching is a
+//!   constraint problem, exponential in the ports at worst); a root that reaches it is
+//!   reported as *given up* ([`Searcher::gave_up`]), never as gangless. Windows and
+//!   consistency only ever remove candidates that cannot dock.
 //! - History sets are the recursion itself: each candidate is tried once per state of the
 //!   ports before it, and a port's candidates are computed afresh when those change.
 //! - Identical offers are interchangeable: once a candidate fails at a port, the same port of
@@ -25,16 +27,18 @@ use super::ports::{rank_key, GangAd};
 use super::probe;
 use super::Algorithm;
 use crate::cycle::dock::Dock;
-use crate::cycle::vector::rank_number;
-use adjoin_index::{units, Bits};
-use adjoin_query::eval::EvalOptions;
+use crate::cycle::vector::{component, rank_number};
+use adjoin_index::Bits;
+use adjoin_query::eval::{eval_tracked, EvalOptions};
 use adjoin_query::{Name, Value};
 use rustc_hash::FxHashMap;
 use std::cmp::Ordering;
 use std::sync::Arc;
 
-/// Dockings a root may try before it is abandoned.
-pub const ROOT_BUDGET: u64 = 200_000;
+/// Dockings a root may try before the search gives up on it (reported, not taken for "no
+/// gang"): far beyond what any pool of the benches needs (a 2-port root over n offers may need
+/// n² dockings), bounded for adversarial pools.
+pub const SEARCH_BOUND: u64 = 20_000_000;
 
 /// Distinct buckets a consistency check considers per port (more: the port is not checked).
 const MAX_BUCKETS: usize = 32;
@@ -54,8 +58,10 @@ pub struct Searcher<'p> {
     pub dock: Option<Dock>,
     /// Constraint evaluations in the gang environment.
     pub evaluations: u64,
-    /// Roots whose budget ran out.
-    pub abandoned: u64,
+    /// Dockings a root may try ([`SEARCH_BOUND`] unless set).
+    pub bound: u64,
+    /// Whether the last [`Searcher::find`] reached the bound (its root may have a gang).
+    gave_up: bool,
     /// State of DYNSR's random start.
     rng: u64,
     /// What each bucket admits at a port through a translation, per collection (`None`: its
@@ -103,7 +109,8 @@ impl<'p> Searcher<'p> {
             opts,
             dock,
             evaluations: 0,
-            abandoned: 0,
+            bound: SEARCH_BOUND,
+            gave_up: false,
             rng: 0x9E37_79B9_7F4A_7C15,
             supports: FxHashMap::default(),
             work: 0,
@@ -114,6 +121,7 @@ impl<'p> Searcher<'p> {
     pub fn find(&mut self, root: Arc<GangAd>) -> Option<Tree> {
         let _span = tracing::debug_span!("gang_root", algorithm = %self.alg).entered();
         self.work = 0;
+        self.gave_up = false;
         let n = root.ports.len();
         let mut st = State {
             tree: Tree::root(root),
@@ -129,11 +137,15 @@ impl<'p> Searcher<'p> {
         if self.solve(&mut st) {
             Some(st.tree)
         } else {
-            if self.work > ROOT_BUDGET {
-                self.abandoned += 1;
-            }
+            self.gave_up = self.work > self.bound;
             None
         }
+    }
+
+    /// Whether the last [`Searcher::find`] gave up at the bound rather than show that no gang
+    /// exists.
+    pub fn gave_up(&self) -> bool {
+        self.gave_up
     }
 
     /// Fills the open ports; true with a complete, valid gang in `st.tree`.
@@ -162,7 +174,7 @@ impl<'p> Searcher<'p> {
                 continue;
             }
             self.work += 1;
-            if self.work > ROOT_BUDGET || st.tree.members.len() >= MAX_MEMBERS {
+            if self.work > self.bound || st.tree.members.len() >= MAX_MEMBERS {
                 break;
             }
             if st.tree.uses(c.offer()) {
@@ -355,41 +367,43 @@ impl<'p> Searcher<'p> {
         self.pool.probe(&v)
     }
 
-    /// Orders `list` best first by the docking vector (default: the port's `Rank` with the
-    /// candidate docked, then the candidate port's), ties in load order; left as it is when
-    /// nothing ranks.
+    /// Orders `list` best first by the docking vector, evaluated in the Figure-32 environment
+    /// with the candidate docked (default: the port's `Rank`, then the candidate port's; with
+    /// `--dock`, its expressions over `request` and `offer`, the two port records), ties in load
+    /// order; left as it is when nothing ranks.
     fn rank(&mut self, st: &State, (m, p): (usize, usize), list: &mut Vec<Cand>) {
-        let owner = st.tree.members.get(m).map(|x| Arc::clone(&x.ad));
-        let Some(owner) = owner else { return };
-        if list.len() < 2 {
+        if st.tree.members.get(m).is_none() || list.len() < 2 {
             return;
         }
         let mut tree = st.tree.clone();
         let mut keyed: Vec<(Vec<f64>, Cand)> = Vec::with_capacity(list.len());
-        let owner_view = units(&owner.ad).into_iter().nth(p).map(|u| u.ad);
         for &c in list.iter() {
             let Some(gad) = self.pool.free(c.offer()).cloned() else {
                 continue;
             };
-            let v = match (&self.dock, &owner_view) {
-                (Some(dock), Some(ov)) => {
-                    let cv = units(&gad.ad).into_iter().nth(c.port).map(|u| u.ad);
-                    match cv.and_then(|cv| dock.vector(ov, &cv, &self.opts)) {
-                        Some(v) => v,
-                        None => continue,
-                    }
+            let child = tree.dock((m, p), Arc::clone(&gad), c.offer(), c.port);
+            let mut env = tree.environment();
+            let v = match &self.dock {
+                Some(Dock::Exprs(exprs)) => {
+                    // `request` and `offer` name the two port records in the whole gang.
+                    env.insert(Name::new("request"), tree.record_path(m, p));
+                    env.insert(Name::new("offer"), tree.record_path(child, c.port));
+                    self.evaluations += exprs.len() as u64;
+                    exprs
+                        .iter()
+                        .map(|e| dock_component(eval_tracked(e, &env, &self.opts)))
+                        .collect::<Option<Vec<Value>>>()
                 }
                 _ => {
-                    let child = tree.dock((m, p), Arc::clone(&gad), c.offer(), c.port);
-                    let env = tree.environment();
                     let r = Name::new(rank_key().as_str());
                     let a = tree.eval_port_attr(&env, m, p, r, &self.opts).0;
                     let b = tree.eval_port_attr(&env, child, c.port, r, &self.opts).0;
-                    tree.undock();
                     self.evaluations += 2;
-                    vec![rank_number(&a), rank_number(&b)]
+                    Some(vec![rank_number(&a), rank_number(&b)])
                 }
             };
+            tree.undock();
+            let Some(v) = v else { continue };
             keyed.push((v.iter().map(number).collect(), c));
         }
         keyed.sort_by(|a, b| {
@@ -463,6 +477,16 @@ impl<'p> Searcher<'p> {
         x ^= x << 17;
         self.rng = x;
         x
+    }
+}
+
+/// A `--dock` value as a component, as in the bilateral cycle (an undefined or error value
+/// leaves the candidate out), except that a value that may change as more of the gang docks
+/// (it reached a port not docked yet) is not final: it counts 0 and keeps the candidate.
+fn dock_component((v, pending): (Value, bool)) -> Option<Value> {
+    match component(v) {
+        None if pending => Some(Value::Int(0)),
+        c => c,
     }
 }
 

@@ -11,6 +11,7 @@ use super::ports::GangAd;
 use super::search::Searcher;
 use super::Algorithm;
 use crate::collection::Collection;
+use crate::cycle::dock::Dock;
 use adjoin_index::IndexOptions;
 use adjoin_query::eval::EvalOptions;
 use adjoin_query::{parse, ClassAd};
@@ -109,7 +110,15 @@ proptest! {
         offers in prop::collection::vec(offer(), 3..=6),
     ) {
         let opts = EvalOptions::default();
-        for alg in Algorithm::ALL {
+        // Per-port ranks, and a docking vector read in the whole environment (`request.r0.K`
+        // pending until `r0` docks): neither costs completeness.
+        let vector = ["offer.A * 2 - request.N", "request.r0.K"]
+            .map(|e| parse::expr(e).expect("dock"))
+            .to_vec();
+        for (alg, dock) in Algorithm::ALL
+            .into_iter()
+            .flat_map(|a| [(a, None), (a, Some(Dock::Exprs(vector.clone())))])
+        {
             let mut mine = pool(&offers, alg.indexed());
             let mut theirs = pool(&offers, false);
             // Two cycles over the same requests: the second sees what the first consumed.
@@ -117,7 +126,7 @@ proptest! {
                 for (ri, text) in requests.iter().enumerate() {
                     let r = root(text);
                     let exists = oracle::exists(&theirs, Arc::clone(&r), &opts);
-                    let found = Searcher::new(&mut mine, alg, opts.clone(), None).find(r);
+                    let found = Searcher::new(&mut mine, alg, opts.clone(), dock.clone()).find(r);
                     prop_assert_eq!(found.is_some(), exists, "{} cycle {} request {}", alg, cycle, ri);
                     if let Some(tree) = found {
                         prop_assert!(valid(&tree, &opts), "{} gang invalid", alg);

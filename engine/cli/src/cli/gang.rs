@@ -38,7 +38,8 @@ pub struct GangArgs {
     #[arg(long, value_name = "EXPR")]
     order_by: Option<String>,
     /// A component of the docking vector ranking each port's candidates, reading `request.X`
-    /// (the port) and `offer.X` (the candidate's port) (repeatable; replaces the ports' Ranks).
+    /// (the port's record) and `offer.X` (the candidate port's) in the gang with the candidate
+    /// docked (repeatable; replaces the ports' Ranks).
     #[arg(long, value_name = "EXPR")]
     dock: Vec<String>,
     /// Decide the gangs but consume and record nothing.
@@ -105,8 +106,13 @@ fn summary(r: &GangReport, json: bool, dry_run: bool) -> String {
         );
     }
     let what = cycle_note(dry_run, r.cycle);
+    let gave_up = if r.gave_up.is_empty() {
+        String::new()
+    } else {
+        format!(", {} gave up", r.gave_up.len())
+    };
     format!(
-        "{} requests, {} given gangs in {:.3} s ({}); {} probes, {} evaluations; {}\n",
+        "{} requests, {} given gangs{gave_up} in {:.3} s ({}); {} probes, {} evaluations; {}\n",
         r.requests, r.matched, r.seconds, r.algorithm, r.probes, r.evaluations, what
     )
 }
@@ -155,6 +161,11 @@ pub fn run(args: GangArgs, db: &DbPath) -> Result<ExitCode> {
     }
     for (coll, id, e) in &report.bad {
         eprintln!("adjoin: {coll}/{id}: {e}");
+    }
+    for id in &report.gave_up {
+        eprintln!(
+            "adjoin: {id}: gave up at the search bound; it may have a gang (not proven without one)"
+        );
     }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for g in &report.gangs {
@@ -225,6 +236,14 @@ mod tests {
         assert_eq!(
             summary(&r, false, false),
             "3 requests, 2 given gangs in 0.500 s (dyn); 7 probes, 9 evaluations; cycle 2\n"
+        );
+        let r = GangReport {
+            gave_up: vec!["job9".into()],
+            ..r
+        };
+        assert_eq!(
+            summary(&r, false, false),
+            "3 requests, 2 given gangs, 1 gave up in 0.500 s (dyn); 7 probes, 9 evaluations; cycle 2\n"
         );
     }
 }

@@ -245,6 +245,19 @@ impl AdStore {
                     (i as u64) < over || cutoff.is_some_and(|c| m.time < c)
                 };
                 let room = budget.saturating_sub(report.pruned);
+                // Nothing over the count: the oldest record alone tells whether any goes by age
+                // (a policy applied after every cycle reads one record, not a chunk).
+                if over == 0 {
+                    let oldest = match cutoff {
+                        Some(_) => self.matches_in(first, first.saturating_add(1).min(next))?,
+                        None => Vec::new(),
+                    };
+                    if !oldest.first().is_some_and(|m| goes(0, m)) {
+                        report.kept = kept;
+                        report.done = true;
+                        break;
+                    }
+                }
                 let look = (PRUNE_CHUNK as u64).min(room.max(1));
                 let candidates = self.matches_in(first, first.saturating_add(look).min(next))?;
                 let take = candidates

@@ -19,3 +19,16 @@ run gen/gen_unparse.py unparse.golden unparse-ads.golden parse.golden
 { run gen/gen_cycle_real_ads.py old "$CONF/real-ads"; run gen/gen_cycle_real_ads.py new "$CONF/real-ads"; } > cycle-real-ads.golden
 { run gen/gen_analyze_real_ads.py old "$CONF/real-ads"; run gen/gen_analyze_real_ads.py new "$CONF/real-ads"; } > analyze-real-ads.golden
 run gen/gen_gangs.py > gangs/gangs.golden
+# Differential runs of random input: 6,000 expressions, three random pools.
+T=$(mktemp -d)
+{ for s in 1 2 3 4; do python3 gen/random_exprs.py $s 1000 compat; done
+  for s in 40 41; do python3 gen/random_exprs.py $s 1000 old; done; } > "$T/random.txt"
+run gen/gen_exprs.py "$T/random.txt" > "$T/random.raw"
+python3 gen/random_exprs.py --keep "$T/random.raw" > random.golden
+for s in 1 2 3; do
+  python3 gen/random_pools.py gen $s 300 100 "$T/pool$s"
+  run gen/random_pools.py oracle "$T/pool$s" old
+  run gen/random_pools.py oracle "$T/pool$s" new
+done
+python3 gen/random_pools.py golden "$T/pool1" "$T/pool2" "$T/pool3" > random-pools.golden
+rm -rf "$T"

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""random-pools.golden: random pools matched both ways by HTCondor's library.
+
+    python3 random_pools.py gen SEED NM NJ DIR     # DIR/machines.ads, DIR/jobs.ads (new syntax)
+    VENV/bin/python random_pools.py oracle DIR old|new   # DIR/expected-MODE.json
+    python3 random_pools.py golden DIR...          # the golden file, from dirs made as above
+
+Machines and jobs share 13 attribute names, each absent in ~12% of ads, sometimes undefined,
+error, a boolean or a list, `Tag` an integer or a string, numbers integer or real; their
+Requirements are random and/or trees of comparisons (every operator, `is`/`=?=` included),
+`member`, `regexp`, `stringListMember`, `isUndefined`, `ifThenElse`, the elvis operator,
+arithmetic across both ads, references scoped `TARGET.`, `MY.` or not at all; some
+Requirements are constants (`true`, `false`, `undefined`, `1`, `0.0`, `error`) or absent.
+`oracle` decides every pair with `job.symmetricMatch(machine)`, under old-ClassAd semantics
+(`old`: one old-syntax ad parsed first, as HTCondor's daemons evaluate) or strict new ones (with HTCondor's compatibility functions registered, as in a daemon).
+"""
+import json, os, random, sys
+
+def gen(seed, nm, nj, d):
+    r = random.Random(seed)
+    def val(kind):
+        if kind == "int": return str(r.choice([0, 1, 2, 4, 8, 16, 512, 1024, 2048, 4096, 8192, -1]))
+        if kind == "real": return r.choice(["0.0", "0.5", "1.5", "2048.0", "3.25", "-0.5", "1e3"])
+        if kind == "str": return r.choice(['"X86_64"', '"x86_64"', '"INTEL"', '"LINUX"', '"linux"', '"WINDOWS"', '""', '"a,b"', '"b"', '"slot1@h1"', '"h2"'])
+        if kind == "bool": return r.choice(["true", "false"])
+        if kind == "undef": return "undefined"
+        if kind == "err": return "error"
+        if kind == "list": return r.choice(['{1, 2}', '{"a", "b"}', '{}', '{"X86_64"}'])
+    ATTRS = ["Memory", "Cpus", "Arch", "OpSys", "Disk", "HasGPU", "LoadAvg", "Tag", "KFlops", "Site", "Owner", "Gpus", "Names"]
+    NUMS = ["Memory", "Cpus", "Disk", "LoadAvg", "KFlops", "Gpus", "Tag"]
+    STRS = ["Arch", "OpSys", "Site", "Owner", "Tag", "Names"]
+    def attrval(a):
+        p = r.random()
+        if p < 0.12: return None
+        if p < 0.16: return val(r.choice(["undef", "err", "bool", "list"]))
+        if a in NUMS and a != "Tag": return val(r.choice(["int", "int", "int", "real"]))
+        if a == "HasGPU": return val("bool")
+        if a == "Tag": return val(r.choice(["int", "str"]))
+        return val("str")
+    def term(side, other):
+        a = r.choice(ATTRS)
+        ref = r.choice([f"{other}.{a}", f"{other}.{a}", f"{other}.{a}", a, f"{side}.{a}"])
+        k = r.randrange(14)
+        if k < 5:
+            op = r.choice(["<", "<=", ">", ">=", "==", "!=", "=?=", "=!=", "is", "isnt"])
+            return f"{ref} {op} {val(r.choice(['int', 'int', 'real', 'str', 'bool', 'undef']))}"
+        if k == 5: return f"member({val('str')}, {ref})"
+        if k == 6:
+            pat = r.choice(['"^x86"', '"(?i)linux"', '"a"', '"h[0-9]"'])
+            return f"regexp({pat}, {ref})"
+        if k == 7: return f"stringListMember({val('str')}, {ref})"
+        if k == 8: return f"isUndefined({ref})"
+        if k == 9: return f"{ref} * 2 >= {other}.{r.choice(NUMS)} + 1"
+        if k == 10: return f"ifThenElse({ref} =?= undefined, {val('bool')}, {ref} > {val('int')})"
+        if k == 11: return f"({ref} ?: {val('int')}) > {val('int')}"
+        if k == 12: return f"{ref} == {side}.{r.choice(ATTRS)}"
+        return f"!({ref} < {val('int')})"
+    def constraint(side, other, depth=2):
+        if depth == 0 or r.random() < 0.3:
+            return term(side, other)
+        op = r.choice(["&&", "&&", "||"])
+        return f"({constraint(side, other, depth - 1)} {op} {constraint(side, other, depth - 1)})"
+    def ad(name, side, other, req_p):
+        parts = [f'Name = "{name}"']
+        for a in ATTRS:
+            v = attrval(a)
+            if v is not None: parts.append(f"{a} = {v}")
+        p = r.random()
+        if p < req_p: parts.append(f"Requirements = {constraint(side, other)}")
+        elif p < req_p + 0.05: parts.append(f"Requirements = {r.choice(['true', 'false', 'undefined', '1', '0.0', 'error'])}")
+        return "[ " + "; ".join(parts) + " ]"
+    os.makedirs(d, exist_ok=True)
+    machines = [ad(f"m{i}", "MY", "TARGET", 0.6) for i in range(nm)]
+    jobs = [ad(f"j{i}", "MY", "TARGET", 0.9) for i in range(nj)]
+    open(os.path.join(d, "machines.ads"), "w").write("\n".join(machines) + "\n")
+    open(os.path.join(d, "jobs.ads"), "w").write("\n".join(jobs) + "\n")
+
+def oracle(d, mode):
+    if mode == "new":
+        # strict semantics, with HTCondor's compatibility functions (stringListMember, ...)
+        os.environ["_CONDOR_STRICT_CLASSAD_EVALUATION"] = "true"
+        import htcondor2  # noqa: F401
+    import classad2 as c
+    if mode == "old":
+        c.parseOne("ZzOldSemantics = 1\n", c.ParserType.Old)
+    ms = [c.ClassAd(l) for l in open(os.path.join(d, "machines.ads")) if l.strip()]
+    js = [c.ClassAd(l) for l in open(os.path.join(d, "jobs.ads")) if l.strip()]
+    out = {}
+    for j in js:
+        out[j["Name"]] = [m["Name"] for m in ms if j.symmetricMatch(m)]
+    json.dump(out, open(os.path.join(d, f"expected-{mode}.json"), "w"), indent=0)
+
+def golden(dirs):
+    print("# random-pools.golden: HTCondor's symmetric matches of random pools. See README.md.")
+    for d in dirs:
+        print(f"## pool {os.path.basename(d.rstrip('/'))}")
+        for kind in ["machines", "jobs"]:
+            print(f"## {kind}")
+            sys.stdout.write(open(os.path.join(d, f"{kind}.ads")).read())
+        for mode in ["old", "new"]:
+            print(f"## matches {mode}")
+            exp = json.load(open(os.path.join(d, f"expected-{mode}.json")))
+            for j, ms in exp.items():
+                print(j + "\t" + " ".join(ms))
+
+if sys.argv[1] == "golden":
+    golden(sys.argv[2:])
+elif sys.argv[1] == "gen":
+    gen(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5])
+else:
+    oracle(sys.argv[2], sys.argv[3])

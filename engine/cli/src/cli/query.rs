@@ -41,6 +41,10 @@ pub struct QueryArgs {
     #[arg(long, value_name = "FORM", num_args = 0..=1, require_equals = true,
           default_missing_value = "lines")]
     json: Option<JsonForm>,
+    /// Print each ad in new syntax on one line (`[ Name = "slot1"; Memory = 1024 ]`), as
+    /// `adjoin load` and HTCondor's new-syntax readers read it back.
+    #[arg(long, conflicts_with_all = ["json", "af", "total", "count"])]
+    new: bool,
     /// Print only these attributes of each ad, evaluated in it, in this order (`Name,Memory`
     /// or `'Name, Memory'`); an ad with none of them is not printed, and a name no ad
     /// printed has is warned about on stderr.
@@ -156,6 +160,7 @@ pub fn run(args: QueryArgs, db: &DbPath) -> Result<ExitCode> {
             af: &af,
             attrs: &attrs,
             json: args.json,
+            new: args.new,
             total: args.total,
             eval: &eval,
         };
@@ -177,6 +182,7 @@ struct Printer<'a> {
     af: &'a [Expr],
     attrs: &'a [String],
     json: Option<JsonForm>,
+    new: bool,
     total: bool,
     eval: &'a EvalOptions,
 }
@@ -205,7 +211,7 @@ impl Printer<'_> {
             if !self.af.is_empty() {
                 buf.push_str(&listing::af_line(ad, self.af, self.eval));
                 buf.push('\n');
-            } else if let Some(form) = self.json {
+            } else if self.json.is_some() || self.new {
                 let shown;
                 let ad = if self.attrs.is_empty() {
                     ad
@@ -213,14 +219,15 @@ impl Printer<'_> {
                     shown = project(ad, self.attrs);
                     &shown
                 };
-                match form {
-                    JsonForm::Lines => write_ad(&mut buf, ad, AdStyle::JsonLine),
-                    JsonForm::Array => {
+                match self.json {
+                    Some(JsonForm::Lines) => write_ad(&mut buf, ad, AdStyle::JsonLine),
+                    Some(JsonForm::Array) => {
                         if i > 0 {
                             buf.push_str(",\n");
                         }
                         write_ad_json(&mut buf, ad, false);
                     }
+                    None => write_ad(&mut buf, ad, AdStyle::NewLine),
                 }
             } else if !self.attrs.is_empty() {
                 let block = listing::attrs_block(ad, self.attrs, self.eval);

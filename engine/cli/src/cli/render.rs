@@ -13,6 +13,8 @@ pub enum AdStyle {
     Old,
     /// HTCondor's JSON form, one ad per line.
     JsonLine,
+    /// New syntax, one ad per line (`[ Name = "x"; Memory = 1024 ]`).
+    NewLine,
 }
 
 impl AdStyle {
@@ -36,6 +38,9 @@ pub fn write_ad(out: &mut String, ad: &ClassAd, style: AdStyle) {
         AdStyle::JsonLine => {
             write_ad_json(out, ad, true);
             out.push('\n');
+        }
+        AdStyle::NewLine => {
+            let _ = writeln!(out, "{ad}");
         }
     }
 }

@@ -106,7 +106,9 @@ fn new_syntax_lines_load_back() {
     assert_eq!(out.code, 0, "{out:?}");
     let lines: Vec<&str> = out.stdout.lines().collect();
     assert!(lines.len() > 3, "{out:?}");
-    assert!(lines.iter().all(|l| l.starts_with("[ ") && l.ends_with(" ]")));
+    assert!(lines
+        .iter()
+        .all(|l| l.starts_with("[ ") && l.ends_with(" ]")));
     let file = dir.path().join("slots.new");
     std::fs::write(&file, &out.stdout).expect("write");
     let file = file.display().to_string();
@@ -122,7 +124,11 @@ fn new_syntax_lines_load_back() {
             })
             .collect()
     };
-    assert_eq!(ads("slots"), ads("again"), "the same ads, in the same order");
+    assert_eq!(
+        ads("slots"),
+        ads("again"),
+        "the same ads, in the same order"
+    );
 }
 
 #[test]

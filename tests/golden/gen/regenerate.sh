@@ -32,3 +32,10 @@ for s in 1 2 3; do
 done
 python3 gen/random_pools.py golden "$T/pool1" "$T/pool2" "$T/pool3" > random-pools.golden
 rm -rf "$T"
+# Random constraints over the first random pool's machines.
+T=$(mktemp -d)
+python3 gen/random_pools.py gen 1 300 100 "$T/pool1"
+python3 gen/random_queries.py gen - 21 400 > "$T/c.txt"
+run gen/random_queries.py oracle "$T/pool1" "$T/c.txt" > "$T/c.jsonl"
+python3 gen/random_queries.py golden "$T/pool1" "$T/c.txt" "$T/c.jsonl" > random-queries.golden
+rm -rf "$T"

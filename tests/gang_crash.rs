@@ -5,14 +5,16 @@
 //! without one (the tombstones number exactly the members of the records).
 //! The child is this test binary run again with `ADJOIN_GANG_CHILD` set.
 
+mod common;
+
 use adjoin::gang::GangOptions;
 use adjoin::storage::{Durability, PutOptions};
 use adjoin::Db;
 use adjoin_workload::gangs::base;
 use adjoin_workload::Rng;
+use common::child;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const CHILD_ENV: &str = "ADJOIN_GANG_CHILD";
 const ROUNDS: u64 = 8;
@@ -25,10 +27,7 @@ fn gang_crash_child() {
     let Ok(path) = std::env::var(CHILD_ENV) else {
         return;
     };
-    let seed: u64 = std::env::var("ADJOIN_GANG_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
+    let seed = child::env_u64("ADJOIN_GANG_SEED");
     let db = Db::open(&path).expect("child open");
     let put = PutOptions {
         durability: Durability::Buffered,
@@ -49,29 +48,11 @@ fn gang_crash_child() {
 
 /// Runs one child on `path`, kills it after `after`.
 fn run_child(path: &Path, seed: u64, after: Duration) {
-    let exe = std::env::current_exe().expect("test binary");
-    let mut child = Command::new(exe)
-        .args([
-            "gang_crash_child",
-            "--exact",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env(CHILD_ENV, path)
-        .env("ADJOIN_GANG_SEED", seed.to_string())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn child");
-    let t = Instant::now();
-    while t.elapsed() < after {
-        if let Ok(Some(status)) = child.try_wait() {
-            panic!("child exited on its own: {status}");
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    child.kill().expect("SIGKILL");
-    child.wait().expect("reap");
+    let env = [
+        (CHILD_ENV, path.display().to_string()),
+        ("ADJOIN_GANG_SEED", seed.to_string()),
+    ];
+    child::run_killed("gang_crash_child", &env, after);
 }
 
 #[test]

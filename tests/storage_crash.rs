@@ -4,15 +4,17 @@
 //! consumed, and nothing partial is visible.
 //! The child is this test binary run again with `ADJOIN_CRASH_CHILD` set.
 
+mod common;
+
 use adjoin::query::{ClassAd, Expr, Value};
 use adjoin::storage::{AfterRefusal, Durability, NewMatch, NewMember, PutOptions};
 use adjoin::{Db, DbOptions};
 use adjoin_workload::Rng;
+use common::child;
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+
+use std::time::Duration;
 
 const CHILD_ENV: &str = "ADJOIN_CRASH_CHILD";
 const ROUNDS: u64 = 24;
@@ -48,10 +50,7 @@ fn crash_child() {
     let Ok(path) = std::env::var(CHILD_ENV) else {
         return;
     };
-    let start: u64 = std::env::var("ADJOIN_CRASH_START")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
+    let start = child::env_u64("ADJOIN_CRASH_START");
     let db = Db::open_with(&path, &options()).expect("child open");
     let mut rng = Rng::new(start);
     let mut k = start;
@@ -181,32 +180,11 @@ fn crash_child() {
 
 /// Runs one child on `path` from number `start`, kills it after `after`, returns its lines.
 fn run_child(path: &Path, start: u64, after: Duration) -> Vec<String> {
-    let exe = std::env::current_exe().expect("test binary");
-    let mut child = Command::new(exe)
-        .args(["crash_child", "--exact", "--nocapture", "--test-threads=1"])
-        .env(CHILD_ENV, path)
-        .env("ADJOIN_CRASH_START", start.to_string())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn child");
-    let stdout = child.stdout.take().expect("stdout");
-    let reader = std::thread::spawn(move || {
-        BufReader::new(stdout)
-            .lines()
-            .map_while(Result::ok)
-            .collect::<Vec<String>>()
-    });
-    let t = Instant::now();
-    while t.elapsed() < after {
-        if let Ok(Some(status)) = child.try_wait() {
-            panic!("child exited on its own: {status}");
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    child.kill().expect("SIGKILL");
-    child.wait().expect("reap");
-    reader.join().expect("reader")
+    let env = [
+        (CHILD_ENV, path.display().to_string()),
+        ("ADJOIN_CRASH_START", start.to_string()),
+    ];
+    child::run_killed("crash_child", &env, after)
 }
 
 #[test]

@@ -81,31 +81,37 @@ mod tests {
     use adjoin::query::Value;
     use adjoin::storage::MatchMember;
 
-    fn record() -> MatchRecord {
-        let member = |c: &str, id: &str, rank: Option<Value>, consumed| MatchMember {
-            collection: c.into(),
-            id: id.into(),
-            rank,
-            consumed,
-        };
+    /// A gang's record: a job, its machine and license, the job ranked.
+    fn gang() -> MatchRecord {
+        let members = [
+            ("jobs", "s#1.0#5", Some(Value::Real(1.5))),
+            ("machines", "slot1@h", None),
+            ("licenses", "lic-7", Some(Value::Int(2))),
+        ];
         MatchRecord {
             id: 7,
             time: 1_417_808_219,
             cycle: 2,
-            members: vec![
-                member("jobs", "s#1.0#5", Some(Value::Real(1.5)), false),
-                member("machines", "slot1@h", None, true),
-            ],
+            members: members
+                .into_iter()
+                .map(|(c, id, rank)| MatchMember {
+                    collection: c.into(),
+                    id: id.into(),
+                    rank,
+                    consumed: c != "jobs",
+                })
+                .collect(),
         }
     }
 
     #[test]
     fn listings() {
         assert_eq!(
-            to_text(&record()),
+            to_text(&gang()),
             "match 7 (cycle 2, 2014-12-05T19:36:59Z)\n  \
              jobs      s#1.0#5  rank 1.5\n  \
-             machines  slot1@h            consumed\n"
+             machines  slot1@h            consumed\n  \
+             licenses  lic-7    rank 2    consumed\n"
         );
     }
 }

@@ -34,7 +34,8 @@ pub fn request_order(
 fn priority(v: &Value) -> Option<f64> {
     match v {
         Value::Int(i) => Some(*i as f64),
-        Value::Real(r) if !r.is_nan() => Some(*r),
+        // -0.0 as 0.0: equal keys keep load order, as HTCondor's comparison of doubles does.
+        Value::Real(r) if !r.is_nan() => Some(r + 0.0),
         _ => None,
     }
 }
@@ -86,6 +87,13 @@ mod tests {
         check(&ads, None, &[0, 1, 2, 3, 4, 5]);
         check(&ads, Some("P"), &[5, 1, 3, 0, 2, 4]);
         check(&ads, Some("-P"), &[0, 1, 3, 5, 2, 4]);
+        // -0.0 and 0 are equal keys (as doubles compare in HTCondor): load order stays.
+        check(
+            &["[P = -0.0]", "[P = 0]", "[P = 0.0]"],
+            Some("P"),
+            &[0, 1, 2],
+        );
+        check(&["[P = 0]", "[P = -0.0]"], Some("P"), &[0, 1]);
         check(&ads, Some("P > 2"), &[0, 1, 2, 3, 4, 5]);
         check(&ads, Some("0"), &[0, 1, 2, 3, 4, 5]);
         check(&["[P = real(\"NaN\")]", "[P = -1]"], Some("P"), &[1, 0]);

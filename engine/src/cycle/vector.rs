@@ -14,12 +14,14 @@ pub(crate) fn rank_of(rank: Key, ads: MatchAds<'_>, opts: &EvalOptions) -> Value
     rank_number(&eval_key_in_match(rank, ads, opts))
 }
 
-/// A rank as a vector component: numbers as they are, booleans 1 and 0, anything else 0
-/// (NaN too, which orders with nothing).
+/// A rank as a vector component: numbers as they are (`-0.0` as `0.0`: HTCondor compares ranks
+/// as doubles, where they are equal), booleans 1 and 0, anything else 0 (NaN too, which orders
+/// with nothing).
 pub fn rank_number(v: &Value) -> Value {
     match v {
         Value::Int(_) => v.clone(),
-        Value::Real(r) if !r.is_nan() => v.clone(),
+        // Adding +0.0 turns -0.0 into +0.0 and changes no other real.
+        Value::Real(r) if !r.is_nan() => Value::Real(r + 0.0),
         Value::Bool(b) => Value::Int(i64::from(*b)),
         _ => Value::Int(0),
     }
@@ -78,6 +80,16 @@ mod tests {
                 vec![Value::Int(i64::MAX)],
                 vec![Value::Int(i64::MAX - 1)],
                 Ordering::Greater,
+            ),
+            (
+                vec![rank_number(&Value::Real(-0.0))],
+                vec![rank_number(&Value::Int(0))],
+                Ordering::Equal,
+            ),
+            (
+                vec![rank_number(&Value::Real(-0.0))],
+                vec![rank_number(&Value::Real(0.0))],
+                Ordering::Equal,
             ),
         ] {
             assert_eq!(cmp_vectors(&a, &b), want, "{a:?} {b:?}");

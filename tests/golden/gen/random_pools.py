@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """random-pools.golden: random pools matched both ways by HTCondor's library.
 
-    python3 random_pools.py gen SEED NM NJ DIR     # DIR/machines.ads, DIR/jobs.ads (new syntax)
+    python3 random_pools.py gen SEED NM NJ DIR [--ranks] [--no-compat]   # DIR/machines.ads, DIR/jobs.ads
     VENV/bin/python random_pools.py oracle DIR old|new   # DIR/expected-MODE.json
     python3 random_pools.py golden DIR...          # the golden file, from dirs made as above
 
@@ -16,7 +16,15 @@ Requirements are constants (`true`, `false`, `undefined`, `1`, `0.0`, `error`) o
 """
 import json, os, random, sys
 
-def gen(seed, nm, nj, d):
+RANKS = []
+NOCOMPAT = "--no-compat" in sys.argv
+RANK_SHAPES = ["TARGET.Memory", "-TARGET.LoadAvg", "TARGET.Cpus * 100 + TARGET.Memory / 1024",
+               "(TARGET.Site == MY.Site) * 10", "TARGET.HasGPU", "TARGET.Arch", "undefined", "error",
+               "TARGET.Tag", "TARGET.Memory * 1e308", "TARGET.Disk > 2", "-1", "0.5", "Memory",
+               "TARGET.KFlops - MY.KFlops", "ifThenElse(TARGET.Gpus > 0, 5, 1)", "TARGET.Names"]
+
+def gen(seed, nm, nj, d, ranks=False):
+    RANKS[:] = RANK_SHAPES if ranks else []
     r = random.Random(seed)
     def val(kind):
         if kind == "int": return str(r.choice([0, 1, 2, 4, 8, 16, 512, 1024, 2048, 4096, 8192, -1]))
@@ -48,7 +56,9 @@ def gen(seed, nm, nj, d):
         if k == 6:
             pat = r.choice(['"^x86"', '"(?i)linux"', '"a"', '"h[0-9]"'])
             return f"regexp({pat}, {ref})"
-        if k == 7: return f"stringListMember({val('str')}, {ref})"
+        if k == 7:
+            if NOCOMPAT: return f"size({ref}) > 1"
+            return f"stringListMember({val('str')}, {ref})"
         if k == 8: return f"isUndefined({ref})"
         if k == 9: return f"{ref} * 2 >= {other}.{r.choice(NUMS)} + 1"
         if k == 10: return f"ifThenElse({ref} =?= undefined, {val('bool')}, {ref} > {val('int')})"
@@ -65,6 +75,8 @@ def gen(seed, nm, nj, d):
         for a in ATTRS:
             v = attrval(a)
             if v is not None: parts.append(f"{a} = {v}")
+        if RANKS and r.random() < 0.7:
+            parts.append("Rank = " + r.choice(RANKS))
         p = r.random()
         if p < req_p: parts.append(f"Requirements = {constraint(side, other)}")
         elif p < req_p + 0.05: parts.append(f"Requirements = {r.choice(['true', 'false', 'undefined', '1', '0.0', 'error'])}")
@@ -106,6 +118,6 @@ def golden(dirs):
 if sys.argv[1] == "golden":
     golden(sys.argv[2:])
 elif sys.argv[1] == "gen":
-    gen(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5])
+    gen(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], "--ranks" in sys.argv)
 else:
     oracle(sys.argv[2], sys.argv[3])

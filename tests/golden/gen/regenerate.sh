@@ -39,3 +39,10 @@ python3 gen/random_queries.py gen - 21 400 > "$T/c.txt"
 run gen/random_queries.py oracle "$T/pool1" "$T/c.txt" > "$T/c.jsonl"
 python3 gen/random_queries.py golden "$T/pool1" "$T/c.txt" "$T/c.jsonl" > random-queries.golden
 rm -rf "$T"
+# Ranked cycles over random pools (the fourth without compatibility functions, as the
+# negotiator harness of benches/htcondor has none; it has -0.0 rank ties).
+T=$(mktemp -d)
+for s in 1 2 3; do python3 gen/random_pools.py gen $s 300 150 "$T/rc$s" --ranks; done
+python3 gen/random_pools.py gen 52 400 200 "$T/rc4" --ranks --no-compat
+run gen/random_cycles.py "$T/rc1" "$T/rc2" "$T/rc3" "$T/rc4" > random-cycles.golden
+rm -rf "$T"

@@ -46,3 +46,5 @@ for s in 1 2 3; do python3 gen/random_pools.py gen $s 300 150 "$T/rc$s" --ranks;
 python3 gen/random_pools.py gen 52 400 200 "$T/rc4" --ranks --no-compat
 run gen/random_cycles.py "$T/rc1" "$T/rc2" "$T/rc3" "$T/rc4" > random-cycles.golden
 rm -rf "$T"
+# Random ads as HTCondor prints them in old and new syntax.
+run gen/random_old_ads.py 5 500 random-old-ads

@@ -205,6 +205,13 @@ impl Expr {
             .fold(first, |acc, t| Expr::binary(op, acc, t))
     }
 
+    /// The left fold of `terms` ([`Expr::fold`]); `None` when there are none.
+    pub fn chain(op: BinOp, terms: Vec<Expr>) -> Option<Expr> {
+        let mut terms = terms.into_iter();
+        let first = terms.next()?;
+        Some(Expr::fold(op, first, terms))
+    }
+
     /// The operator and operands (left to right) of a [`Expr::Binary`] or [`Expr::Chain`]
     /// node; `None` for anything else. Operands are not split further: an operand that is
     /// itself an `op` node is parenthesized or on the right, and callers recurse into it.

@@ -66,9 +66,15 @@ fn flat_chains_of_100000_terms_are_not_deep() {
     let n = 100_000;
     let cases = [
         (format!("1{}", " + 1".repeat(n)), Value::Int(n as i64 + 1)),
-        (format!("false{}", " || false".repeat(n)), Value::Bool(false)),
+        (
+            format!("false{}", " || false".repeat(n)),
+            Value::Bool(false),
+        ),
         (format!("true{}", " && true".repeat(n)), Value::Bool(true)),
-        (format!("undefined{}", " || false".repeat(n)), Value::Undefined),
+        (
+            format!("undefined{}", " || false".repeat(n)),
+            Value::Undefined,
+        ),
     ];
     for (text, want) in cases {
         let head: String = text.chars().take(12).collect();

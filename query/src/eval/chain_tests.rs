@@ -76,10 +76,22 @@ fn chain_values() {
         ("6 | 1 | 8", "15"),
         ("7 & 3 & 1", "1"),
         ("5 ^ 1 ^ 1", "5"),
-        ("Machine == \"host1\" || Machine == \"host2\" || Machine == \"HOST3\"", "true"),
-        ("Machine == \"host1\" || Machine == \"host2\" || Machine == \"host4\"", "false"),
-        ("NoSuch == \"host1\" || NoSuch == \"host2\" || NoSuch == \"host3\"", "undefined"),
-        ("NoSuch == \"host1\" || Machine == \"host2\" || Machine == \"host3\"", "true"),
+        (
+            "Machine == \"host1\" || Machine == \"host2\" || Machine == \"HOST3\"",
+            "true",
+        ),
+        (
+            "Machine == \"host1\" || Machine == \"host2\" || Machine == \"host4\"",
+            "false",
+        ),
+        (
+            "NoSuch == \"host1\" || NoSuch == \"host2\" || NoSuch == \"host3\"",
+            "undefined",
+        ),
+        (
+            "NoSuch == \"host1\" || Machine == \"host2\" || Machine == \"host3\"",
+            "true",
+        ),
     ];
     let ad = my();
     for (text, want) in cases {
@@ -107,10 +119,7 @@ fn chains_cost_the_work_of_their_binary_folds() {
             panic!("{text} is a chain");
         };
         for max_work in 0..40 {
-            let o = EvalOptions {
-                max_work,
-                ..opts()
-            };
+            let o = EvalOptions { max_work, ..opts() };
             let (c, n) = both(op, &terms, &ad, &o);
             assert_eq!(c, n, "{text} with work budget {max_work}");
         }

@@ -59,7 +59,11 @@ fn residual_table() {
             "other.x || other.y || other.z || false",
             "other.x || other.y || other.z",
         ),
-        ("[]", "other.x || true || other.z", "other.x || true || other.z"),
+        (
+            "[]",
+            "other.x || true || other.z",
+            "other.x || true || other.z",
+        ),
         ("[]", "false && other.x && other.y", "false"),
         ("[]", "other.a + 1 + 2 + error", "error"),
         ("[]", "1 + 2 + other.a + 3", "3 + other.a + 3"),

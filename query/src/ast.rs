@@ -250,3 +250,60 @@ impl Expr {
         e
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn a(n: &str) -> Expr {
+        Expr::attr(n)
+    }
+
+    #[test]
+    fn binary_keeps_runs_canonical() {
+        let or = |l, r| Expr::binary(BinOp::Or, l, r);
+        let sub = |l, r| Expr::binary(BinOp::Sub, l, r);
+        // (what was built, the node's variant and operand count)
+        let cases: Vec<(Expr, &str, usize)> = vec![
+            (or(a("x"), a("y")), "Binary", 2),
+            (or(or(a("x"), a("y")), a("z")), "Chain", 3),
+            (or(or(or(a("x"), a("y")), a("z")), a("w")), "Chain", 4),
+            // A run on the right, or in parentheses, is an operand of its own.
+            (or(a("x"), or(a("y"), a("z"))), "Binary", 2),
+            (
+                or(Expr::Paren(Box::new(or(a("x"), a("y")))), a("z")),
+                "Binary",
+                2,
+            ),
+            // Another operator, or one that does not chain, starts no run.
+            (
+                or(Expr::binary(BinOp::And, a("x"), a("y")), a("z")),
+                "Binary",
+                2,
+            ),
+            (sub(sub(a("x"), a("y")), a("z")), "Binary", 2),
+            (
+                Expr::fold(BinOp::Add, a("x"), [a("y"), a("z"), a("w")]),
+                "Chain",
+                4,
+            ),
+            (Expr::fold(BinOp::Add, a("x"), []), "Attr", 0),
+        ];
+        for (e, variant, n) in cases {
+            let got = format!("{e:?}");
+            assert!(got.starts_with(variant), "{e}: {got}");
+            assert_eq!(e.operands().map_or(0, |(_, t)| t.len()), n, "{e}");
+        }
+        assert_eq!(Expr::chain(BinOp::Or, Vec::new()), None);
+        let c = Expr::chain(BinOp::Or, vec![a("x"), a("y"), a("z")]).expect("chain");
+        assert_eq!(c.to_string(), "x || y || z");
+        let terms: Vec<String> = c
+            .operands_of(BinOp::Or)
+            .expect("an || node")
+            .rev()
+            .map(|t| t.to_string())
+            .collect();
+        assert_eq!(terms, ["z", "y", "x"]);
+        assert!(c.operands_of(BinOp::And).is_none());
+    }
+}

@@ -299,6 +299,11 @@ mod tests {
         check("c ? 1 : 2", "c ? 1 : 3", false);
         check("-A", "!A", false);
         check("L[\"k\"]", "L[\"k\"]", true);
+        check("a || b || c", "a || b || c", true);
+        check("a || b || c", "a || b || d", false);
+        check("a || b || c", "a && b && c", false);
+        check("a || b || c", "a || (b || c)", false);
+        check("a + b + c", "a + b + c + d", false);
     }
 
     #[test]

@@ -204,7 +204,8 @@ fn structure() {
         }
         _ => None,
     };
-    let cases: &[(&str, Option<(BinOp, Vec<&str>)>)] = &[
+    type Run<'a> = Option<(BinOp, Vec<&'a str>)>;
+    let cases: &[(&str, Run)] = &[
         ("a || b", None),
         ("a || b || c", Some((BinOp::Or, vec!["a", "b", "c"]))),
         (
@@ -233,7 +234,7 @@ fn structure() {
     ];
     for (text, want) in cases {
         let got = chain(text);
-        let got: Option<(BinOp, Vec<&str>)> = got
+        let got: Run = got
             .as_ref()
             .map(|(op, t)| (*op, t.iter().map(String::as_str).collect()));
         assert_eq!(got, *want, "{text}");

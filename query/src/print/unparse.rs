@@ -134,6 +134,8 @@ impl<'o> Unparser<'o> {
             }
             // The left fold's printing: the first operand as a left side, the others as
             // right sides (parenthesized when they bind no tighter than `op`).
+            // An empty chain (never built by the parser or `Expr::binary`) evaluates to error.
+            Expr::Chain(_, terms) if terms.is_empty() => self.out.push_str("error"),
             Expr::Chain(op, terms) => {
                 let p = precedence(*op);
                 for (i, t) in terms.iter().enumerate() {

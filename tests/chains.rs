@@ -6,6 +6,8 @@
 //! would overflow the stack in drop, serde and every walk. Trees genuinely as deep as the
 //! parser allows stay safe the same ways.
 
+mod common;
+
 use adjoin::index::profile::{constraint_dpf, dpf, QueryOperands, PROFILE_CAP};
 use adjoin::query::eval::{eval_expr, eval_in_match, EvalOptions, MatchAds};
 use adjoin::query::specialize::specialize;
@@ -13,23 +15,11 @@ use adjoin::query::structural::Structural;
 use adjoin::query::{parse, BinOp, ClassAd, Expr, Value};
 use adjoin::storage::codec;
 use adjoin::Db;
+use common::chains::{machine, machine_list};
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 /// Terms in the machine list.
 const TERMS: usize = 50_000;
-
-fn machine(i: usize) -> String {
-    format!("host{i:05}.example.org")
-}
-
-/// `TARGET.Machine == "host00000.example.org" || … ` over `n` machines (`scope` before
-/// `Machine`, e.g. `"TARGET."`, or nothing).
-fn machine_list(n: usize, scope: &str) -> String {
-    (0..n)
-        .map(|i| format!("{scope}Machine == \"{}\"", machine(i)))
-        .collect::<Vec<_>>()
-        .join(" || ")
-}
 
 fn ad(text: &str) -> ClassAd {
     parse::classad(text).unwrap_or_else(|e| panic!("{text}: {e}"))

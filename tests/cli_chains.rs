@@ -5,20 +5,10 @@
 
 mod common;
 
+use common::chains::{machine, machine_list};
 use common::cli;
 
 const TERMS: usize = 20_000;
-
-fn machine(i: usize) -> String {
-    format!("host{i:05}.example.org")
-}
-
-fn machine_list(n: usize, scope: &str) -> String {
-    (0..n)
-        .map(|i| format!("{scope}Machine == \"{}\"", machine(i)))
-        .collect::<Vec<_>>()
-        .join(" || ")
-}
 
 #[test]
 fn a_20000_term_requirements_loads_queries_and_matches() {

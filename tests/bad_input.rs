@@ -33,7 +33,7 @@ fn nesting_100000_deep_is_a_parse_error_with_position() {
         format!("{}true", "!".repeat(n)),
         format!("{}1", "- ".repeat(n)),
         format!("{}1", "f(".repeat(n)) + &")".repeat(n),
-        format!("1{}", " + 1".repeat(n)),
+        format!("1{}", " - 1".repeat(n)),
         format!("x{}", "[0]".repeat(n)),
         format!("x{}", ".a".repeat(n)),
     ];
@@ -56,6 +56,29 @@ fn nesting_100000_deep_is_a_parse_error_with_position() {
         };
         let res = on_small_stack(move || parse::ads(&text, format).map(|a| a.len()));
         assert!(res.is_err(), "{format:?} nesting was accepted");
+    }
+}
+
+#[test]
+fn flat_chains_of_100000_terms_are_not_deep() {
+    // A run of one chaining operator is one node: it parses, evaluates and drops on the
+    // small stack (a run of `-`, which does not chain, is refused above).
+    let n = 100_000;
+    let cases = [
+        (format!("1{}", " + 1".repeat(n)), Value::Int(n as i64 + 1)),
+        (
+            format!("false{}", " || false".repeat(n)),
+            Value::Bool(false),
+        ),
+        (format!("true{}", " && true".repeat(n)), Value::Bool(true)),
+        (
+            format!("undefined{}", " || false".repeat(n)),
+            Value::Undefined,
+        ),
+    ];
+    for (text, want) in cases {
+        let head: String = text.chars().take(12).collect();
+        assert_eq!(eval_text(text), Ok(want), "{head}…");
     }
 }
 

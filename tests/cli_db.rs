@@ -387,7 +387,7 @@ fn stats_and_check() {
     assert_eq!(
         lines[..6],
         [
-            "database: sled at ./adjoin.db (format 4)",
+            "database: sled at ./adjoin.db (format 5)",
             "collection  ads  expired  tombstones",
             "jobs          2        0           0",
             "m             3        0           0",

@@ -26,14 +26,22 @@ fn at(t: i64) -> DbOptions {
     }
 }
 
-/// The content of every format's fixture.
-fn content() -> Vec<(&'static str, String)> {
+/// The content of format `version`'s fixture: the same ads in every format; from format 5
+/// (chain nodes) each machine also has a `Policy` that is a run of `||`.
+fn content(version: u32) -> Vec<(&'static str, String)> {
     let mut ads = Vec::new();
     for k in 0..40 {
+        let policy = if version >= 5 {
+            format!(
+                r#"; Policy = Owner == "a" || Owner == "b" || Owner == "u{k}" || Memory + Cpus + {k} > 9"#
+            )
+        } else {
+            String::new()
+        };
         ads.push((
             "machines",
             format!(
-                r#"[Name = "slot{k}@fixture"; Memory = {}; Arch = "X86_64"; LoadAvg = {}.5; Start = KeyboardIdle > 15 * 60; Tags = {{"a", {k}}}; Sub = [x = {k}]]"#,
+                r#"[Name = "slot{k}@fixture"; Memory = {}; Arch = "X86_64"; LoadAvg = {}.5; Start = KeyboardIdle > 15 * 60; Tags = {{"a", {k}}}; Sub = [x = {k}]{policy}]"#,
                 k * 512,
                 k % 3
             ),
@@ -67,7 +75,7 @@ fn write_current_fixture() {
     let db = Db::open_with(dir.join("db"), &at(T0)).expect("open");
     // Machines one put at a time (blocks of one), jobs in one bulk load (blocks of several).
     let mut jobs = db.store().loader("jobs", PutOptions::default());
-    for (coll, text) in content() {
+    for (coll, text) in content(adjoin::storage::format::CURRENT) {
         let opts = PutOptions {
             expiry: if text.contains("slot39") {
                 Expiry::At(T0 + 3600)
@@ -137,7 +145,7 @@ fn reads_back(version: u32) {
         .collect();
     let want: Vec<String> = (1..40).map(|k| format!("slot{k}@fixture")).collect();
     assert_eq!(machines, want, "load order, slot0 consumed");
-    for (coll, text) in content() {
+    for (coll, text) in content(version) {
         let ad = parse(&text);
         let id = ["Name", "GlobalJobId"]
             .iter()
@@ -227,4 +235,20 @@ fn format_3_fixture_reads_back() {
 fn format_4_fixture_reads_back() {
     // The match history indexed by cycle and by ad, the cycle counter stored.
     reads_back(4);
+}
+
+#[test]
+fn format_5_fixture_reads_back() {
+    // Runs of one operator stored as chain nodes.
+    reads_back(5);
+    let (_tmp, db) = open_copy(5, T0 + 60);
+    let slot = db
+        .get("machines", "slot1@fixture")
+        .expect("get")
+        .expect("slot1");
+    let policy = slot.ad.get("Policy").expect("Policy");
+    assert!(
+        matches!(policy, Expr::Chain(adjoin::query::BinOp::Or, t) if t.len() == 4),
+        "{policy:?}"
+    );
 }

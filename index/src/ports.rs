@@ -78,6 +78,7 @@ fn retarget(e: &Expr, label: Key, target: Name, depth: u32) -> Expr {
         Expr::Elvis(b) => Expr::Elvis(Box::new((r(&b.0), r(&b.1)))),
         Expr::Call(n, args) => Expr::Call(*n, args.iter().map(r).collect()),
         Expr::List(items) => Expr::List(items.iter().map(r).collect()),
+        Expr::Chain(op, items) => Expr::Chain(*op, items.iter().map(r).collect()),
         Expr::Paren(x) => Expr::Paren(Box::new(r(x))),
     }
 }

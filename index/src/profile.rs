@@ -231,7 +231,7 @@ fn pure(e: &Expr, depth: u32) -> bool {
         Expr::Paren(x) | Expr::Unary(_, x) => pure(x, d),
         Expr::Binary(_, b) | Expr::Elvis(b) => pure(&b.0, d) && pure(&b.1, d),
         Expr::Cond(b) => pure(&b.0, d) && pure(&b.1, d) && pure(&b.2, d),
-        Expr::List(items) => items.iter().all(|i| pure(i, d)),
+        Expr::List(items) | Expr::Chain(_, items) => items.iter().all(|i| pure(i, d)),
         Expr::Call(name, args) => {
             let f = name.key().as_str();
             PURE_FUNCTIONS.contains(&f) && args.iter().all(|a| pure(a, d))
@@ -320,12 +320,17 @@ impl<O: Operands> Builder<'_, O> {
                 Vec::new()
             };
         }
+        // `&&` is a product of its operands' profiles, `||` a union; under `!` they swap. A
+        // chain of either is read operand by operand (a 50,000-machine list costs no depth).
+        if let Some((op @ (BinOp::And | BinOp::Or), terms)) = e.operands() {
+            return if (op == BinOp::And) != neg {
+                self.and(terms, neg, d)
+            } else {
+                self.or(terms, neg, d)
+            };
+        }
         match e {
             Expr::Unary(UnOp::Not, x) => self.walk(x, !neg, d),
-            Expr::Binary(BinOp::And, b) if !neg => self.and(&b.0, &b.1, neg, d),
-            Expr::Binary(BinOp::And, b) => self.or(&b.0, &b.1, neg, d),
-            Expr::Binary(BinOp::Or, b) if !neg => self.or(&b.0, &b.1, neg, d),
-            Expr::Binary(BinOp::Or, b) => self.and(&b.0, &b.1, neg, d),
             Expr::Binary(op, b) => match Relation::from_binop(*op) {
                 Some(rel) => self.comparison(rel, &b.0, &b.1, neg),
                 None if *op == BinOp::Isnt => self.isnt(&b.0, &b.1, neg),
@@ -359,28 +364,62 @@ impl<O: Operands> Builder<'_, O> {
         }
     }
 
-    fn and(&mut self, l: &Expr, r: &Expr, neg: bool, d: u32) -> Vec<Profile> {
-        let a = self.walk(l, neg, d);
-        if a.is_empty() {
-            return a;
+    /// The conjunction of `terms` (each walked with `neg`), folded from the left; an operand
+    /// with no profile ends it.
+    fn and<'e>(
+        &mut self,
+        mut terms: impl Iterator<Item = &'e Expr>,
+        neg: bool,
+        d: u32,
+    ) -> Vec<Profile> {
+        let Some(first) = terms.next() else {
+            return vec![Profile::default()];
+        };
+        let mut acc = self.walk(first, neg, d);
+        for t in terms {
+            if acc.is_empty() {
+                break;
+            }
+            let b = self.walk(t, neg, d);
+            acc = self.product(acc, b);
         }
-        let b = self.walk(r, neg, d);
-        self.product(a, b)
+        acc
     }
 
-    fn or(&mut self, l: &Expr, r: &Expr, neg: bool, d: u32) -> Vec<Profile> {
+    /// The disjunction of `terms` (each walked with `neg`), folded from the left.
+    fn or<'e>(
+        &mut self,
+        mut terms: impl Iterator<Item = &'e Expr>,
+        neg: bool,
+        d: u32,
+    ) -> Vec<Profile> {
         self.exact = false;
-        let a = self.walk(l, neg, d);
-        let b = self.walk(r, neg, d);
-        self.union(a, b)
+        let Some(first) = terms.next() else {
+            return Vec::new();
+        };
+        let mut acc = self.walk(first, neg, d);
+        for t in terms {
+            let b = self.walk(t, neg, d);
+            acc = self.union(acc, b);
+        }
+        acc
     }
 
-    fn product(&mut self, a: Vec<Profile>, b: Vec<Profile>) -> Vec<Profile> {
+    fn product(&mut self, mut a: Vec<Profile>, b: Vec<Profile>) -> Vec<Profile> {
         if a.is_empty() || b.is_empty() {
             return Vec::new();
         }
         if a.len().saturating_mul(b.len()) > self.cap {
             return self.too_many();
+        }
+        // One profile on the right (a property, the common case in a long `&&` chain): extend
+        // the left profiles in place, so a chain's conjunction grows in linear time.
+        if let [y] = &b[..] {
+            for x in &mut a {
+                x.props.extend(y.props.iter().cloned());
+                x.deviant |= y.deviant;
+            }
+            return a;
         }
         let mut out = Vec::with_capacity(a.len() * b.len());
         for x in &a {

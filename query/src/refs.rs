@@ -77,7 +77,7 @@ fn incomplete(e: &Expr) -> bool {
                 .any(|k| f.as_str().eq_ignore_ascii_case(k))
                 || xs.iter().any(incomplete)
         }
-        Expr::List(xs) => xs.iter().any(incomplete),
+        Expr::List(xs) | Expr::Chain(_, xs) => xs.iter().any(incomplete),
         Expr::Ad(ad) => ad.iter().any(|(_, x)| incomplete(x)),
     }
 }
@@ -206,7 +206,7 @@ impl Walker {
                 self.expr(&b.1, chain, d);
                 self.expr(&b.2, chain, d);
             }
-            Expr::Call(_, args) | Expr::List(args) => {
+            Expr::Call(_, args) | Expr::List(args) | Expr::Chain(_, args) => {
                 for a in args {
                     self.expr(a, chain, d);
                 }

@@ -88,7 +88,7 @@ fn placeable(v: &Val<'_>) -> bool {
 pub fn boolish(e: &Expr) -> bool {
     match e.unparen() {
         Expr::Lit(Value::Bool(_)) | Expr::Unary(UnOp::Not, _) => true,
-        Expr::Binary(op, _) => matches!(
+        Expr::Binary(op, _) | Expr::Chain(op, _) => matches!(
             op,
             BinOp::Lt
                 | BinOp::Le
@@ -196,6 +196,13 @@ impl Specializer<'_> {
                 }
             }
             Expr::Binary(op, b) => self.binary(*op, &b.0, &b.1, d),
+            // The left fold, step by step as the binary nodes it stands for are specialized.
+            Expr::Chain(op, terms) => match terms.split_first() {
+                Some((first, rest)) => rest
+                    .iter()
+                    .fold(self.spec(first, d), |acc, t| self.step(*op, acc, t, d)),
+                None => e.clone(),
+            },
             Expr::Cond(b) => {
                 let c = self.spec(&b.0, d);
                 match as_lit(&c).map(logical) {
@@ -225,6 +232,9 @@ impl Specializer<'_> {
                 as_lit(&b.0).is_some() && as_lit(&b.1).is_some(),
                 matches!(b.0, Expr::Lit(Value::Error)) || matches!(b.1, Expr::Lit(Value::Error)),
             ),
+            // A chain made by a step: its left part is no literal (or it would have folded), so
+            // only the operand just added can be `error`.
+            Expr::Chain(_, terms) => (false, matches!(terms.last(), Some(Expr::Lit(Value::Error)))),
             _ => (false, false),
         };
         if any_error {
@@ -238,6 +248,11 @@ impl Specializer<'_> {
 
     fn binary(&self, op: BinOp, l: &Expr, r: &Expr, d: u32) -> Expr {
         let sl = self.spec(l, d);
+        self.step(op, sl, r, d)
+    }
+
+    /// `sl op r` with the left side already specialized (one step of a left fold).
+    fn step(&self, op: BinOp, sl: Expr, r: &Expr, d: u32) -> Expr {
         match op {
             BinOp::And | BinOp::Or => self.logical(op, sl, r, d),
             _ => {

@@ -147,6 +147,12 @@ fn visit<H: Hasher>(e: &Expr, h: &mut H, out: &mut impl Sink) {
             h.write_u64(13);
             visit(x, h, out);
         }
+        Expr::Chain(op, xs) => {
+            h.write_u64(14);
+            h.write_u64(*op as u64);
+            h.write_u64(xs.len() as u64);
+            xs.iter().for_each(|x| visit(x, h, out));
+        }
     }
 }
 
@@ -223,6 +229,7 @@ pub fn same(a: &Expr, b: &Expr) -> bool {
         (Expr::Cond(p), Expr::Cond(q)) => same(&p.0, &q.0) && same(&p.1, &q.1) && same(&p.2, &q.2),
         (Expr::Call(f, xs), Expr::Call(g, ys)) => same_name(*f, *g) && same_all(xs, ys),
         (Expr::List(xs), Expr::List(ys)) => same_all(xs, ys),
+        (Expr::Chain(o1, xs), Expr::Chain(o2, ys)) => o1 == o2 && same_all(xs, ys),
         (Expr::Ad(x), Expr::Ad(y)) => same_ad(x, y),
         _ => false,
     }
@@ -292,6 +299,11 @@ mod tests {
         check("c ? 1 : 2", "c ? 1 : 3", false);
         check("-A", "!A", false);
         check("L[\"k\"]", "L[\"k\"]", true);
+        check("a || b || c", "a || b || c", true);
+        check("a || b || c", "a || b || d", false);
+        check("a || b || c", "a && b && c", false);
+        check("a || b || c", "a || (b || c)", false);
+        check("a + b + c", "a + b + c + d", false);
     }
 
     #[test]

@@ -10,6 +10,9 @@
 //! - **2**: ads in blocks (`blocks` tree); ids and expiries indexed in memory, not on disk.
 //! - **3**: a consumed ad's record may stay in its block (dead: its id is tombstoned) until
 //!   the tombstone goes; readers of format 2 would take such records for live ads.
+//! - **4**: the match history indexed by cycle and by ad; the durable cycle counter.
+//! - **5**: an expression may hold a chain node (`Expr::Chain`, a run of one operator as one
+//!   n-ary node), which format-4 builds cannot decode.
 
 use crate::backend::{KeyRange, Store, TxError};
 use crate::codec;
@@ -17,7 +20,7 @@ use crate::error::{Damage, MigrationError, OpenError};
 use crate::key::{meta, tree};
 
 /// The format this build writes.
-pub const CURRENT: u32 = 4;
+pub const CURRENT: u32 = 5;
 
 /// A step from version `from` to `from + 1`.
 #[derive(Clone, Copy)]
@@ -41,6 +44,10 @@ pub const MIGRATIONS: &[Migration] = &[
     Migration {
         from: 3,
         run: crate::migrate::match_history_indexed,
+    },
+    Migration {
+        from: 4,
+        run: crate::migrate::chains_allowed,
     },
 ];
 

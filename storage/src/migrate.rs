@@ -104,6 +104,14 @@ pub(crate) fn dead_records_allowed(store: &dyn Store) -> Result<(), MigrationErr
     Ok(())
 }
 
+/// Format 4 → 5: nothing to rewrite (format-4 records hold runs of one operator as nested
+/// binary nodes, which read and evaluate as the chain nodes format 5 writes); the stamp keeps
+/// format-4 builds, which cannot decode a chain node, from opening the store.
+pub(crate) fn chains_allowed(store: &dyn Store) -> Result<(), MigrationError> {
+    store.transaction(&[tree::META], &|tx| write_version_tx(tx, 0, 5))?;
+    Ok(())
+}
+
 /// Format 3 → 4: the match history gets its access paths — every record's entries in
 /// `matches_by_cycle` and `matches_by_ad` — and the durable cycle counter, set past the highest
 /// cycle recorded. Written in chunks; the version goes last, so an interrupted migration runs

@@ -194,6 +194,11 @@ pub fn skip_expr(b: &mut &[u8]) -> Result<(), CodecError> {
                 }
                 // Paren(Box<Expr>)
                 12 => todo.push(Item::Expr),
+                // Chain(BinOp, Vec<Expr>)
+                13 => {
+                    check::<BinOp>(b)?;
+                    plan(&mut todo, b, owed, Item::Expr)?;
+                }
                 v => return Err(CodecError::Decode(format!("expression variant {v}"))),
             },
             Item::Value => match varint(b)? {
@@ -306,6 +311,7 @@ mod tests {
             &[0u8, 2, 2][..],
             &[5, 200, 1, 1, 120],
             &[1, 2, 0xff, 0xfe],
+            &[14],
             &[13],
             &[0, 10],
         ] {
@@ -375,6 +381,8 @@ mod tests {
                     .prop_map(|e| Expr::Unary(adjoin_query::UnOp::Not, Box::new(e))),
                 two.clone()
                     .prop_map(|p| Expr::Binary(adjoin_query::BinOp::UShr, Box::new(p))),
+                prop::collection::vec(inner.clone(), 3..6)
+                    .prop_map(|xs| Expr::Chain(adjoin_query::BinOp::Or, xs)),
                 (inner.clone(), inner.clone(), inner.clone()).prop_map(|p| Expr::Cond(Box::new(p))),
                 two.prop_map(|p| Expr::Elvis(Box::new(p))),
                 (name(), prop::collection::vec(inner.clone(), 0..4))

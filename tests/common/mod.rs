@@ -2,6 +2,7 @@
 //! with ours at the precision HTCondor prints (15 significant digits).
 #![allow(dead_code)] // each test binary uses the part it needs
 
+pub mod chains;
 pub mod child;
 pub mod cli;
 
@@ -66,6 +67,7 @@ fn round_expr(e: &Expr) -> Expr {
         Expr::Elvis(p) => Expr::Elvis(Box::new((round_expr(&p.0), round_expr(&p.1)))),
         Expr::Call(n, args) => Expr::Call(*n, args.iter().map(round_expr).collect()),
         Expr::List(items) => Expr::List(items.iter().map(round_expr).collect()),
+        Expr::Chain(op, items) => Expr::Chain(*op, items.iter().map(round_expr).collect()),
         Expr::Ad(ad) => Expr::Ad(Arc::new(round_ad(ad))),
         Expr::Paren(x) => Expr::Paren(r(x)),
         Expr::Attr(_) | Expr::Root(_) => e.clone(),

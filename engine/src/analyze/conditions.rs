@@ -90,7 +90,7 @@ pub(crate) fn children(e: &Expr) -> Vec<&Expr> {
         Expr::Select(b, _) | Expr::Unary(_, b) | Expr::Paren(b) => vec![b],
         Expr::Index(p) | Expr::Binary(_, p) | Expr::Elvis(p) => vec![&p.0, &p.1],
         Expr::Cond(t) => vec![&t.0, &t.1, &t.2],
-        Expr::Call(_, args) | Expr::List(args) => args.iter().collect(),
+        Expr::Call(_, args) | Expr::List(args) | Expr::Chain(_, args) => args.iter().collect(),
     }
 }
 
@@ -178,21 +178,22 @@ fn split(
     if depth > MAX_DEPTH {
         return Err(AnalyzeError::TooDeep { id: id.to_owned() });
     }
-    match e.unparen() {
-        Expr::Binary(BinOp::And, p) => {
-            split(id, &p.0, request, out, depth + 1)?;
-            split(id, &p.1, request, out, depth + 1)
+    if let Some(terms) = e.unparen().operands_of(BinOp::And) {
+        for t in terms {
+            split(id, t, request, out, depth + 1)?;
         }
-        inner => match own_ref(inner, request).and_then(|n| request.get_key(n.key())) {
-            // A reference to a conjunction in the request: its parts are conditions.
-            Some(body) if matches!(body.unparen(), Expr::Binary(BinOp::And, _)) => {
-                split(id, body, request, out, depth + 1)
-            }
-            _ => {
-                out.push(inner.clone());
-                Ok(())
-            }
-        },
+        return Ok(());
+    }
+    let inner = e.unparen();
+    match own_ref(inner, request).and_then(|n| request.get_key(n.key())) {
+        // A reference to a conjunction in the request: its parts are conditions.
+        Some(body) if body.unparen().operands_of(BinOp::And).is_some() => {
+            split(id, body, request, out, depth + 1)
+        }
+        _ => {
+            out.push(inner.clone());
+            Ok(())
+        }
     }
 }
 
@@ -233,6 +234,14 @@ fn inline(e: &Expr, request: &ClassAd, depth: u32) -> Expr {
             Expr::Call(*name, args.iter().map(|a| inline(a, request, d)).collect())
         }
         Expr::List(items) => Expr::List(items.iter().map(|a| inline(a, request, d)).collect()),
+        Expr::Chain(op, items) => match items.split_first() {
+            Some((first, rest)) => Expr::fold(
+                *op,
+                inline(first, request, d),
+                rest.iter().map(|a| inline(a, request, d)),
+            ),
+            None => e.clone(),
+        },
         _ => e.clone(),
     }
 }

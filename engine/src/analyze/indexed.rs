@@ -70,6 +70,9 @@ pub(crate) fn over_offer(e: &Expr, request: &ClassAd, fallback: bool, depth: u32
         Expr::Unary(op, b) => Expr::Unary(*op, Box::new(rec(b)?)),
         Expr::Paren(b) => Expr::Paren(Box::new(rec(b)?)),
         Expr::Binary(op, p) => Expr::binary(*op, rec(&p.0)?, rec(&p.1)?),
+        Expr::Chain(op, items) => {
+            Expr::chain(*op, items.iter().map(rec).collect::<Option<Vec<_>>>()?)?
+        }
         Expr::Elvis(p) => Expr::Elvis(Box::new((rec(&p.0)?, rec(&p.1)?))),
         Expr::Index(p) => Expr::Index(Box::new((rec(&p.0)?, rec(&p.1)?))),
         Expr::Cond(t) => Expr::Cond(Box::new((rec(&t.0)?, rec(&t.1)?, rec(&t.2)?))),

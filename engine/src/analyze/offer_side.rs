@@ -12,14 +12,14 @@ use adjoin_query::eval::{eval_in_match, requirements_key, MatchAds};
 use adjoin_query::{ClassAd, Key, Name, Value};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-/// The top-level conjuncts of `e`.
+/// The top-level conjuncts of `e` (past 4,096 of them, the operands of a conjunction are
+/// taken whole).
 fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-    match e.unparen() {
-        Expr::Binary(BinOp::And, p) if out.len() < 4096 => {
-            conjuncts(&p.0, out);
-            conjuncts(&p.1, out);
-        }
-        inner => out.push(inner),
+    let inner = e.unparen();
+    match inner.operands_of(BinOp::And) {
+        Some(terms) if out.len() < 4096 => terms.for_each(|t| conjuncts(t, out)),
+        Some(terms) => out.extend(terms),
+        None => out.push(inner),
     }
 }
 

@@ -219,7 +219,7 @@ pub(crate) fn with_requirements(request: &ClassAd, conds: &[Expr]) -> ClassAd {
         .and_then(|k| request.entry(k).map(|(n, _)| n))
         .unwrap_or_else(|| Name::new(kw::REQUIREMENTS.as_str()));
     let paren = |e: &Expr| match e {
-        Expr::Binary(BinOp::Or, _) | Expr::Cond(_) | Expr::Elvis(_) => {
+        Expr::Binary(BinOp::Or, _) | Expr::Chain(BinOp::Or, _) | Expr::Cond(_) | Expr::Elvis(_) => {
             Expr::Paren(Box::new(e.clone()))
         }
         _ => e.clone(),

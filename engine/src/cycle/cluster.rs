@@ -523,7 +523,9 @@ fn dock_reads(e: &Expr, names: &mut BTreeSet<String>) -> bool {
             dock_reads(&p.0, names) && dock_reads(&p.1, names) && dock_reads(&p.2, names)
         }
         Expr::Unary(_, x) | Expr::Paren(x) => dock_reads(x, names),
-        Expr::Call(_, xs) | Expr::List(xs) => xs.iter().all(|x| dock_reads(x, names)),
+        Expr::Call(_, xs) | Expr::List(xs) | Expr::Chain(_, xs) => {
+            xs.iter().all(|x| dock_reads(x, names))
+        }
     }
 }
 

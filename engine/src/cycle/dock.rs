@@ -162,6 +162,7 @@ impl<'a> Sides<'a> {
             Expr::Elvis(p) => Expr::Elvis(Box::new((b(&p.0), b(&p.1)))),
             Expr::Call(f, args) => Expr::Call(*f, args.iter().map(b).collect()),
             Expr::List(xs) => Expr::List(xs.iter().map(b).collect()),
+            Expr::Chain(op, xs) => Expr::Chain(*op, xs.iter().map(b).collect()),
             Expr::Paren(x) => Expr::Paren(Box::new(b(x))),
             Expr::Lit(_) | Expr::Attr(_) | Expr::Root(_) | Expr::Ad(_) => e.clone(),
         }

@@ -255,7 +255,7 @@ fn names(e: &Expr, out: &mut FxHashSet<Key>, depth: u32) {
             n(&b.1);
             n(&b.2);
         }
-        Expr::Call(_, xs) | Expr::List(xs) => xs.iter().for_each(n),
+        Expr::Call(_, xs) | Expr::List(xs) | Expr::Chain(_, xs) => xs.iter().for_each(n),
     }
 }
 

@@ -147,12 +147,10 @@ pub fn translate(
 
 /// Splits `e` at its top-level `&&`s.
 fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>, depth: u32) {
-    match e.unparen() {
-        Expr::Binary(BinOp::And, b) if depth < MAX_DEPTH => {
-            conjuncts(&b.0, out, depth + 1);
-            conjuncts(&b.1, out, depth + 1);
-        }
-        x => out.push(x),
+    let x = e.unparen();
+    match x.operands_of(BinOp::And) {
+        Some(terms) if depth < MAX_DEPTH => terms.for_each(|t| conjuncts(t, out, depth + 1)),
+        _ => out.push(x),
     }
 }
 
@@ -190,6 +188,7 @@ fn rewrite(
         }
         Expr::Unary(op, x) => Expr::Unary(*op, Box::new(r(x)?)),
         Expr::Binary(op, b) => Expr::binary(*op, r(&b.0)?, r(&b.1)?),
+        Expr::Chain(op, xs) => Expr::chain(*op, xs.iter().map(r).collect::<Option<Vec<_>>>()?)?,
         Expr::Cond(b) => Expr::Cond(Box::new((r(&b.0)?, r(&b.1)?, r(&b.2)?))),
         Expr::Elvis(b) => Expr::Elvis(Box::new((r(&b.0)?, r(&b.1)?))),
         Expr::Call(f, xs) => Expr::Call(*f, xs.iter().map(r).collect::<Option<Vec<_>>>()?),
@@ -209,7 +208,7 @@ fn refers_to_label(e: &Expr, labels: &[Key], depth: u32) -> bool {
         Expr::Select(b, _) | Expr::Unary(_, b) | Expr::Paren(b) => r(b),
         Expr::Index(b) | Expr::Binary(_, b) | Expr::Elvis(b) => r(&b.0) || r(&b.1),
         Expr::Cond(b) => r(&b.0) || r(&b.1) || r(&b.2),
-        Expr::Call(_, xs) | Expr::List(xs) => xs.iter().any(r),
+        Expr::Call(_, xs) | Expr::List(xs) | Expr::Chain(_, xs) => xs.iter().any(r),
     }
 }
 
@@ -262,6 +261,7 @@ impl Binder<'_> {
             Expr::Elvis(p) => Expr::Elvis(Box::new((b(&p.0), b(&p.1)))),
             Expr::Call(f, xs) => Expr::Call(*f, xs.iter().map(b).collect()),
             Expr::List(xs) => Expr::List(xs.iter().map(b).collect()),
+            Expr::Chain(op, xs) => Expr::Chain(*op, xs.iter().map(b).collect()),
             Expr::Index(p) => Expr::Index(Box::new((b(&p.0), b(&p.1)))),
             Expr::Paren(x) => Expr::Paren(Box::new(b(x))),
             Expr::Attr(_) | Expr::Lit(_) | Expr::Root(_) | Expr::Ad(_) => e.clone(),

@@ -395,7 +395,7 @@ impl<F: Feasible> Walker<'_, F> {
 }
 
 fn binary(op: BinOp, a: Expr, b: Expr) -> Expr {
-    Expr::Binary(op, Box::new((a, b)))
+    Expr::binary(op, a, b)
 }
 
 /// The conjunction of `parts` (`true` when empty).

@@ -88,7 +88,44 @@ impl<'a> Evaluator<'a> {
             Expr::List(items) => self.eval_list(items, scope),
             Expr::Ad(ad) => self.eval_ad(ad, scope),
             Expr::Paren(x) => self.eval(x, scope),
+            Expr::Chain(op, terms) => self.eval_chain(*op, terms, scope),
         }
+    }
+
+    /// A chain `t0 op t1 op …`: exactly the left fold of `eval_binary`/`eval_logical` over its
+    /// terms, left to right — the same values, the same terms evaluated (a decided `&&`/`||`
+    /// evaluates nothing further; a strict operator skips the rest once the value is `error`),
+    /// and the same work, one unit per operator as the binary nodes would cost. Only depth
+    /// differs: every term is evaluated one level below the chain, not one level deeper than
+    /// the term before it.
+    #[inline(never)]
+    fn eval_chain(&mut self, op: BinOp, terms: &'a [Expr], scope: &'a Scope<'a>) -> Val<'a> {
+        let Some((first, rest)) = terms.split_first() else {
+            return Val::Error;
+        };
+        // Entering this node paid for the first operator; the others are paid here.
+        if !self.charge(rest.len().saturating_sub(1) as u64) {
+            return Val::Error;
+        }
+        if matches!(op, BinOp::And | BinOp::Or) {
+            let mut acc = self.eval(first, scope);
+            for t in rest {
+                acc = match self.logical_step(op, acc) {
+                    Ok(decided) => return decided,
+                    Err(a) => self.logical_join(op, a, t, scope),
+                };
+            }
+            return acc;
+        }
+        let mut acc = self.eval_operand(first, scope);
+        for t in rest {
+            if acc.is_error() && is_strict(op) {
+                return Val::Error;
+            }
+            let b = self.eval_operand(t, scope);
+            acc = self.combine(op, acc, b);
+        }
+        acc
     }
 
     #[inline(never)]
@@ -108,6 +145,12 @@ impl<'a> Evaluator<'a> {
             return Val::Error;
         }
         let b = self.eval_operand(r, scope);
+        self.combine(op, a, b)
+    }
+
+    /// `a op b` for a strict (non-logical) operator with both operands evaluated.
+    #[inline]
+    fn combine(&self, op: BinOp, a: Val<'a>, b: Val<'a>) -> Val<'a> {
         // Integer comparisons and +/-: the common case in requirements, decided inline.
         if let (Val::Int(x), Val::Int(y)) = (a, b) {
             match op {

@@ -80,15 +80,33 @@ impl<'a> Evaluator<'a> {
         scope: &'a Scope<'a>,
     ) -> Val<'a> {
         let a = self.eval(l, scope);
-        let decided = match logical(a) {
-            // A non-boolean left operand makes the result an error whatever the right is.
-            None | Some(Err(Val::Error)) => return Val::Error,
-            Some(Ok(b)) => b == (op == BinOp::Or),
-            Some(Err(_)) => false,
-        };
-        if decided {
-            return Val::Bool(op == BinOp::Or);
+        match self.logical_step(op, a) {
+            Ok(decided) => decided,
+            Err(a) => self.logical_join(op, a, r, scope),
         }
+    }
+
+    /// What a left operand `a` of `&&`/`||` decides alone: `Ok(value)` when the right operand
+    /// cannot matter (a deciding boolean, `error`, a non-boolean), else `Err(a)` to go on.
+    #[inline]
+    pub(super) fn logical_step(&self, op: BinOp, a: Val<'a>) -> Result<Val<'a>, Val<'a>> {
+        match logical(a) {
+            // A non-boolean left operand makes the result an error whatever the right is.
+            None | Some(Err(Val::Error)) => Ok(Val::Error),
+            Some(Ok(b)) if b == (op == BinOp::Or) => Ok(Val::Bool(b)),
+            _ => Err(a),
+        }
+    }
+
+    /// `a op r` for an undecided left value `a`: evaluates `r` and combines.
+    #[inline]
+    pub(super) fn logical_join(
+        &mut self,
+        op: BinOp,
+        a: Val<'a>,
+        r: &'a Expr,
+        scope: &'a Scope<'a>,
+    ) -> Val<'a> {
         let b = self.eval(r, scope);
         if op == BinOp::And {
             and(a, b)

@@ -299,4 +299,6 @@ impl<'a> Evaluator<'a> {
 }
 
 #[cfg(test)]
+mod chain_tests;
+#[cfg(test)]
 mod tests;

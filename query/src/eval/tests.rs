@@ -317,11 +317,13 @@ fn counters_count_evaluations() {
     assert!(d.nodes >= 4, "{d:?}");
 }
 
-/// A left-nested chain `1 + 1 + … + 1` of `n` additions, built without the parser's depth limit.
+/// A left spine `((1 + 1) + 1) + …` of `n` binary additions, `n` deep, built without the
+/// parser's depth limit and without [`Expr::binary`]'s chains (as a program, or an ad stored
+/// before chains existed, may hold it).
 fn deep_sum(n: usize) -> Expr {
     let mut e = Expr::Lit(Value::Int(1));
     for _ in 0..n {
-        e = Expr::binary(BinOp::Add, e, Expr::Lit(Value::Int(1)));
+        e = Expr::Binary(BinOp::Add, Box::new((e, Expr::Lit(Value::Int(1)))));
     }
     e
 }

@@ -146,7 +146,7 @@ fn contains_block(e: &Expr) -> bool {
             contains_block(&b.0) || contains_block(&b.1)
         }
         Expr::Cond(b) => contains_block(&b.0) || contains_block(&b.1) || contains_block(&b.2),
-        Expr::Call(_, args) => args.iter().any(contains_block),
+        Expr::Call(_, args) | Expr::Chain(_, args) => args.iter().any(contains_block),
         Expr::List(_) | Expr::Ad(_) => true,
     }
 }
@@ -182,6 +182,7 @@ fn mask(e: &Expr, prefix: &str, blocks: &mut Vec<Expr>) -> Expr {
         Expr::Elvis(b) => Expr::Elvis(Box::new((m(&b.0), m(&b.1)))),
         Expr::Cond(b) => Expr::Cond(Box::new((m(&b.0), m(&b.1), m(&b.2)))),
         Expr::Call(n, args) => Expr::Call(*n, args.iter().map(m).collect()),
+        Expr::Chain(op, terms) => Expr::Chain(*op, terms.iter().map(m).collect()),
         _ => e.clone(),
     }
 }

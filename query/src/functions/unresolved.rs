@@ -142,7 +142,7 @@ impl Walk<'_> {
                 self.expr(ev, &b.0, here) && self.expr(ev, &b.1, here) && self.expr(ev, &b.2, here)
             }
             Expr::Unary(_, x) | Expr::Paren(x) => self.expr(ev, x, here),
-            Expr::Call(_, items) | Expr::List(items) => {
+            Expr::Call(_, items) | Expr::List(items) | Expr::Chain(_, items) => {
                 items.iter().all(|x| self.expr(ev, x, here))
             }
             Expr::Ad(ad) => self.ad(ev, ad, here),

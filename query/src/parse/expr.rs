@@ -3,10 +3,12 @@
 //!
 //! Precedence, loosest first: `?:` (right-associative; `a ?: b` is elvis), `||`, `&&`, `|`,
 //! `^`, `&`, `== != is isnt =?= =!=`, `< <= > >=`, `<< >> >>>`, `+ -`, `* / %`, unary
-//! `- + ! ~`, postfix `.name` `[index]`. Binary operators associate to the left.
+//! `- + ! ~`, postfix `.name` `[index]`. Binary operators associate to the left; a run of one
+//! chaining operator (`a || b || c`, [`BinOp::chains`]) is one [`Expr::Chain`] node.
 //!
 //! Bounds: every tree the parser returns is at most [`MAX_DEPTH`] deep (counting every node on
-//! the longest root-to-leaf path, through nested ads), and recursion is limited to
+//! the longest root-to-leaf path, through nested ads; a chain counts one level however many
+//! operands it has), and recursion is limited to
 //! [`MAX_NESTING`] levels before it descends, so deep input yields a [`ParseError`], never a
 //! stack overflow (even in debug builds on a 2 MiB thread stack).
 
@@ -18,7 +20,8 @@ use crate::value::Value;
 use std::sync::Arc;
 
 /// The deepest expression tree the parser builds (nodes on the longest root-to-leaf path,
-/// counting left-deep operator chains such as `a || b || c …`).
+/// counting left-deep runs of non-chaining operators such as `a - b - c …`; a chain such as
+/// `a || b || c …` is one node whatever its length).
 pub const MAX_DEPTH: u32 = 1000;
 
 /// The deepest syntactic nesting the parser descends into: parentheses, lists, ads, calls,
@@ -245,11 +248,19 @@ impl<'s> Parser<'s> {
         self.combine(op, lhs, rhs)
     }
 
+    /// `l op r`; a run of one chaining operator grows one [`Expr::Chain`] in place (so a
+    /// 50,000-term `||` list is built in linear time and is as deep as its deepest term).
     #[inline(never)]
     fn combine(&self, op: BinOp, (l, dl): (Expr, u32), rhs: Parsed) -> Parsed {
         let (r, dr) = rhs?;
-        let d = self.check(1 + dl.max(dr))?;
-        Ok((Expr::Binary(op, Box::new((l, r))), d))
+        let joins = op.chains() && matches!(&l, Expr::Binary(o, _) | Expr::Chain(o, _) if *o == op);
+        let d = if joins {
+            dl.max(1 + dr)
+        } else {
+            1 + dl.max(dr)
+        };
+        let d = self.check(d)?;
+        Ok((Expr::binary(op, l, r), d))
     }
 
     /// Unary ::= Postfix | (`-` `+` `!` `~`) Unary — iterative, so a long run of prefix

@@ -120,6 +120,15 @@ fn expr(old: bool) -> impl Strategy<Value = Expr> {
             Just(BinOp::And),
             Just(BinOp::Or),
         ];
+        let chaining = prop_oneof![
+            Just(BinOp::Or),
+            Just(BinOp::And),
+            Just(BinOp::Add),
+            Just(BinOp::Mul),
+            Just(BinOp::BitOr),
+            Just(BinOp::BitXor),
+            Just(BinOp::BitAnd),
+        ];
         let fname = plain_name().prop_filter("not a time constructor", |n| {
             !n.eq_ignore_ascii_case("absTime") && !n.eq_ignore_ascii_case("relTime")
         });
@@ -146,7 +155,16 @@ fn expr(old: bool) -> impl Strategy<Value = Expr> {
             }),
             (binop, inner.clone(), inner.clone()).prop_map(|(op, l, r)| {
                 let p = precedence(op);
-                Expr::Binary(op, Box::new((wrap(l, p), wrap(r, p + 1))))
+                // Canonical: a chaining `op` on the left joins one chain.
+                Expr::binary(op, wrap(l, p), wrap(r, p + 1))
+            }),
+            (chaining, prop::collection::vec(inner.clone(), 3..7)).prop_map(|(op, terms)| {
+                let p = precedence(op);
+                let mut terms = terms.into_iter();
+                let first = terms
+                    .next()
+                    .map_or(Expr::Lit(Value::Int(1)), |t| wrap(t, p));
+                Expr::fold(op, first, terms.map(|t| wrap(t, p + 1)))
             }),
             (inner.clone(), inner.clone(), inner.clone())
                 .prop_map(|(c, m, r)| Expr::Cond(Box::new((wrap(c, 1), m, r)))),

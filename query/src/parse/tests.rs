@@ -196,6 +196,50 @@ fn structure() {
     assert!(
         matches!(&e, Expr::Binary(BinOp::Sub, b) if matches!(b.0, Expr::Binary(BinOp::Sub, _)))
     );
+    // Runs of a chaining operator are one chain node; two operands stay binary; a run of
+    // another operator, or a parenthesized or right operand, starts a node of its own.
+    let chain = |text: &str| match expr(text).unwrap() {
+        Expr::Chain(op, terms) => {
+            Some((op, terms.iter().map(|t| t.to_string()).collect::<Vec<_>>()))
+        }
+        _ => None,
+    };
+    type Run<'a> = Option<(BinOp, Vec<&'a str>)>;
+    let cases: &[(&str, Run)] = &[
+        ("a || b", None),
+        ("a || b || c", Some((BinOp::Or, vec!["a", "b", "c"]))),
+        (
+            "a && b && c && d",
+            Some((BinOp::And, vec!["a", "b", "c", "d"])),
+        ),
+        ("a + b + c", Some((BinOp::Add, vec!["a", "b", "c"]))),
+        ("a * b * c", Some((BinOp::Mul, vec!["a", "b", "c"]))),
+        ("a | b | c", Some((BinOp::BitOr, vec!["a", "b", "c"]))),
+        ("a ^ b ^ c", Some((BinOp::BitXor, vec!["a", "b", "c"]))),
+        ("a & b & c", Some((BinOp::BitAnd, vec!["a", "b", "c"]))),
+        ("a - b - c", None),
+        ("a < b < c", None),
+        ("a + b - c", None),
+        ("a - b + c + d", Some((BinOp::Add, vec!["a - b", "c", "d"]))),
+        (
+            "a && b || c && d || e",
+            Some((BinOp::Or, vec!["a && b", "c && d", "e"])),
+        ),
+        ("(a || b) || c", None),
+        (
+            "a || (b || c) || d",
+            Some((BinOp::Or, vec!["a", "(b || c)", "d"])),
+        ),
+        ("a || b || c ? d : e", None),
+    ];
+    for (text, want) in cases {
+        let got = chain(text);
+        let got: Run = got
+            .as_ref()
+            .map(|(op, t)| (*op, t.iter().map(String::as_str).collect()));
+        assert_eq!(got, *want, "{text}");
+        assert_eq!(expr(text).unwrap().to_string(), *text);
+    }
     let e = expr("a ? b : c ? d : e").unwrap();
     assert!(matches!(&e, Expr::Cond(b) if matches!(b.2, Expr::Cond(_))));
     assert!(matches!(expr(".x").unwrap(), Expr::Root(_)));
@@ -224,7 +268,8 @@ fn deep_nesting_is_an_error() {
             format!("{}1", "- ".repeat(n)),
             format!("{}1", "a ? b : ".repeat(n)),
             format!("{}1", "f(".repeat(n)),
-            format!("1{}", "+1".repeat(n)),
+            format!("1{}", "-1".repeat(n)),
+            format!("1{}", "<1".repeat(n)),
             format!("a{}", ".b".repeat(n)),
             format!("a{}", "[1]".repeat(n)),
         ];
@@ -239,13 +284,13 @@ fn deep_nesting_is_an_error() {
         assert!(expr(&ok).is_ok());
         let ok = format!("{}1{}", "[a=".repeat(190), "]".repeat(190));
         assert!(classad(&ok).is_ok());
-        // Left-deep chains are as deep as they are long: up to MAX_DEPTH they parse, print
-        // (in every format) and drop on a small stack.
-        let chain = format!("1{}", " + 1".repeat(MAX_DEPTH as usize - 1));
+        // Left-deep runs of a non-chaining operator are as deep as they are long: up to
+        // MAX_DEPTH they parse, print (in every format) and drop on a small stack.
+        let chain = format!("1{}", " - 1".repeat(MAX_DEPTH as usize - 1));
         let e = expr(&chain).unwrap();
         assert_eq!(e.to_string(), chain);
         // In an ad the ad itself is one more level.
-        let inner = expr(&format!("1{}", " + 1".repeat(MAX_DEPTH as usize - 2))).unwrap();
+        let inner = expr(&format!("1{}", " - 1".repeat(MAX_DEPTH as usize - 2))).unwrap();
         let ad: ClassAd = [(crate::name::Name::new("a"), inner)].into_iter().collect();
         let ad = vec![ad];
         for (fmt, text) in [
@@ -255,7 +300,23 @@ fn deep_nesting_is_an_error() {
         ] {
             assert_eq!(ads(&text, fmt).unwrap().len(), 1);
         }
-        assert!(expr(&format!("{chain} + 1")).is_err());
+        assert!(expr(&format!("{chain} - 1")).is_err());
+        // A run of a chaining operator is one node however long: 100,000 terms of each parse,
+        // print back and drop on the small stack; chains nested in parentheses count their
+        // nesting as before.
+        for op in ["||", "&&", "+", "*", "|", "^", "&"] {
+            let text = format!("a{}", format!(" {op} a").repeat(n - 1));
+            let e = expr(&text).unwrap();
+            assert!(
+                matches!(&e, crate::ast::Expr::Chain(_, t) if t.len() == n),
+                "{op}"
+            );
+            assert_eq!(e.to_string(), text);
+        }
+        let nested = |k: usize| format!("{}1{}", "(1 || ".repeat(k), ")".repeat(k));
+        assert!(expr(&nested(60)).is_ok());
+        let e = expr(&format!("{} || 1", nested(60))).unwrap();
+        assert_eq!(e.to_string(), format!("{} || 1", nested(60)));
     });
 }
 
@@ -307,6 +368,11 @@ pub(crate) fn same_expr(a: &crate::ast::Expr, b: &crate::ast::Expr, tol: bool) -
         }
         (E::List(x), E::List(y)) => {
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| same_expr(p, q, tol))
+        }
+        (E::Chain(o, x), E::Chain(p, y)) => {
+            o == p
+                && x.len() == y.len()
+                && x.iter().zip(y.iter()).all(|(p, q)| same_expr(p, q, tol))
         }
         (E::Ad(x), E::Ad(y)) => same_ad(x, y, tol),
         (E::Paren(x), E::Paren(y)) => same_expr(x, y, tol),

@@ -96,6 +96,41 @@ fn constructed_trees_get_needed_parentheses() {
             Expr::Elvis(Box::new((Expr::Elvis(Box::new((a(), a()))), a()))),
             "(a ?: a) ?: a",
         ),
+        // Chains print as their left folds: the first operand as a left side, the others
+        // as right sides.
+        (
+            Expr::Chain(BinOp::Or, vec![a(), Expr::binary(BinOp::Or, a(), a()), a()]),
+            "a || (a || a) || a",
+        ),
+        (
+            Expr::Chain(
+                BinOp::Add,
+                vec![Expr::binary(BinOp::Sub, a(), a()), a(), a()],
+            ),
+            "a - a + a + a",
+        ),
+        (
+            Expr::Chain(
+                BinOp::Mul,
+                vec![Expr::binary(BinOp::Add, a(), a()), a(), a()],
+            ),
+            "(a + a) * a * a",
+        ),
+        (
+            Expr::Chain(
+                BinOp::And,
+                vec![a(), Expr::binary(BinOp::Or, a(), a()), a()],
+            ),
+            "a && (a || a) && a",
+        ),
+        (
+            Expr::binary(
+                BinOp::Mul,
+                Expr::Chain(BinOp::Add, vec![a(), a(), a()]),
+                a(),
+            ),
+            "(a + a + a) * a",
+        ),
     ];
     for (e, want) in cases {
         assert_eq!(e.to_string(), want);

@@ -22,7 +22,7 @@ pub const MAX_PRINT_DEPTH: u32 = 2000;
 pub(crate) fn strength(e: &Expr) -> u8 {
     match e {
         Expr::Cond(_) | Expr::Elvis(_) => 0,
-        Expr::Binary(op, _) => precedence(*op),
+        Expr::Binary(op, _) | Expr::Chain(op, _) => precedence(*op),
         Expr::Unary(..) => 11,
         _ => 12,
     }
@@ -131,6 +131,21 @@ impl<'o> Unparser<'o> {
                 self.operand(&b.0, p);
                 self.out.push_str(self.op_text(*op));
                 self.operand(&b.1, p + 1);
+            }
+            // The left fold's printing: the first operand as a left side, the others as
+            // right sides (parenthesized when they bind no tighter than `op`).
+            // An empty chain (never built by the parser or `Expr::binary`) evaluates to error.
+            Expr::Chain(_, terms) if terms.is_empty() => self.out.push_str("error"),
+            Expr::Chain(op, terms) => {
+                let p = precedence(*op);
+                for (i, t) in terms.iter().enumerate() {
+                    if i == 0 {
+                        self.operand(t, p);
+                    } else {
+                        self.out.push_str(self.op_text(*op));
+                        self.operand(t, p + 1);
+                    }
+                }
             }
             Expr::Cond(b) => {
                 self.operand(&b.0, 1);

@@ -43,6 +43,30 @@ fn residual_table() {
         ("[n = [q = 1]]", "n.q + other.z", "1 + other.z"),
         ("[n = [q = 1]]", "n", "n"),
         ("[l = {1, 2}]", "member(other.x, l)", "member(other.x,l)"),
+        // Chains specialize as the left folds they stand for.
+        (
+            "[a = 1]",
+            "other.x > 1 || a == 2 || other.y",
+            "other.x > 1 || other.y",
+        ),
+        (
+            "[a = 1]",
+            "a == 1 && other.x > 1 && a < 5 && other.y",
+            "other.x > 1 && other.y",
+        ),
+        (
+            "[]",
+            "other.x || other.y || other.z || false",
+            "other.x || other.y || other.z",
+        ),
+        (
+            "[]",
+            "other.x || true || other.z",
+            "other.x || true || other.z",
+        ),
+        ("[]", "false && other.x && other.y", "false"),
+        ("[]", "other.a + 1 + 2 + error", "error"),
+        ("[]", "1 + 2 + other.a + 3", "3 + other.a + 3"),
     ];
     for (ad, e, want) in cases {
         let ad = parse::classad(ad).expect("ad");
@@ -139,9 +163,35 @@ fn expr() -> impl Strategy<Value = Expr> {
             (inner.clone(), inner.clone()).prop_map(|(a, b)| Expr::Elvis(Box::new((a, b)))),
             inner.clone().prop_map(|x| Expr::Paren(Box::new(x))),
             prop::collection::vec(inner.clone(), 0..3).prop_map(Expr::List),
-            inner.prop_map(|x| Expr::Call(Name::new("isUndefined"), vec![x])),
+            inner
+                .clone()
+                .prop_map(|x| Expr::Call(Name::new("isUndefined"), vec![x])),
+            (0..ops.len(), prop::collection::vec(inner, 3..6)).prop_map(move |(o, terms)| {
+                let mut terms = terms.into_iter();
+                let first = terms.next().unwrap_or(Expr::Lit(Value::Int(1)));
+                Expr::fold(ops[o], first, terms)
+            }),
         ]
     })
+}
+
+/// `e` with every chain written out as its left spine of binary nodes.
+fn spine(e: &Expr) -> Expr {
+    match e {
+        Expr::Chain(op, terms) => {
+            let mut it = terms.iter().map(spine);
+            let first = it.next().unwrap_or(Expr::Lit(Value::Undefined));
+            it.fold(first, |acc, t| Expr::Binary(*op, Box::new((acc, t))))
+        }
+        Expr::Binary(op, p) => Expr::Binary(*op, Box::new((spine(&p.0), spine(&p.1)))),
+        Expr::Unary(op, x) => Expr::Unary(*op, Box::new(spine(x))),
+        Expr::Paren(x) => Expr::Paren(Box::new(spine(x))),
+        Expr::Cond(p) => Expr::Cond(Box::new((spine(&p.0), spine(&p.1), spine(&p.2)))),
+        Expr::Elvis(p) => Expr::Elvis(Box::new((spine(&p.0), spine(&p.1)))),
+        Expr::List(xs) => Expr::List(xs.iter().map(spine).collect()),
+        Expr::Call(n, xs) => Expr::Call(*n, xs.iter().map(spine).collect()),
+        _ => e.clone(),
+    }
 }
 
 fn ad_of() -> impl Strategy<Value = ClassAd> {
@@ -166,6 +216,9 @@ proptest! {
         let before = eval_in_match(&e, ads, &o);
         let after = eval_in_match(&s, ads, &o);
         prop_assert!(before == after, "{e} => {s}: {before} vs {after}");
+        // A chain specializes exactly as its binary spine does.
+        let from_spine = specialize(&spine(&e), &my, &o);
+        prop_assert!(from_spine.to_string() == s.to_string(), "{e} => {s}, its spine => {from_spine}");
         let alone_before = eval_expr(&e, &my, &o);
         let alone_after = eval_expr(&s, &my, &o);
         prop_assert!(alone_before == alone_after, "{e} => {s} (no target): {alone_before} vs {alone_after}");

@@ -50,6 +50,9 @@ struct Groups {
     of: Vec<u32>,
     /// The signatures seen, with their groups.
     ids: FxHashMap<Signature, u32>,
+    /// The signatures as written (every constraint as written) seen, with their groups: offers
+    /// alike there are alike, so their rectangles are converted once.
+    written: FxHashMap<Signature, u32>,
     /// Per group, its members in load order (summarized collections only).
     members: Vec<Vec<u32>>,
     /// Per group, where its first free member is in `members` (the length: none left).
@@ -195,7 +198,7 @@ impl Pool {
                 Some(o) if summarized => {
                     for (pos, g) in gangs.iter().enumerate() {
                         if let Some(g) = g {
-                            let id = groups.intern(signature(g, &reads, o));
+                            let id = groups.intern(g, &reads, o);
                             if groups.members.len() <= id as usize {
                                 groups.members.push(Vec::new());
                                 groups.next.push(0);
@@ -557,7 +560,7 @@ impl Pool {
         let Some(Some(g)) = col.gangs.get(pos as usize) else {
             return NONE;
         };
-        let id = col.groups.intern(signature(g, &self.reads, &self.opts));
+        let id = col.groups.intern(g, &self.reads, &self.opts);
         if let Some(x) = col.groups.of.get_mut(pos as usize) {
             *x = id;
         }
@@ -566,10 +569,19 @@ impl Pool {
 }
 
 impl Groups {
-    /// The group of `sig` (a new one if unseen).
-    fn intern(&mut self, sig: Signature) -> u32 {
+    /// The group of offer `g` (a new one if its signature is unseen).
+    fn intern(&mut self, g: &GangAd, reads: &Reads, opts: &IndexOptions) -> u32 {
+        let written = signature(g, reads, None);
+        if let Some(&id) = self.written.get(&written) {
+            return id;
+        }
         let next = self.ids.len() as u32;
-        *self.ids.entry(sig).or_insert(next)
+        let id = *self
+            .ids
+            .entry(signature(g, reads, Some(opts)))
+            .or_insert(next);
+        self.written.insert(written, id);
+        id
     }
 }
 

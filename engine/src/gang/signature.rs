@@ -192,8 +192,10 @@ pub struct Signature {
     ports: Vec<PortSig>,
 }
 
-/// The signature of `g` when the cycle reads `reads`, its rectangles converted with `opts`.
-pub fn signature(g: &GangAd, reads: &Reads, opts: &IndexOptions) -> Signature {
+/// The signature of `g` when the cycle reads `reads`, its rectangles converted with `opts`
+/// (`None`: every constraint as written — a finer key, equal only where the signatures are:
+/// a cheap first look before the rectangles are converted).
+pub fn signature(g: &GangAd, reads: &Reads, opts: Option<&IndexOptions>) -> Signature {
     let pick = |rec: &ClassAd| -> Vec<(Key, Expr)> {
         let mut v: Vec<(Key, Expr)> = rec
             .iter()
@@ -214,8 +216,8 @@ pub fn signature(g: &GangAd, reads: &Reads, opts: &IndexOptions) -> Signature {
                 .constraint
                 .and_then(|k| rec.and_then(|r| r.get_key(k)))
                 .cloned();
-            let shape = match rec.filter(|r| comparisons(g, p, r)) {
-                Some(_) => {
+            let shape = match (opts, rec.filter(|r| comparisons(g, p, r))) {
+                (Some(opts), Some(_)) => {
                     let views = views.get_or_insert_with(|| units(&g.ad));
                     views
                         .get(p)
@@ -232,7 +234,7 @@ pub fn signature(g: &GangAd, reads: &Reads, opts: &IndexOptions) -> Signature {
                             Shape::Rectangle(format!("{:?}", r.rects))
                         })
                 }
-                None => Shape::Written(written),
+                _ => Shape::Written(written),
             };
             PortSig {
                 label: port.label.key(),
@@ -443,7 +445,7 @@ mod tests {
             .collect();
         let reads = Reads::of(ads.iter(), &[]);
         let opts = IndexOptions::default();
-        signature(&gad(a), &reads, &opts) == signature(&gad(b), &reads, &opts)
+        signature(&gad(a), &reads, Some(&opts)) == signature(&gad(b), &reads, Some(&opts))
     }
 
     #[test]

@@ -172,13 +172,18 @@ fn read_offers(
         colls.push((name.clone(), c));
     }
     let index = opts.algorithm.indexed().then_some(&opts.index);
-    let reads = Reads::of(
-        requests
-            .iter()
-            .copied()
-            .chain(colls.iter().flat_map(|(_, c)| c.ads.iter().map(|a| &**a))),
-        &opts.dock,
-    );
+    // Groups of interchangeable offers serve the indexed algorithms only.
+    let reads = if opts.algorithm.indexed() {
+        Reads::of(
+            requests
+                .iter()
+                .copied()
+                .chain(colls.iter().flat_map(|(_, c)| c.ads.iter().map(|a| &**a))),
+            &opts.dock,
+        )
+    } else {
+        Reads::everything()
+    };
     Ok(Pool::with_reads(
         colls,
         index,

@@ -159,7 +159,7 @@ fn whole_record(e: &Expr, records: &FxHashSet<Key>, base: bool, depth: u32) -> b
         Expr::Unary(_, x) => r(x),
         Expr::Index(b) | Expr::Binary(_, b) | Expr::Elvis(b) => r(&b.0) || r(&b.1),
         Expr::Cond(b) => r(&b.0) || r(&b.1) || r(&b.2),
-        Expr::Call(_, xs) | Expr::List(xs) => xs.iter().any(r),
+        Expr::Call(_, xs) | Expr::List(xs) | Expr::Chain(_, xs) => xs.iter().any(r),
         Expr::Ad(ad) => ad.iter().any(|(_, x)| r(x)),
     }
 }
@@ -292,6 +292,7 @@ fn conjunction(e: &Expr, partner: &[Key], local: &Local<'_>, depth: u32) -> bool
             conjunction(&b.0, partner, local, depth + 1)
                 && conjunction(&b.1, partner, local, depth + 1)
         }
+        Expr::Chain(BinOp::And, xs) => xs.iter().all(|x| conjunction(x, partner, local, depth + 1)),
         Expr::Binary(BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq, b) => {
             (side(&b.0) && local.reads(&b.1, false, 0))
                 || (side(&b.1) && local.reads(&b.0, false, 0))
@@ -338,7 +339,7 @@ impl Local<'_> {
             Expr::Unary(_, x) | Expr::Paren(x) => r(x),
             Expr::Index(b) | Expr::Binary(_, b) | Expr::Elvis(b) => r(&b.0) && r(&b.1),
             Expr::Cond(b) => r(&b.0) && r(&b.1) && r(&b.2),
-            Expr::Call(_, xs) | Expr::List(xs) => xs.iter().all(r),
+            Expr::Call(_, xs) | Expr::List(xs) | Expr::Chain(_, xs) => xs.iter().all(r),
         }
     }
 }
@@ -489,6 +490,22 @@ mod tests {
                 lic("Lo = 5;", "Site.HostId >= Lo"),
                 lic("Lo = 5;", "Site.HostId >= 5"),
                 true,
+            ),
+            // Three conjuncts (one chain), regrouped.
+            (
+                &[job],
+                lic("", "Site.HostId >= 5 && Site.HostId < 9 && Site.App == 1"),
+                lic("", "Site.App == 1 && (Site.HostId < 9 && 5 <= Site.HostId)"),
+                true,
+            ),
+            (
+                &[job],
+                lic(
+                    "",
+                    "Site.HostId >= 5 && Site.HostId < 9 || Site.App == 1 && false",
+                ),
+                lic("", "Site.HostId >= 5 && Site.HostId < 9"),
+                false,
             ),
             // Different rectangles.
             (

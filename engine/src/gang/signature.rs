@@ -26,7 +26,7 @@
 //! vector in any gang where one stands for the other, so one failing at a port means the other
 //! fails there, and a representative may stand for all.
 
-use super::ports::{ports_key, rank_key, GangAd};
+use super::ports::{label, ports_key, rank_key, records, GangAd};
 use adjoin_index::ports::units;
 use adjoin_index::{constraint_dpf, rectangles, IndexOptions};
 use adjoin_query::ast::BinOp;
@@ -58,21 +58,21 @@ impl Reads {
     pub fn of<'a>(ads: impl IntoIterator<Item = &'a ClassAd> + Clone, exprs: &[Expr]) -> Reads {
         // Names that evaluate to a whole record in the environment: port labels, the
         // environment's own names, and the docking vector's two records.
-        let mut records: FxHashSet<Key> = ["_ad", "request", "offer"]
+        let mut wholes: FxHashSet<Key> = ["_ad", "request", "offer"]
             .iter()
             .map(|s| Key::of(s))
             .collect();
         for ad in ads.clone() {
             for rec in port_records(ad) {
-                if let Some(l) = label_key(rec) {
-                    records.insert(l);
+                if let Some(l) = label(rec) {
+                    wholes.insert(l.key());
                 }
             }
         }
         let mut names = FxHashSet::default();
         let mut found = Vec::new();
         let mut visit = |e: &Expr| -> bool {
-            if !refs::complete(e) || whole_record(e, &records, false, 0) {
+            if !refs::complete(e) || whole_record(e, &wholes, false, 0) {
                 return false;
             }
             found.clear();
@@ -114,28 +114,11 @@ impl Reads {
     }
 }
 
-/// The port records of `ad` (none if it has no list of records as `Ports`).
+/// The port records of `ad` (none unless its `Ports` is a good list of records).
 fn port_records(ad: &ClassAd) -> Vec<&ClassAd> {
-    let Some(Expr::List(items)) = ad.get_key(ports_key()).map(Expr::unparen) else {
-        return Vec::new();
-    };
-    items
-        .iter()
-        .filter_map(|e| match e.unparen() {
-            Expr::Ad(p) => Some(&**p),
-            Expr::Lit(Value::Ad(p)) => Some(&**p),
-            _ => None,
-        })
-        .collect()
-}
-
-/// A port record's label as a key.
-fn label_key(rec: &ClassAd) -> Option<Key> {
-    match rec.get_key(Key::of("Label"))?.unparen() {
-        Expr::Attr(n) => Some(n.key()),
-        Expr::Lit(Value::Str(s)) => Some(Key::of(s)),
-        _ => None,
-    }
+    ad.get_key(ports_key())
+        .and_then(|e| records(e).ok())
+        .unwrap_or_default()
 }
 
 /// Whether `e` uses a name of `records` (or `_ctx_N`) as a whole record — anything but the base

@@ -6,7 +6,10 @@
 //!   measures the ratio at 1,000 in one run);
 //! - `gang_base_4000`: 4,000 jobs at 100% and 50% licenses, selectivity 8 — DYN, DYNS, LR;
 //! - `gang_failure_500`: the heuristic-failure workload of 5.7 (500 machines, 1,000 identical
-//!   licenses valid on the last 100) against the base workload of 500 jobs, DYN.
+//!   licenses valid on the last 100) against the base workload of 500 jobs, DYN;
+//! - `gang_serials`: the same two workloads with every license given its own serial number (an
+//!   attribute no constraint reads: the licenses stay interchangeable but no longer print
+//!   alike) — DYN, DYNS and DYNSR, whose groups of interchangeable offers must not depend on it.
 //!
 //! Larger sizes (16,000 jobs) are timed by `examples/gang_timing.rs`.
 
@@ -15,7 +18,7 @@
 
 use adjoin::gang::{Algorithm, GangOptions};
 use adjoin::Db;
-use adjoin_workload::gangs::{base, heuristic_failure, GangWorkload};
+use adjoin_workload::gangs::{base, heuristic_failure, with_serials, GangWorkload};
 use criterion::{criterion_group, criterion_main, Criterion};
 
 fn load(w: &GangWorkload) -> Db {
@@ -71,6 +74,19 @@ fn gangs(c: &mut Criterion) {
         b.iter(|| cycle(&failure, Algorithm::Dyn))
     });
     g.bench_function("base/dyn", |b| b.iter(|| cycle(&same, Algorithm::Dyn)));
+    g.finish();
+    let mut g = c.benchmark_group("gang_serials");
+    g.sample_size(10);
+    for (name, mut w) in [
+        ("failure_500", heuristic_failure(500, 42).expect("workload")),
+        ("base_2000_50_8", base(2000, 50, 8, 42).expect("workload")),
+    ] {
+        with_serials(&mut w);
+        let db = load(&w);
+        for alg in [Algorithm::Dyn, Algorithm::Dyns, Algorithm::Dynsr] {
+            g.bench_function(format!("{name}/{alg}"), |b| b.iter(|| cycle(&db, alg)));
+        }
+    }
     g.finish();
 }
 

@@ -108,3 +108,48 @@ fn json_lines_text_trees_and_queries() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("\"matched\": 0"), "{out}");
 }
+
+/// A request whose search reaches `--search-bound` is reported as given up — a line naming it on
+/// stderr and in the text summary — and gets its gang with the default bound.
+#[test]
+fn a_search_stopped_at_its_bound_is_reported() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path();
+    let n = 20;
+    let jobs = format!(
+        "[Name = \"far\"; Ports = {{[Label = A; Constraint = true], [Label = B; Constraint = A.X + B.X == {}]}}]\n",
+        2 * n - 3
+    );
+    let vals: String = (0..n)
+        .map(|i| format!("[Name = \"v{i}\"; X = {i}; Requirements = true]\n"))
+        .collect();
+    for (coll, text) in [("jobs", jobs), ("vals", vals)] {
+        let f = dir.join(format!("{coll}.ad"));
+        std::fs::write(&f, text).expect("write");
+        let (_, err, code) = adjoin(dir, &["load", "--into", coll, f.to_str().expect("utf8")]);
+        assert_eq!(code, 0, "{err}");
+    }
+    let base = [
+        "gang",
+        "--requests",
+        "jobs",
+        "--offers",
+        "vals",
+        "--dry-run",
+    ];
+    let mut args = base.to_vec();
+    args.extend(["--search-bound", "50"]);
+    let (out, err, code) = adjoin(dir, &args);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("adjoin: far: gave up at the search bound; it may have a gang"),
+        "{err}"
+    );
+    assert!(
+        out.contains("1 requests, 0 given gangs, 1 gave up in "),
+        "{out}"
+    );
+    let (out, err, _) = adjoin(dir, &base);
+    assert!(err.is_empty(), "{err}");
+    assert!(out.contains("1 requests, 1 given gangs in "), "{out}");
+}

@@ -4,13 +4,14 @@
 //! requests, gangs, seconds, index probes and evaluations.
 //!
 //! `cargo run --release -p adjoin-workload --example gang_timing -- JOBS PERCENT SELECTIVITY
-//! [ALGORITHM…] [--failure] [--durable] [--seed N]` (algorithms default to all but naive;
-//! `--failure` generates the heuristic-failure workload of JOBS machines and jobs instead;
+//! [ALGORITHM…] [--failure] [--serials] [--durable] [--seed N]` (algorithms default to all but
+//! naive; `--failure` generates the heuristic-failure workload of JOBS machines and jobs instead;
+//! `--serials` gives every license its own serial number, an attribute no constraint reads;
 //! `--durable` also runs one consuming cycle of the first algorithm).
 
 use adjoin::gang::{Algorithm, GangOptions};
 use adjoin::Db;
-use adjoin_workload::gangs::{base, heuristic_failure};
+use adjoin_workload::gangs::{base, heuristic_failure, with_serials};
 use std::error::Error;
 
 #[global_allocator]
@@ -33,12 +34,13 @@ fn cpu_seconds() -> f64 {
 fn main() -> Result<(), Box<dyn Error>> {
     let mut nums = Vec::new();
     let mut algs = Vec::new();
-    let (mut failure, mut durable, mut seed) = (false, false, 42u64);
+    let (mut failure, mut durable, mut serials, mut seed) = (false, false, false, 42u64);
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         match a.as_str() {
             "--failure" => failure = true,
             "--durable" => durable = true,
+            "--serials" => serials = true,
             "--seed" => seed = it.next().ok_or("--seed N")?.parse()?,
             x if x.chars().all(|c| c.is_ascii_digit() || c == '_') => {
                 nums.push(x.replace('_', "").parse::<usize>()?)
@@ -57,11 +59,14 @@ fn main() -> Result<(), Box<dyn Error>> {
             Algorithm::Dynsr,
         ];
     }
-    let w = if failure {
+    let mut w = if failure {
         heuristic_failure(n, seed)?
     } else {
         base(n, percent, k, seed)?
     };
+    if serials {
+        with_serials(&mut w);
+    }
     let db = Db::open_in_memory()?;
     for (coll, ads) in [
         ("jobs", &w.jobs),
@@ -72,11 +77,14 @@ fn main() -> Result<(), Box<dyn Error>> {
             db.put(coll, ad)?;
         }
     }
-    let label = if failure {
+    let mut label = if failure {
         format!("failure/{n}")
     } else {
         format!("{n}/{percent}/{k}")
     };
+    if serials {
+        label.push_str("+serials");
+    }
     println!(
         "workload {label}: {} jobs, {} machines, {} licenses",
         w.jobs.len(),

@@ -2,7 +2,9 @@
 //! one port (`Job`), licenses with one port (`Site`) valid on one partition of the machines'
 //! keys, and jobs with two ports (`Cpu`, then `License` with `HostId = Cpu.Key`); as many
 //! machines as jobs, licenses 100% or 50% of them, selectivity 1, 2, 4 or 8 partitions.
-//! Also the heuristic-failure workload of 5.7. Seeded: the same seed gives the same ads.
+//! Also the heuristic-failure workload of 5.7, and [`with_serials`]: every license given its
+//! own serial number, an attribute no constraint reads (identical licenses that no longer print
+//! alike). Seeded: the same seed gives the same ads.
 
 use super::{Rng, ARCH_OS, MEMORY_MB};
 use adjoin_query::{parse, ClassAd, ParseError};
@@ -129,6 +131,18 @@ pub fn heuristic_failure(n: usize, seed: u64) -> Result<GangWorkload, ParseError
     })
 }
 
+/// Gives every license of `w` its own `Serial` (an attribute no constraint reads), as real
+/// license ads carry: the licenses of one partition stay interchangeable in every gang, but no
+/// two print alike.
+pub fn with_serials(w: &mut GangWorkload) {
+    for (i, l) in w.licenses.iter_mut().enumerate() {
+        l.set(
+            "Serial",
+            adjoin_query::Expr::Lit(adjoin_query::Value::str(&format!("lic-{i:06}"))),
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,6 +164,9 @@ mod tests {
             (500, 1000, 500)
         );
         assert!(h.licenses[0].to_string().contains(">= 400"));
+        let mut s = base(8, 100, 1, 3).expect("workload");
+        with_serials(&mut s);
+        assert_ne!(s.licenses[0].to_string(), s.licenses[1].to_string());
         assert_eq!(
             base(10, 100, 2, 3).expect("a").jobs,
             base(10, 100, 2, 3).expect("b").jobs

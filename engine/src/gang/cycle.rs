@@ -12,6 +12,7 @@ use super::env::Tree;
 use super::pool::Pool;
 use super::ports::{GangAd, PortsError};
 use super::search::Searcher;
+use super::signature::Reads;
 use super::{Algorithm, GangOptions};
 use crate::collection::{Collection, CollectionError};
 use crate::cycle::dock::Dock;
@@ -123,7 +124,7 @@ impl Db {
             requests: 1,
             ..GangReport::default()
         };
-        let mut pool = read_offers(self, opts, &mut report)?;
+        let mut pool = read_offers(self, opts, &[request], &mut report)?;
         let mut s = Searcher::new(
             &mut pool,
             opts.algorithm,
@@ -149,8 +150,14 @@ fn dock(opts: &GangOptions) -> Option<Dock> {
     (!opts.dock.is_empty()).then(|| Dock::Exprs(opts.dock.clone()))
 }
 
-/// Reads and pools the offer collections.
-fn read_offers(db: &Db, opts: &GangOptions, report: &mut GangReport) -> Result<Pool, GangError> {
+/// Reads and pools the offer collections, for `requests` (what they read decides which
+/// offers are interchangeable).
+fn read_offers(
+    db: &Db,
+    opts: &GangOptions,
+    requests: &[&ClassAd],
+    report: &mut GangReport,
+) -> Result<Pool, GangError> {
     if opts.offers.is_empty() {
         return Err(GangError::NoOffers);
     }
@@ -165,7 +172,25 @@ fn read_offers(db: &Db, opts: &GangOptions, report: &mut GangReport) -> Result<P
         colls.push((name.clone(), c));
     }
     let index = opts.algorithm.indexed().then_some(&opts.index);
-    Ok(Pool::new(colls, index, &mut report.bad)?)
+    // Groups of interchangeable offers serve the indexed algorithms only.
+    let reads = if opts.algorithm.indexed() {
+        Reads::of(
+            requests
+                .iter()
+                .copied()
+                .chain(colls.iter().flat_map(|(_, c)| c.ads.iter().map(|a| &**a))),
+            &opts.dock,
+        )
+    } else {
+        Reads::everything()
+    };
+    Ok(Pool::with_reads(
+        colls,
+        index,
+        reads,
+        opts.algorithm.summarized(),
+        &mut report.bad,
+    )?)
 }
 
 /// The gang of `tree` for request `request`, members depth first in port order.
@@ -226,7 +251,8 @@ fn run_with(
     };
     let mut requests = Collection::scan(db, &opts.requests)?;
     report.damaged.append(&mut requests.damaged);
-    let mut pool = read_offers(db, opts, &mut report)?;
+    let readers: Vec<&ClassAd> = requests.ads.iter().map(|a| &**a).collect();
+    let mut pool = read_offers(db, opts, &readers, &mut report)?;
     let eval = opts.index.eval.clone();
     let serving = order::request_order(&requests.ads, opts.order_by.as_ref(), &eval);
     report.requests = requests.len();

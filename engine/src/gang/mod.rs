@@ -5,7 +5,10 @@
 //! - `ports`: an ad's labelled ports, checked (an ad without `Ports` has one implicit port
 //!   `other`);
 //! - [`env`]: gangs under construction and the Figure-32 evaluation environment;
-//! - `pool`: the offers of a cycle, indexed per collection;
+//! - `pool`: the offers of a cycle, indexed per collection (DYNS: one representative per
+//!   group of interchangeable offers);
+//! - `signature`: which offers are interchangeable in every gang (the cycle's reads, and an
+//!   offer's rectangles and whatever else evaluation reads of it);
 //! - `probe`: windows specialized to the gang so far, and constraint shunting;
 //! - `search`: the one backtracking search all algorithms share ([`Algorithm`] says where
 //!   candidates come from and which port is filled next);
@@ -23,6 +26,7 @@ pub(crate) mod pool;
 pub(crate) mod ports;
 pub(crate) mod probe;
 pub(crate) mod search;
+pub(crate) mod signature;
 
 use adjoin_index::IndexOptions;
 use adjoin_query::Expr;
@@ -44,7 +48,9 @@ pub enum Algorithm {
     /// ports linked by translations. The default: complete and the fastest.
     #[default]
     Dyn,
-    /// DYN counting distinct rectangles (buckets of identical offers) to choose the port.
+    /// DYN over summarized offers: one representative per group of interchangeable offers
+    /// (equal rectangles and whatever else evaluation reads) is indexed and stands for the
+    /// group, so ports are chosen by their distinct rectangles.
     Dyns,
     /// DYNS starting each port's candidates at a random place.
     Dynsr,
@@ -70,7 +76,7 @@ impl Algorithm {
         matches!(self, Algorithm::Dyn | Algorithm::Dyns | Algorithm::Dynsr)
     }
 
-    /// Whether ports are compared by their distinct buckets.
+    /// Whether the offers are summarized (one representative per group indexed).
     pub fn summarized(self) -> bool {
         matches!(self, Algorithm::Dyns | Algorithm::Dynsr)
     }

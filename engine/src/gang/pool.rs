@@ -2,8 +2,15 @@
 //! are still free, and (for the indexed algorithms) an index per collection whose answers are
 //! filtered by the rectangles of the offers taken. Candidates are (collection, position, port)
 //! in load order, collections in the order given.
+//!
+//! Offers are grouped by [`Signature`] (interchangeable in every gang). A *summarized* pool
+//! (DYNS, DYNSR; dissertation 5.8) indexes one representative per group — its first member —
+//! so a probe's answer holds each group once; a candidate stands for its group's first free
+//! member, and the representative's rectangles leave the index only when the group is used up.
+//! Other pools index every offer and learn groups only when asked ([`Pool::bucket`]).
 
 use super::ports::{GangAd, PortsError};
+use super::signature::{signature, Reads, Signature};
 use crate::collection::{Collection, CollectionError};
 use adjoin_index::{Bits, Index, IndexOptions, Query};
 use adjoin_query::ClassAd;
@@ -30,6 +37,28 @@ impl Cand {
     }
 }
 
+/// A group of interchangeable offers at one port (see [`Pool::bucket`]).
+pub type Bucket = u64;
+
+/// No group (not known yet, or an ad with bad ports).
+const NONE: u32 = u32::MAX;
+
+/// The groups of interchangeable offers of one collection (equal signatures).
+#[derive(Debug, Default)]
+struct Groups {
+    /// The group of each position ([`NONE`]: not known yet, or bad ports).
+    of: Vec<u32>,
+    /// The signatures seen, with their groups.
+    ids: FxHashMap<Signature, u32>,
+    /// The signatures as written (every constraint as written) seen, with their groups: offers
+    /// alike there are alike, so their rectangles are converted once.
+    written: FxHashMap<Signature, u32>,
+    /// Per group, its members in load order (summarized collections only).
+    members: Vec<Vec<u32>>,
+    /// Per group, where its first free member is in `members` (the length: none left).
+    next: Vec<usize>,
+}
+
 /// An offer collection of a gang cycle.
 pub struct OfferColl {
     /// The collection's name.
@@ -46,6 +75,10 @@ pub struct OfferColl {
     pub gone: Bits,
     /// Whether some port has several rectangles (answers are then restricted port by port).
     pub multi: bool,
+    /// Whether the index holds one representative per group (DYNS).
+    summarized: bool,
+    /// The groups of interchangeable offers.
+    groups: Groups,
 }
 
 /// A probe's answer: per collection, the rectangles (ids) it meets.
@@ -93,11 +126,10 @@ impl Todo {
     }
 }
 
-/// The buckets of one collection's ports: by rectangle id, and each bucket's rectangles.
+/// The buckets of one collection's ports, each with its rectangles.
 #[derive(Debug, Default)]
 struct Buckets {
-    of: Vec<u32>,
-    sets: FxHashMap<u32, Bits>,
+    sets: FxHashMap<Bucket, Bits>,
 }
 
 /// Collections with more buckets than this are not summarized whole.
@@ -109,10 +141,10 @@ pub struct Pool {
     pub colls: Vec<OfferColl>,
     /// Index probes made.
     pub probes: u64,
-    /// Bucket of each candidate by its view's signature, per collection by rectangle id
-    /// (`u32::MAX`: not yet known; filled lazily).
-    buckets: Vec<Vec<u32>>,
-    signatures: FxHashMap<String, u32>,
+    /// What the cycle's expressions read (which attributes signatures hold).
+    reads: Reads,
+    /// Conversion options (the signatures' rectangles).
+    opts: IndexOptions,
     /// One-sided answers by (collection, printed constraint).
     supports: FxHashMap<(usize, String), Bits>,
     /// Whether some offer port has a `Rank`.
@@ -123,11 +155,23 @@ pub struct Pool {
 }
 
 impl Pool {
-    /// The pool of `colls` (name, ads), indexed when `index` is given; ads with bad ports are
-    /// reported in `bad` and never docked.
+    /// The pool of `colls` (name, ads), indexed when `index` is given, grouping only offers
+    /// alike attribute for attribute; ads with bad ports are reported in `bad` and never docked.
     pub fn new(
         colls: Vec<(String, Collection)>,
         index: Option<&IndexOptions>,
+        bad: &mut Vec<(String, String, PortsError)>,
+    ) -> Result<Pool, CollectionError> {
+        Pool::with_reads(colls, index, Reads::everything(), false, bad)
+    }
+
+    /// [`Pool::new`] for a cycle whose expressions read `reads` (offers group by their
+    /// signatures under it); with `summarize` (and an index), each group is indexed once.
+    pub fn with_reads(
+        colls: Vec<(String, Collection)>,
+        index: Option<&IndexOptions>,
+        reads: Reads,
+        summarize: bool,
         bad: &mut Vec<(String, String, PortsError)>,
     ) -> Result<Pool, CollectionError> {
         let mut out = Vec::with_capacity(colls.len());
@@ -145,11 +189,49 @@ impl Pool {
                 })
                 .collect();
             let live = gangs.iter().map(Option::is_some).collect();
-            let index = index.map(|o| ads.index(o.clone())).transpose()?;
-            let ports: usize = gangs
-                .iter()
-                .map(|g| g.as_ref().map_or(1, |g| g.ports.len()))
-                .sum();
+            let mut groups = Groups {
+                of: vec![NONE; gangs.len()],
+                ..Groups::default()
+            };
+            let summarized = summarize && index.is_some();
+            let (index, ports) = match index {
+                Some(o) if summarized => {
+                    for (pos, g) in gangs.iter().enumerate() {
+                        if let Some(g) = g {
+                            let id = groups.intern(g, &reads, o);
+                            if groups.members.len() <= id as usize {
+                                groups.members.push(Vec::new());
+                                groups.next.push(0);
+                            }
+                            groups.members[id as usize].push(pos as u32);
+                            groups.of[pos] = id;
+                        }
+                    }
+                    let reps: Vec<u32> = groups
+                        .members
+                        .iter()
+                        .filter_map(|m| m.first().copied())
+                        .collect();
+                    let mut idx = Index::new(o.clone());
+                    idx.extend(
+                        reps.iter()
+                            .filter_map(|&p| Some((p, Arc::clone(ads.ads.get(p as usize)?)))),
+                    )?;
+                    let ports: usize = reps
+                        .iter()
+                        .filter_map(|&p| gangs.get(p as usize)?.as_ref())
+                        .map(|g| g.ports.len())
+                        .sum();
+                    (Some(idx), ports)
+                }
+                _ => {
+                    let ports: usize = gangs
+                        .iter()
+                        .map(|g| g.as_ref().map_or(1, |g| g.ports.len()))
+                        .sum();
+                    (index.map(|o| ads.index(o.clone())).transpose()?, ports)
+                }
+            };
             let multi = index.as_ref().is_some_and(|i| i.rectangles() != ports);
             let mut c = OfferColl {
                 name,
@@ -159,6 +241,8 @@ impl Pool {
                 index,
                 gone: Bits::new(),
                 multi,
+                summarized,
+                groups,
             };
             for pos in 0..c.live.len() {
                 if !c.live[pos] {
@@ -174,8 +258,8 @@ impl Pool {
         Ok(Pool {
             colls: out,
             probes: 0,
-            buckets: Vec::new(),
-            signatures: FxHashMap::default(),
+            reads,
+            opts: index.cloned().unwrap_or_default(),
             supports: FxHashMap::default(),
             summaries: Vec::new(),
             any_rank,
@@ -194,6 +278,33 @@ impl Pool {
             return None;
         }
         c.gangs.get(offer.1 as usize)?.as_ref()
+    }
+
+    /// The offer's checked ad, free or not.
+    pub fn gang_ad(&self, offer: (usize, u32)) -> Option<&Arc<GangAd>> {
+        self.colls
+            .get(offer.0)?
+            .gangs
+            .get(offer.1 as usize)?
+            .as_ref()
+    }
+
+    /// The offer `c` stands for: itself if it is free and `used` says no; in a summarized
+    /// collection, the first free member of its group that `used` does not name.
+    pub fn resolve(&self, c: Cand, used: impl Fn((usize, u32)) -> bool) -> Option<Cand> {
+        let col = self.colls.get(c.coll)?;
+        let live = |p: u32| col.live.get(p as usize).copied().unwrap_or(false);
+        if !col.summarized {
+            return (live(c.pos) && !used(c.offer())).then_some(c);
+        }
+        let g = *col.groups.of.get(c.pos as usize)? as usize;
+        let members = col.groups.members.get(g)?;
+        let from = col.groups.next.get(g).copied().unwrap_or(0);
+        members
+            .get(from..)?
+            .iter()
+            .find(|&&p| live(p) && !used((c.coll, p)))
+            .map(|&pos| Cand { pos, ..c })
     }
 
     /// Marks an offer taken.
@@ -261,9 +372,10 @@ impl Pool {
     }
 
     /// The answer's candidates in load order, resolved lazily where that order is the
-    /// rectangle ids'.
+    /// rectangle ids' (not in a summarized collection: a group's place is its first free
+    /// member's).
     pub fn todo(&self, a: &Answer) -> Todo {
-        if self.colls.iter().any(|c| c.multi) {
+        if self.colls.iter().any(|c| c.multi || c.summarized) {
             return Todo::Cands(self.cands(a));
         }
         let mut v = Vec::with_capacity(a.iter().map(|b| b.len() as usize).sum());
@@ -276,20 +388,22 @@ impl Pool {
     /// The distinct buckets of an answer's ports, up to `cap` (`None` past it), each with a
     /// representative.
     pub fn buckets_of(&mut self, a: &Answer, cap: usize) -> Option<Vec<Cand>> {
-        let mut reps: Vec<(u32, Cand)> = Vec::new();
+        let mut reps: Vec<(Bucket, Cand)> = Vec::new();
         for (ci, bits) in a.iter().enumerate() {
             if bits.is_empty() {
                 continue;
             }
-            self.summarize(ci);
-            let whole: Vec<(u32, u32)> = match self
+            if !self.colls.get(ci).is_some_and(|c| c.summarized) {
+                self.summarize(ci);
+            }
+            let whole: Vec<(Bucket, u32)> = match self
                 .summaries
                 .get(ci)
                 .and_then(|s| s.as_ref())
                 .and_then(|s| s.as_ref())
             {
                 Some(b) => {
-                    let mut v: Vec<(u32, u32)> = b
+                    let mut v: Vec<(Bucket, u32)> = b
                         .sets
                         .iter()
                         .filter_map(|(&k, set)| set.and(bits).iter().next().map(|r| (k, r)))
@@ -355,10 +469,6 @@ impl Pool {
                 continue;
             };
             let k = self.bucket(c);
-            if b.of.len() <= rid as usize {
-                b.of.resize(rid as usize + 1, u32::MAX);
-            }
-            b.of[rid as usize] = k;
             b.sets.entry(k).or_default().insert(rid);
             if b.sets.len() > MAX_SUMMARIZED {
                 self.summaries[ci] = Some(None);
@@ -368,9 +478,16 @@ impl Pool {
         self.summaries[ci] = Some(Some(b));
     }
 
-    /// The candidate of rectangle `rid` of collection `coll`.
+    /// The candidate of rectangle `rid` of collection `coll` (in a summarized collection, the
+    /// first free member of the group it represents).
     pub fn cand(&self, coll: usize, rid: u32) -> Option<Cand> {
-        let (pos, port) = self.colls.get(coll)?.index.as_ref()?.owner(rid)?;
+        let c = self.colls.get(coll)?;
+        let (pos, port) = c.index.as_ref()?.owner(rid)?;
+        let pos = if c.summarized {
+            c.first_free(pos)?
+        } else {
+            pos
+        };
         Some(Cand {
             coll,
             pos,
@@ -424,41 +541,88 @@ impl Pool {
         self.supports.get(&key)
     }
 
-    /// The bucket of a candidate: the same port of ads that print alike (interchangeable in
-    /// any gang) share one.
-    pub fn bucket(&mut self, c: Cand) -> u32 {
-        if self.buckets.len() <= c.coll {
-            self.buckets.resize_with(c.coll + 1, Vec::new);
+    /// The bucket of a candidate: its port of its group of interchangeable offers (equal
+    /// signatures: one failing there, all do).
+    pub fn bucket(&mut self, c: Cand) -> Bucket {
+        let g = self.group(c.coll, c.pos);
+        ((c.coll as u64) << 40) | (u64::from(g) << 8) | (c.port as u64 & 0xff)
+    }
+
+    /// The group of offer `pos` of collection `coll`, learnt now if not known.
+    fn group(&mut self, coll: usize, pos: u32) -> u32 {
+        let Some(col) = self.colls.get_mut(coll) else {
+            return NONE;
+        };
+        let known = col.groups.of.get(pos as usize).copied().unwrap_or(NONE);
+        if known != NONE {
+            return known;
         }
-        let known = &mut self.buckets[c.coll];
-        if known.len() <= c.rid as usize {
-            known.resize(c.rid as usize + 1, u32::MAX);
+        let Some(Some(g)) = col.gangs.get(pos as usize) else {
+            return NONE;
+        };
+        let id = col.groups.intern(g, &self.reads, &self.opts);
+        if let Some(x) = col.groups.of.get_mut(pos as usize) {
+            *x = id;
         }
-        if known[c.rid as usize] != u32::MAX {
-            return known[c.rid as usize];
+        id
+    }
+}
+
+impl Groups {
+    /// The group of offer `g` (a new one if its signature is unseen).
+    fn intern(&mut self, g: &GangAd, reads: &Reads, opts: &IndexOptions) -> u32 {
+        let written = signature(g, reads, None);
+        if let Some(&id) = self.written.get(&written) {
+            return id;
         }
-        let sig = self
-            .colls
-            .get(c.coll)
-            .and_then(|col| col.ads.ads.get(c.pos as usize))
-            .map_or_else(String::new, |ad| format!("{}:{ad}", c.port));
-        let next = self.signatures.len() as u32;
-        let b = *self.signatures.entry(sig).or_insert(next);
-        self.buckets[c.coll][c.rid as usize] = b;
-        b
+        let next = self.ids.len() as u32;
+        let id = *self
+            .ids
+            .entry(signature(g, reads, Some(opts)))
+            .or_insert(next);
+        self.written.insert(written, id);
+        id
     }
 }
 
 impl OfferColl {
-    /// Marks the offer at `pos` taken: out of every later candidate list.
+    /// Marks the offer at `pos` taken: out of every later candidate list (in a summarized
+    /// collection, its representative once its group has no free member left).
     pub fn take(&mut self, pos: u32) {
         if let Some(l) = self.live.get_mut(pos as usize) {
             *l = false;
         }
+        let indexed = if self.summarized {
+            let g = self.groups.of.get(pos as usize).copied().unwrap_or(NONE) as usize;
+            let (Some(members), Some(next)) =
+                (self.groups.members.get(g), self.groups.next.get_mut(g))
+            else {
+                return;
+            };
+            while members
+                .get(*next)
+                .is_some_and(|&p| !self.live.get(p as usize).copied().unwrap_or(false))
+            {
+                *next += 1;
+            }
+            match members.first() {
+                Some(&rep) if *next >= members.len() => rep,
+                _ => return,
+            }
+        } else {
+            pos
+        };
         if let Some(idx) = &self.index {
-            for rid in idx.rids_of(pos) {
+            for rid in idx.rids_of(indexed) {
                 self.gone.insert(rid);
             }
         }
+    }
+
+    /// The first free member of the group whose representative is at `rep` (summarized).
+    fn first_free(&self, rep: u32) -> Option<u32> {
+        let g = *self.groups.of.get(rep as usize)? as usize;
+        let next = *self.groups.next.get(g)?;
+        self.groups.members.get(g)?.get(next).copied()
     }
 }

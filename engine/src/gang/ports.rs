@@ -201,7 +201,7 @@ impl GangAd {
 }
 
 /// The records of a `Ports` expression.
-fn records(ports: &Expr) -> Result<Vec<&ClassAd>, PortsError> {
+pub(crate) fn records(ports: &Expr) -> Result<Vec<&ClassAd>, PortsError> {
     let Expr::List(items) = ports.unparen() else {
         return Err(PortsError::NotList);
     };
@@ -225,7 +225,7 @@ fn record_of(e: &Expr) -> Option<&ClassAd> {
 }
 
 /// A port's label: `Label = Host1` or `Label = "Host1"`.
-fn label(port: &ClassAd) -> Option<Name> {
+pub(crate) fn label(port: &ClassAd) -> Option<Name> {
     match port.get_key(Key::of("Label"))?.unparen() {
         Expr::Attr(n) => Some(*n),
         Expr::Lit(Value::Str(s)) if !s.is_empty() => Some(Name::new(s)),

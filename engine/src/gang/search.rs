@@ -17,12 +17,14 @@
 //!   consistency only ever remove candidates that cannot dock.
 //! - History sets are the recursion itself: each candidate is tried once per state of the
 //!   ports before it, and a port's candidates are computed afresh when those change.
-//! - Identical offers are interchangeable: once a candidate fails at a port, the same port of
-//!   every ad that prints alike is passed over there (indexed algorithms; this is what keeps
-//!   DYNS out of the dissertation's "license dregs", 5.8.2).
+//! - Interchangeable offers (equal [`Signature`](super::signature::Signature)s): once a
+//!   candidate fails at a port, the same port of every offer of its group is passed over there
+//!   (indexed algorithms; this is what keeps DYNS out of the dissertation's "license dregs",
+//!   5.8.2). Over summarized offers (DYNS, DYNSR) a group is one candidate to begin with,
+//!   standing for its first free member not already in the gang.
 
 use super::env::{holds_final, Check, Tree, MAX_MEMBERS};
-use super::pool::{Answer, Cand, Pool, Todo};
+use super::pool::{Answer, Bucket, Cand, Pool, Todo};
 use super::ports::{rank_key, GangAd};
 use super::probe;
 use super::Algorithm;
@@ -42,9 +44,6 @@ pub const SEARCH_BOUND: u64 = 20_000_000;
 
 /// Distinct buckets a consistency check considers per port (more: the port is not checked).
 const MAX_BUCKETS: usize = 32;
-
-/// Candidates DYNS looks at to count a port's distinct buckets.
-const COUNT_SAMPLE: usize = 1024;
 
 /// The search of one cycle: the pool, the algorithm, and what was spent.
 pub struct Searcher<'p> {
@@ -73,7 +72,7 @@ pub struct Searcher<'p> {
 
 /// A bucket, the port its constraint is translated to, and the translations (attribute,
 /// port, attribute there, as keys).
-type SupportKey = (u32, usize, Vec<(u32, usize, u32)>);
+type SupportKey = (Bucket, usize, Vec<(u32, usize, u32)>);
 
 /// A search in progress.
 struct State {
@@ -164,8 +163,8 @@ impl<'p> Searcher<'p> {
             let start = (self.random() % cands.len() as u64) as usize;
             cands.rotate(start);
         }
-        // Buckets whose candidate failed here: an identical ad fails the same way.
-        let mut failed: Vec<u32> = Vec::new();
+        // Buckets whose candidate failed here: an interchangeable offer fails the same way.
+        let mut failed: Vec<Bucket> = Vec::new();
         for i in 0..cands.len() {
             let Some(c) = cands.get(i, self.pool) else {
                 continue;
@@ -177,9 +176,10 @@ impl<'p> Searcher<'p> {
             if self.work > self.bound || st.tree.members.len() >= MAX_MEMBERS {
                 break;
             }
-            if st.tree.uses(c.offer()) {
+            // The offer itself, or a free member of the group it represents, not in the gang.
+            let Some(c) = self.pool.resolve(c, |o| st.tree.uses(o)) else {
                 continue;
-            }
+            };
             let Some(gad) = self.pool.free(c.offer()).cloned() else {
                 continue;
             };
@@ -217,7 +217,8 @@ impl<'p> Searcher<'p> {
     }
 
     /// Which open port to fill next: the first (naive, LR), or the one with the fewest
-    /// candidates (distinct buckets for DYNS, DYNSR), the earliest on ties.
+    /// candidate rectangles, the earliest on ties. (Over summarized offers, DYNS and DYNSR,
+    /// those are the distinct rectangles: one per group of interchangeable offers.)
     fn next_port(&mut self, st: &State) -> usize {
         if !self.alg.dynamic() {
             return 0;
@@ -225,7 +226,6 @@ impl<'p> Searcher<'p> {
         let mut best = (usize::MAX, 0);
         for (i, slot) in st.open.iter().enumerate() {
             let n = match st.lists.get(slot) {
-                Some((a, _)) if self.alg.summarized() => self.distinct(a),
                 Some((a, _)) => a.iter().map(|b| b.len() as usize).sum(),
                 None => usize::MAX - 1,
             };
@@ -234,21 +234,6 @@ impl<'p> Searcher<'p> {
             }
         }
         best.1
-    }
-
-    /// The number of distinct buckets among (a sample of) answer `a`.
-    fn distinct(&mut self, a: &Answer) -> usize {
-        let sample: Vec<Cand> = a
-            .iter()
-            .enumerate()
-            .flat_map(|(ci, b)| b.iter().map(move |rid| (ci, rid)))
-            .take(COUNT_SAMPLE)
-            .filter_map(|(ci, rid)| self.pool.cand(ci, rid))
-            .collect();
-        let mut seen: Vec<u32> = sample.into_iter().map(|c| self.pool.bucket(c)).collect();
-        seen.sort_unstable();
-        seen.dedup();
-        seen.len()
     }
 
     /// The initial probes of member `m`'s open ports (DYN): false when one has no candidate,
@@ -314,7 +299,8 @@ impl<'p> Searcher<'p> {
             // What a bucket admits through one translation is the same for every root.
             let key = (self.pool.bucket(rep), p, shape.clone());
             if !self.supports.contains_key(&key) {
-                let gad = self.pool.free(rep.offer())?.clone();
+                // Any member stands for the bucket: they admit the same partners.
+                let gad = self.pool.gang_ad(rep.offer())?.clone();
                 let conj = probe::translate(&gad, rep.port, tr, p, None);
                 let admitted = match conj
                     .into_iter()
@@ -378,6 +364,9 @@ impl<'p> Searcher<'p> {
         let mut tree = st.tree.clone();
         let mut keyed: Vec<(Vec<f64>, Cand)> = Vec::with_capacity(list.len());
         for &c in list.iter() {
+            let Some(c) = self.pool.resolve(c, |o| st.tree.uses(o)) else {
+                continue;
+            };
             let Some(gad) = self.pool.free(c.offer()).cloned() else {
                 continue;
             };

@@ -45,6 +45,10 @@ pub struct GangArgs {
     /// Decide the gangs but consume and record nothing.
     #[arg(long)]
     dry_run: bool,
+    /// Dockings the search may try per request; a request that reaches it is reported as
+    /// given up (on stderr and in the summary), never as gangless [default: 20000000].
+    #[arg(long, value_name = "N")]
+    search_bound: Option<u64>,
     /// One JSON object per gang, then a summary object.
     #[arg(long)]
     json: bool,
@@ -145,6 +149,7 @@ pub fn run(args: GangArgs, db: &DbPath) -> Result<ExitCode> {
         order_by,
         dock,
         dry_run: args.dry_run || request.is_some(),
+        search_bound: args.search_bound,
         ..GangOptions::default()
     };
     let mut report = match &request {

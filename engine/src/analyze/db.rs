@@ -2,28 +2,25 @@
 //! offer collection's available ads, the reverse (an offer against a request collection), and
 //! the batch over a request collection's unmatched requests.
 
+use super::batch::any_match;
 use super::conditions::Condition;
-use super::indexed::{detail_offers, index_table, read_back};
+use super::indexed::{detail_offers, index_table, read_back, universe};
 use super::offer_side::offer_side;
 use super::ports::has_ports;
 use super::table::Table;
-use super::unmatched::{unmatched, why_pool, why_table, Unmatched};
+use super::unmatched::{unmatched, why_pool, why_table, Clustered, Unmatched};
 use super::{
     analyze, conditions, detail, split_requirements, Analysis, AnalyzeError, AnalyzeOptions, Pool,
 };
 use crate::db::same_eval;
 use crate::Db;
 use adjoin_index::AdId;
-use adjoin_query::eval::{eval_attr_value, symmetric_match};
+use adjoin_query::eval::eval_attr_value;
 use adjoin_query::{ClassAd, Value};
 use std::sync::Arc;
 
 /// A table through the index and the offers to read back for the detail.
 type Indexed = (Table, Vec<(AdId, String)>);
-
-/// Offers tried by evaluation before a request's match is settled through the index
-/// (`--unmatched`).
-const EARLY_OFFERS: usize = 1024;
 
 /// The id an ad names itself by: `Name`, else `GlobalJobId`, else `-`.
 pub fn ad_id(ad: &ClassAd) -> String {
@@ -173,25 +170,32 @@ impl Db {
     }
 
     /// Every request of `requests` that matches no available offer of `offers`, grouped by
-    /// the condition or attribute that excludes the most.
+    /// the condition or attribute that excludes the most. The requests are read undecoded and
+    /// clustered as a cycle clusters them; each cluster's match is settled through the
+    /// offers' held index, and only the unmatched clusters are analysed.
     pub fn analyze_unmatched(
         &self,
         requests: &str,
         offers: &str,
         opts: &AnalyzeOptions,
     ) -> Result<Unmatched, AnalyzeError> {
-        let reqs = self.pool(requests)?;
-        let pool = self.pool(offers)?;
-        let why = |id: &str, request: &ClassAd| -> Option<(String, String)> {
-            // A request that matches usually matches one of the first offers; the others are
-            // settled through the index.
-            let first = pool.ads.iter().take(EARLY_OFFERS);
-            if first
-                .into_iter()
-                .any(|o| symmetric_match(request, o, &opts.eval))
-                || self.rematch(offers, request) > 0
-            {
-                return None;
+        let indexed = same_eval(&opts.eval, self.index_eval())
+            && self.with_index(offers, |held| held.ported_ads().is_empty())?;
+        if !indexed {
+            let reqs = self.pool(requests)?;
+            let pool = self.pool(offers)?;
+            let why = |id: &str, r: &Arc<ClassAd>| why_pool(id, r, &pool, opts);
+            let batch = Clustered::of_pool(&reqs, &pool, opts);
+            return Ok(unmatched(&batch, pool.len() as u64, &why));
+        }
+        let batch = self.clustered(requests, offers, opts)?;
+        let now = self.now();
+        let available = self.with_index(offers, |held| universe(held, now))?;
+        let why = |id: &str, request: &Arc<ClassAd>| -> Option<(String, String)> {
+            match self.with_index(offers, |held| any_match(held, request, &available)) {
+                Ok(true) => return None,
+                Ok(false) => {}
+                Err(e) => return Some(("error".into(), e.to_string())),
             }
             let conds = match split_requirements(id, request, &opts.eval) {
                 Ok(c) => c,
@@ -209,9 +213,13 @@ impl Db {
                     };
                     why_table(id, &conds, &t, opts, &side)
                 }
-                _ => why_pool(id, request, &pool, opts),
+                Ok(None) => match self.pool(offers) {
+                    Ok(pool) => why_pool(id, request, &pool, opts),
+                    Err(e) => Some(("error".into(), e.to_string())),
+                },
+                Err(e) => Some(("error".into(), e.to_string())),
             }
         };
-        Ok(unmatched(&reqs, &pool, opts, &why))
+        Ok(unmatched(&batch, available.len(), &why))
     }
 }

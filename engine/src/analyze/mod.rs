@@ -10,6 +10,7 @@
 //! `ports.rs` (a request with `Ports`: per-port candidates and the first port no gang fills)
 //! and `db.rs` (the [`crate::Db`] entry points).
 
+mod batch;
 mod conditions;
 mod conflicts;
 mod db;

@@ -241,3 +241,50 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// `--unmatched` through the database (requests read undecoded and clustered, matches
+    /// settled through the held index) groups exactly the requests that, each analysed on its
+    /// own by evaluating every offer, match nothing, under the same reasons.
+    #[test]
+    fn unmatched_batch_as_each_request_alone(
+        kinds in proptest::collection::vec((proptest::collection::vec(cond(), 1..4), 0..8i64, any::<bool>()), 1..5),
+        picks in proptest::collection::vec(0..5usize, 1..30),
+        offers in proptest::collection::vec(offer(), 0..24),
+    ) {
+        let db = crate::Db::open_in_memory().expect("db");
+        for o in &offers {
+            db.put("slots", &parse::classad(o).expect("offer")).expect("put");
+        }
+        let mut reqs = Vec::new();
+        for (n, p) in picks.iter().enumerate() {
+            let (conds, image, owner) = &kinds[p % kinds.len()];
+            let mut r = request(conds, *image, *owner);
+            r.set("Name", adjoin_query::Expr::Lit(adjoin_query::Value::str(&format!("r{n}"))));
+            db.put("jobs", &r).expect("put");
+            reqs.push(r);
+        }
+        let opts = AnalyzeOptions::default();
+        let got = db.analyze_unmatched("jobs", "slots", &opts).expect("unmatched");
+        let pool = db.pool("slots").expect("pool");
+        let mut want: std::collections::BTreeMap<(String, String), u64> = Default::default();
+        for r in &reqs {
+            let id = super::db::ad_id(r);
+            if let Some(k) = super::unmatched::why_pool(&id, r, &pool, &opts) {
+                *want.entry(k).or_default() += 1;
+            }
+        }
+        let have: std::collections::BTreeMap<(String, String), u64> = got
+            .groups
+            .iter()
+            .map(|g| ((g.kind.clone(), g.reason.clone()), g.requests))
+            .collect();
+        prop_assert_eq!(got.requests, reqs.len() as u64);
+        prop_assert_eq!(got.offers, offers.len() as u64);
+        prop_assert_eq!(got.unmatched, want.values().sum::<u64>());
+        prop_assert_eq!(have, want);
+        prop_assert!(got.clusters <= kinds.len() as u64);
+    }
+}

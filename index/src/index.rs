@@ -332,6 +332,15 @@ impl Index {
             .collect()
     }
 
+    /// What ad `id` (its first unit: the ad itself when it has no ports) holds for `attr` on
+    /// `attr`'s imported axis: its value as the other side's constraints read it
+    /// ([`crate::imp_value`]); `None` when `attr` has no imported axis
+    /// ([`Index::ensure_imported`]) or `id` is not stored.
+    pub fn imported_value(&self, id: AdId, attr: Key) -> Option<&ImpValue> {
+        let u = self.unit(*self.ads.get(&id)?.first()?)?;
+        u.imp.iter().find(|(k, _)| *k == attr).map(|(_, v)| v)
+    }
+
     /// The attributes with an exported axis (some stored constraint bounds them), sorted.
     pub fn exported_attrs(&self) -> Vec<Key> {
         let mut v: Vec<Key> = self.exported.keys().copied().collect();

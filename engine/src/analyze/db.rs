@@ -4,7 +4,7 @@
 
 use super::batch::any_match;
 use super::conditions::Condition;
-use super::indexed::{detail_offers, index_table, read_back, universe};
+use super::indexed::{detail_offers, index_table, read_back, universe, Imported, IndexValues};
 use super::offer_side::offer_side;
 use super::ports::has_ports;
 use super::table::Table;
@@ -19,8 +19,9 @@ use adjoin_query::eval::eval_attr_value;
 use adjoin_query::{ClassAd, Value};
 use std::sync::Arc;
 
-/// A table through the index and the offers to read back for the detail.
-type Indexed = (Table, Vec<(AdId, String)>);
+/// A table through the index, the offers to read back for the offer side, and what M2 reads
+/// of the offers' values.
+type Indexed = (Table, Vec<(AdId, String)>, Imported);
 
 /// The id an ad names itself by: `Name`, else `GlobalJobId`, else `-`.
 pub fn ad_id(ad: &ClassAd) -> String {
@@ -66,7 +67,7 @@ impl Db {
         let conds = conditions(id, request, opts)?;
         // A request with `Ports` is analysed over the offers read (its gang side needs them).
         if !has_ports(request) {
-            if let Some(t) = self.index_table(request, &conds, offers, opts)? {
+            if let Some(t) = self.index_table(request, &conds, offers, opts, true)? {
                 return self.detail_indexed(id, request, &conds, &t, offers, opts);
             }
         }
@@ -74,13 +75,15 @@ impl Db {
         analyze(id, request, &pool, opts)
     }
 
-    /// The table through `offers`' held index, when it can answer it.
+    /// The table through `offers`' held index, when it can answer it (with what M2 reads of
+    /// the offers when `values`).
     fn index_table(
         &self,
         request: &ClassAd,
         conds: &[Condition],
         offers: &str,
         opts: &AnalyzeOptions,
+        values: bool,
     ) -> Result<Option<Indexed>, AnalyzeError> {
         if !same_eval(&opts.eval, self.index_eval()) {
             return Ok(None);
@@ -92,7 +95,11 @@ impl Db {
                 .into_iter()
                 .filter_map(|n| held.id(n).map(|id| (n, id)))
                 .collect();
-            Some((t, ids))
+            let imported = match values {
+                true => Imported::of(held, conds, &t.universe),
+                false => Imported::default(),
+            };
+            Some((t, ids, imported))
         })?)
     }
 
@@ -103,14 +110,17 @@ impl Db {
         id: &str,
         request: &ClassAd,
         conds: &[Condition],
-        (t, ids): &Indexed,
+        (t, ids, imported): &Indexed,
         offers: &str,
         opts: &AnalyzeOptions,
     ) -> Result<Analysis, AnalyzeError> {
         let (pool, numbers) = read_back(self, offers, ids)?;
         let sub = t.restricted(&numbers);
         let rematch = |ad: &ClassAd| self.rematch(offers, ad);
-        Ok(detail(id, request, conds, t, &sub, &pool, opts, &rematch))
+        let values = IndexValues::new(imported, self, offers, request, &opts.eval)?;
+        Ok(detail(
+            id, request, conds, t, &values, &sub, &pool, opts, &rematch,
+        ))
     }
 
     /// How many available offers of `offers` match `ad` both ways, through the index (0 if
@@ -135,7 +145,7 @@ impl Db {
     ) -> Result<Analysis, AnalyzeError> {
         let id = ad_id(request);
         let conds = conditions(&id, request, opts)?;
-        if let Some((t, _)) = self.index_table(
+        if let Some((t, _, _)) = self.index_table(
             request,
             &conds,
             offers,
@@ -143,6 +153,7 @@ impl Db {
                 max_detail_offers: 0,
                 ..opts.clone()
             },
+            false,
         )? {
             return Ok(t.counts(&id, &conds));
         }
@@ -201,8 +212,8 @@ impl Db {
                 Ok(c) => c,
                 Err(e) => return Some(("error".into(), e.to_string())),
             };
-            match self.index_table(request, &conds, offers, opts) {
-                Ok(Some((t, ids))) => {
+            match self.index_table(request, &conds, offers, opts, false) {
+                Ok(Some((t, ids, _))) => {
                     let side = |_: &Table| match read_back(self, offers, &ids) {
                         Ok((sub_pool, numbers)) => {
                             let rematch = |ad: &ClassAd| self.rematch(offers, ad);

@@ -11,15 +11,18 @@
 //! scope as a whole, or a function that inspects its arguments' form), offers with ports, or
 //! evaluation options other than the index's: the analysis reads every offer instead.
 
-use super::conditions::{is_scope, Condition};
+use super::conditions::{is_scope, Condition, Simple};
+use super::suggest::{offer_value, seen, OfferValues, Seen};
 use super::table::Table;
 use super::{AnalyzeOptions, Pool};
 use crate::db::Held;
-use adjoin_index::{AdId, Query as IndexQuery, RoaringBitmap};
+use adjoin_index::{AdId, ImpValue, Query as IndexQuery, RoaringBitmap};
 use adjoin_query::ast::Expr;
+use adjoin_query::eval::EvalOptions;
 use adjoin_query::name::kw;
 use adjoin_query::specialize::specialize;
-use adjoin_query::{ClassAd, Value};
+use adjoin_query::{ClassAd, Key, Value};
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 /// Deepest nesting rewritten.
@@ -167,4 +170,118 @@ pub(crate) fn read_back(
         }
     }
     Ok((pool, numbers))
+}
+
+/// Each simple condition's attribute as a held index's imported axes hold it, for every
+/// available offer: what M2 weighs, with no offer read (those whose value is not a constant
+/// there are read back and evaluated).
+#[derive(Debug, Default)]
+pub(crate) struct Imported {
+    /// By attribute, each offer's value as comparisons see it, by index number.
+    seen: FxHashMap<Key, Vec<Seen>>,
+    /// The offers whose values only evaluation tells: index number and id.
+    deviant: Vec<(AdId, String)>,
+}
+
+impl Imported {
+    /// What the held index holds of the attributes of `conds`' simple comparisons, over the
+    /// offers `universe` (the attributes are given imported axes first, if they have none).
+    pub(crate) fn of(held: &mut Held, conds: &[Condition], universe: &RoaringBitmap) -> Imported {
+        let mut keys: Vec<Key> = conds
+            .iter()
+            .filter_map(|c| c.simple.as_ref().map(|s| s.attr))
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        held.index.ensure_imported(&keys);
+        let len = universe.max().map_or(0, |m| m as usize + 1);
+        let mut out = Imported::default();
+        let mut deviant = RoaringBitmap::new();
+        for k in keys {
+            let mut values: Vec<Seen> = vec![None; len];
+            for n in universe {
+                match held.index.imported_value(n, k) {
+                    Some(ImpValue::Point(m)) => {
+                        if let Some(v) = values.get_mut(n as usize) {
+                            *v = Some(m.clone());
+                        }
+                    }
+                    Some(ImpValue::Absent) => {}
+                    Some(ImpValue::Deviant) | None => {
+                        deviant.insert(n);
+                    }
+                }
+            }
+            out.seen.insert(k, values);
+        }
+        out.deviant = deviant
+            .iter()
+            .filter_map(|n| held.id(n).map(|id| (n, id)))
+            .collect();
+        out
+    }
+}
+
+/// M2's reading of the offers through a held index: values as its imported axes hold them,
+/// the deviant offers and those a suggestion is written with read back.
+pub(crate) struct IndexValues<'a> {
+    imported: &'a Imported,
+    /// The deviant offers, read back.
+    read: FxHashMap<AdId, Arc<ClassAd>>,
+    db: &'a crate::Db,
+    collection: &'a str,
+    request: &'a ClassAd,
+    eval: &'a EvalOptions,
+}
+
+impl<'a> IndexValues<'a> {
+    /// The values of `imported` (its deviant offers read back from `collection` of `db`).
+    pub(crate) fn new(
+        imported: &'a Imported,
+        db: &'a crate::Db,
+        collection: &'a str,
+        request: &'a ClassAd,
+        eval: &'a EvalOptions,
+    ) -> Result<IndexValues<'a>, super::AnalyzeError> {
+        let (pool, numbers) = read_back(db, collection, &imported.deviant)?;
+        Ok(IndexValues {
+            imported,
+            read: numbers.into_iter().zip(pool.ads).collect(),
+            db,
+            collection,
+            request,
+            eval,
+        })
+    }
+
+    /// Offer `o` read back now (`None`: gone, or unreadable).
+    fn offer(&self, o: AdId) -> Option<Arc<ClassAd>> {
+        if let Some(ad) = self.read.get(&o) {
+            return Some(Arc::clone(ad));
+        }
+        let id = self.db.with_index(self.collection, |h| h.id(o)).ok()??;
+        Some(Arc::new(self.db.get(self.collection, &id).ok()??.ad))
+    }
+}
+
+impl OfferValues for IndexValues<'_> {
+    fn seen(&self, o: u32, s: &Simple) -> Seen {
+        match self.read.get(&o) {
+            Some(offer) => seen(&offer_value(&s.reference, self.request, offer, self.eval)),
+            None => self
+                .imported
+                .seen
+                .get(&s.attr)
+                .and_then(|v| v.get(o as usize))
+                .cloned()
+                .flatten(),
+        }
+    }
+
+    fn exact(&self, o: u32, s: &Simple) -> Value {
+        match self.offer(o) {
+            Some(offer) => offer_value(&s.reference, self.request, &offer, self.eval),
+            None => Value::Undefined,
+        }
+    }
 }

@@ -231,6 +231,11 @@ proptest! {
         let some = db.analyze_named("r", &req, "slots", &few).expect("indexed");
         prop_assert_eq!(&some.conditions, &by_eval.conditions);
         prop_assert_eq!(&some.conflicts, &by_eval.conflicts);
+        // M2 weighs every offer whatever is read back: its suggestions are evaluation's.
+        let m2 = |a: &Analysis| -> Vec<Suggestion> {
+            a.suggestions.iter().filter(|s| s.metric == Metric::M2).cloned().collect()
+        };
+        prop_assert_eq!(m2(&some), m2(&by_eval));
         let e = &opts.eval;
         let cs = split_requirements("r", &req, e).expect("split");
         for s in &some.suggestions {
@@ -286,5 +291,31 @@ proptest! {
         prop_assert_eq!(got.unmatched, want.values().sum::<u64>());
         prop_assert_eq!(have, want);
         prop_assert!(got.clusters <= kinds.len() as u64);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    /// On pools of more offers than are read back (256), M2 through the index still weighs
+    /// every offer: its suggestions equal those of evaluating every offer.
+    #[test]
+    fn m2_over_large_pools_as_by_evaluation(
+        conds in proptest::collection::vec(cond(), 1..6),
+        offers in proptest::collection::vec(offer(), 257..320),
+        image in 0..8i64,
+        owner in any::<bool>(),
+    ) {
+        let req = request(&conds, image, owner);
+        let db = crate::Db::open_in_memory().expect("db");
+        for o in &offers {
+            db.put("slots", &parse::classad(o).expect("offer")).expect("put");
+        }
+        let opts = AnalyzeOptions::default();
+        let pool = db.pool("slots").expect("pool");
+        let by_eval = analyze("r", &req, &pool, &opts).expect("analysis");
+        let indexed = db.analyze_named("r", &req, "slots", &opts).expect("indexed");
+        prop_assert_eq!(&indexed.conditions, &by_eval.conditions);
+        prop_assert_eq!(&indexed.suggestions, &by_eval.suggestions);
     }
 }

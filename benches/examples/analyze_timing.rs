@@ -5,7 +5,7 @@
 //! `cargo run --release -p adjoin-workload --example analyze_timing -- [N] [R] [C] [--db PATH] [--only-unmatched]`
 //! (defaults 100000 10000 100). With `--db PATH` the database is on disk at PATH: made and
 //! loaded when PATH does not exist, reused as it is (nothing generated) when it does.
-//! `--only-unmatched` times `--unmatched` alone (after the first analysis readies the index).
+//! The one-request phases print the means of 20 runs. `--only-unmatched` times `--unmatched` alone (after the first analysis readies the index).
 
 use adjoin::analyze::AnalyzeOptions;
 use adjoin::query::eval::symmetric_match;
@@ -60,21 +60,29 @@ fn main() {
             .expect("requirements"),
     );
     let opts = AnalyzeOptions::default();
-    let time = |what: &str, f: &mut dyn FnMut() -> String| {
+    // Each phase run `reps` times: the means of its wall and CPU times.
+    let timed = |what: &str, reps: u32, f: &mut dyn FnMut() -> String| {
         let (t, cpu) = (Instant::now(), cpu_ms());
-        let out = f();
+        let mut out = String::new();
+        for _ in 0..reps {
+            out = f();
+        }
+        let n = f64::from(reps);
         println!(
-            "{what:<40} {:>10.1} ms  (cpu {:.0} ms)  {out}",
-            t.elapsed().as_secs_f64() * 1e3,
-            cpu_ms() - cpu
+            "{what:<40} {:>10.1} ms  (cpu {:.1} ms)  {out}",
+            t.elapsed().as_secs_f64() * 1e3 / n,
+            (cpu_ms() - cpu) / n
         );
     };
+    let time = |what: &str, f: &mut dyn FnMut() -> String| timed(what, 1, f);
+    // The one-request phases are short: repeated, so that the CPU time's 10 ms ticks tell.
+    let repeated = |what: &str, f: &mut dyn FnMut() -> String| timed(what, 20, f);
     time("warm (index built, first analysis)", &mut || {
         let a = db.analyze(&job, "slots", &opts).expect("analysis");
         format!("offers {} matching {}", a.offers, a.matching)
     });
     if !only_unmatched {
-        time("full analysis", &mut || {
+        repeated("full analysis", &mut || {
             let a = db.analyze(&job, "slots", &opts).expect("analysis");
             format!(
                 "conflicts {} suggestions {} offer_side {}",
@@ -87,7 +95,7 @@ fn main() {
             max_detail_offers: 250,
             ..AnalyzeOptions::default()
         };
-        time("full analysis, 250 offers read back", &mut || {
+        repeated("full analysis, 250 offers read back", &mut || {
             let a = db.analyze(&job, "slots", &few).expect("analysis");
             format!(
                 "conflicts {} suggestions {} offer_side {}",
@@ -96,12 +104,12 @@ fn main() {
                 a.offer_side.len()
             )
         });
-        time("counts alone", &mut || {
+        repeated("counts alone", &mut || {
             let a = db.analyze_counts(&job, "slots", &opts).expect("analysis");
             format!("rejected_by_request {}", a.rejected_by_request)
         });
         let pool = db.pool("slots").expect("pool");
-        time("plain evaluation of every offer", &mut || {
+        repeated("plain evaluation of every offer", &mut || {
             let m = pool
                 .ads
                 .iter()

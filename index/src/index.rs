@@ -332,13 +332,22 @@ impl Index {
             .collect()
     }
 
-    /// What ad `id` (its first unit: the ad itself when it has no ports) holds for `attr` on
-    /// `attr`'s imported axis: its value as the other side's constraints read it
-    /// ([`crate::imp_value`]); `None` when `attr` has no imported axis
-    /// ([`Index::ensure_imported`]) or `id` is not stored.
-    pub fn imported_value(&self, id: AdId, attr: Key) -> Option<&ImpValue> {
-        let u = self.unit(*self.ads.get(&id)?.first()?)?;
-        u.imp.iter().find(|(k, _)| *k == attr).map(|(_, v)| v)
+    /// What the ads without ports hold on the imported axes of `attrs`, in one pass over
+    /// them: `f(ad, i, value)` for each such ad and each `attrs[i]` with an imported axis
+    /// ([`Index::ensure_imported`]), the value being the ad's as the other side's
+    /// constraints read it ([`crate::imp_value`]). Ads in no particular order.
+    pub fn imported_values<'a>(
+        &'a self,
+        attrs: &[Key],
+        mut f: impl FnMut(AdId, usize, &'a ImpValue),
+    ) {
+        for u in self.units.iter().flatten().filter(|u| u.port.is_none()) {
+            for (k, v) in &u.imp {
+                if let Some(i) = attrs.iter().position(|a| a == k) {
+                    f(u.ad, i, v);
+                }
+            }
+        }
     }
 
     /// The attributes with an exported axis (some stored constraint bounds them), sorted.

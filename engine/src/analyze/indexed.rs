@@ -16,13 +16,14 @@ use super::suggest::{offer_value, seen, OfferValues, Seen};
 use super::table::Table;
 use super::{AnalyzeOptions, Pool};
 use crate::db::Held;
-use adjoin_index::{AdId, ImpValue, Query as IndexQuery, RoaringBitmap};
+use adjoin_index::{AdId, ImpValue, MangledValue, Query as IndexQuery, RoaringBitmap};
 use adjoin_query::ast::Expr;
 use adjoin_query::eval::EvalOptions;
 use adjoin_query::name::kw;
 use adjoin_query::specialize::specialize;
 use adjoin_query::{ClassAd, Key, Value};
 use rustc_hash::FxHashMap;
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// Deepest nesting rewritten.
@@ -177,8 +178,9 @@ pub(crate) fn read_back(
 /// there are read back and evaluated).
 #[derive(Debug, Default)]
 pub(crate) struct Imported {
-    /// By attribute, each offer's value as comparisons see it, by index number.
-    seen: FxHashMap<Key, Vec<Seen>>,
+    /// By attribute: the distinct values as comparisons see them (the first `None`), and
+    /// each offer's among them, by index number.
+    seen: FxHashMap<Key, (Vec<Seen>, Vec<u32>)>,
     /// The offers whose values only evaluation tells: index number and id.
     deviant: Vec<(AdId, String)>,
 }
@@ -197,23 +199,37 @@ impl Imported {
         let len = universe.max().map_or(0, |m| m as usize + 1);
         let mut out = Imported::default();
         let mut deviant = RoaringBitmap::new();
-        for k in keys {
-            let mut values: Vec<Seen> = vec![None; len];
-            for n in universe {
-                match held.index.imported_value(n, k) {
-                    Some(ImpValue::Point(m)) => {
-                        if let Some(v) = values.get_mut(n as usize) {
-                            *v = Some(m.clone());
-                        }
-                    }
-                    Some(ImpValue::Absent) => {}
-                    Some(ImpValue::Deviant) | None => {
-                        deviant.insert(n);
-                    }
+        // Per attribute: the distinct values (the first `None`), their numbers, and each
+        // offer's (every unit has a value on every imported axis, deviant if unread).
+        let mut distinct: Vec<Vec<Seen>> = keys.iter().map(|_| vec![None]).collect();
+        let mut numbers: Vec<FxHashMap<&MangledValue, u32>> =
+            keys.iter().map(|_| FxHashMap::default()).collect();
+        let mut of: Vec<Vec<u32>> = keys.iter().map(|_| vec![0; len]).collect();
+        held.index.imported_values(&keys, |n, i, v| {
+            let (Some(d), Some(num), Some(o)) =
+                (distinct.get_mut(i), numbers.get_mut(i), of.get_mut(i))
+            else {
+                return;
+            };
+            let at = match v {
+                ImpValue::Point(m) => *num.entry(m).or_insert_with(|| {
+                    d.push(Some(m.clone()));
+                    d.len() as u32 - 1
+                }),
+                ImpValue::Absent => 0,
+                ImpValue::Deviant => {
+                    deviant.insert(n);
+                    0
                 }
+            };
+            if let Some(x) = o.get_mut(n as usize) {
+                *x = at;
             }
-            out.seen.insert(k, values);
+        });
+        for ((k, d), o) in keys.iter().zip(distinct).zip(of) {
+            out.seen.insert(*k, (d, o));
         }
+        deviant &= universe;
         out.deviant = deviant
             .iter()
             .filter_map(|n| held.id(n).map(|id| (n, id)))
@@ -265,16 +281,22 @@ impl<'a> IndexValues<'a> {
 }
 
 impl OfferValues for IndexValues<'_> {
-    fn seen(&self, o: u32, s: &Simple) -> Seen {
+    fn seen(&self, o: u32, s: &Simple) -> Cow<'_, Seen> {
+        const NONE: &Seen = &None;
         match self.read.get(&o) {
-            Some(offer) => seen(&offer_value(&s.reference, self.request, offer, self.eval)),
-            None => self
-                .imported
-                .seen
-                .get(&s.attr)
-                .and_then(|v| v.get(o as usize))
-                .cloned()
-                .flatten(),
+            Some(offer) => Cow::Owned(seen(&offer_value(
+                &s.reference,
+                self.request,
+                offer,
+                self.eval,
+            ))),
+            None => Cow::Borrowed(
+                self.imported
+                    .seen
+                    .get(&s.attr)
+                    .and_then(|(distinct, of)| distinct.get(*of.get(o as usize)? as usize))
+                    .unwrap_or(NONE),
+            ),
         }
     }
 

@@ -23,6 +23,7 @@ use adjoin_query::eval::{eval_in_match, requirements_key, symmetric_match, EvalO
 use adjoin_query::name::kw;
 use adjoin_query::{ClassAd, Key, Name, Value};
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::borrow::Cow;
 
 /// The suggestions of both metrics (M1 first), those that match nothing left out, over the
 /// table of every offer; M2 reads the offers' values through `values`.
@@ -115,7 +116,7 @@ pub(crate) fn seen(v: &Value) -> Seen {
 /// What M2 reads of the offers, by their numbers in the table.
 pub(crate) trait OfferValues {
     /// Offer `o`'s value of `s`'s attribute as comparisons see it.
-    fn seen(&self, o: u32, s: &Simple) -> Seen;
+    fn seen(&self, o: u32, s: &Simple) -> Cow<'_, Seen>;
     /// Offer `o`'s value of `s`'s attribute, exactly (for a change's text).
     fn exact(&self, o: u32, s: &Simple) -> Value;
 }
@@ -131,8 +132,8 @@ pub(crate) struct PoolValues<'a> {
 }
 
 impl OfferValues for PoolValues<'_> {
-    fn seen(&self, o: u32, s: &Simple) -> Seen {
-        seen(&self.exact(o, s))
+    fn seen(&self, o: u32, s: &Simple) -> Cow<'_, Seen> {
+        Cow::Owned(seen(&self.exact(o, s)))
     }
 
     fn exact(&self, o: u32, s: &Simple) -> Value {
@@ -216,59 +217,61 @@ fn m2(
         ranges.insert(s.attr, if r.is_finite() && r > 0.0 { r } else { 1.0 });
     }
     let range = |s: &Simple| ranges.get(&s.attr).copied().unwrap_or(1.0);
-    // An offer's cost and what distinguishes its suggestion: per failing condition, removed
-    // or modified to the value seen.
-    type Signature = Vec<(usize, Seen)>;
-    let weigh = |o: u32| -> (f64, Signature) {
-        let mut cost = 0.0;
-        let mut sig = Vec::new();
-        for (i, (c, set)) in conds.iter().zip(&t.sets).enumerate() {
-            if set.contains(o) {
-                continue;
-            }
-            let modified = c.simple.as_ref().and_then(|s| {
-                let v = values.seen(o, s);
-                modification(s, &v, range(s)).map(|(_, d)| (v, d))
-            });
-            match modified {
-                Some((v, d)) => {
-                    cost += d;
-                    sig.push((i, v));
-                }
-                None => {
-                    cost += 1.0;
-                    sig.push((i, None));
-                }
+    // Each accepting offer's cost: per condition it fails, the distance to modify it to the
+    // offer's value, or 1 to remove it.
+    let len = t.accepting.max().map_or(0, |m| m as usize + 1);
+    let mut cost = vec![0.0f64; len];
+    for (c, set) in conds.iter().zip(&t.sets) {
+        for o in &t.accepting - set {
+            let d = c
+                .simple
+                .as_ref()
+                .and_then(|s| modification(s, &values.seen(o, s), range(s)).map(|(_, d)| d));
+            if let Some(x) = cost.get_mut(o as usize) {
+                *x += d.unwrap_or(1.0);
             }
         }
-        (cost, sig)
-    };
-    let mut costed: Vec<(f64, u32, Signature)> = t
+    }
+    let mut costed: Vec<(f64, u32)> = t
         .accepting
         .iter()
-        .map(|o| {
-            let (c, sig) = weigh(o);
-            (c, o, sig)
-        })
-        .filter(|(c, _, _)| *c > 0.0)
+        .filter_map(|o| Some((*cost.get(o as usize)?, o)))
+        .filter(|(c, _)| *c > 0.0)
         .collect();
-    costed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    let mut taken: Vec<&Signature> = Vec::new();
+    costed.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    // What distinguishes an offer's suggestion: per failing condition, removed or modified
+    // to the value seen.
+    let signature = |o: u32| -> Vec<(usize, Seen)> {
+        conds
+            .iter()
+            .zip(&t.sets)
+            .enumerate()
+            .filter(|(_, (_, set))| !set.contains(o))
+            .map(|(i, (c, _))| {
+                let v = c.simple.as_ref().and_then(|s| {
+                    let v = values.seen(o, s);
+                    modification(s, &v, range(s)).map(|_| v.into_owned())
+                });
+                (i, v.flatten())
+            })
+            .collect()
+    };
+    let mut taken: Vec<Vec<(usize, Seen)>> = Vec::new();
     let mut out: Vec<Vec<Change>> = Vec::new();
-    for (_, o, sig) in &costed {
+    for &(_, o) in &costed {
         if out.len() >= opts.max_suggestions {
             break;
         }
+        let sig = signature(o);
         if taken.contains(&sig) {
             continue;
         }
-        taken.push(sig);
         let changes = sig
             .iter()
             .map(|(i, v)| {
                 let to = match (v, conds.get(*i).and_then(|c| c.simple.as_ref())) {
                     (Some(_), Some(s)) => {
-                        modify(s, &values.exact(*o, s), range(s)).map(|(e, _)| e.to_string())
+                        modify(s, &values.exact(o, s), range(s)).map(|(e, _)| e.to_string())
                     }
                     _ => None,
                 };
@@ -283,6 +286,7 @@ fn m2(
                 }
             })
             .collect();
+        taken.push(sig);
         out.push(changes);
     }
     out

@@ -237,6 +237,29 @@ mod tests {
         }
     }
 
+    /// Value conflicts hold whatever the pool: with no offer at all, by evaluation and
+    /// through a database whose offer collection is empty, in the JSON's terms.
+    #[test]
+    fn value_conflicts_on_an_empty_pool() {
+        let job = parse::classad(
+            "[Name = \"j\"; Requirements = TARGET.Memory > 10 && TARGET.Arch == \"X\" && TARGET.Memory < 5]",
+        )
+        .expect("job");
+        let opts = AnalyzeOptions::default();
+        let by_eval = crate::analyze::analyze("j", &job, &Pool::default(), &opts).expect("analysis");
+        let db = crate::Db::open_in_memory().expect("db");
+        let put = db
+            .put("slots", &parse::classad("[Name = \"s\"; Memory = 1]").expect("slot"))
+            .expect("put");
+        assert!(db.remove("slots", &put.id).expect("remove"));
+        let through_db = db.analyze(&job, "slots", &opts).expect("analysis");
+        for a in [&by_eval, &through_db] {
+            assert_eq!((a.offers, a.matching), (0, 0));
+            let json = serde_json::to_value(&a.conflicts).expect("json");
+            assert_eq!(json, serde_json::json!([{"conditions": [0, 2], "kind": "value"}]));
+        }
+    }
+
     /// Seed 001's lattice example (Figure 4): the maximal succeeding sets {p1 p2}, {p3} and
     /// {p4} leave the minimal failing sets {p1p3, p1p4, p2p4, p2p3, p3p4}.
     #[test]

@@ -397,6 +397,13 @@ mod tests {
         // The nearest machines are one string change away (3, 5 and 6 all cost 1).
         assert_eq!(m2[0].changes.len(), 1);
         assert!(m2.iter().all(|s| s.would_match > 0));
+        // The JSON's field names (the contract).
+        let v = serde_json::to_value(m2[0]).expect("json");
+        assert_eq!(v["metric"], "M2");
+        assert_eq!(v["changes"][0]["action"], "modify");
+        assert_eq!(v["changes"][0]["condition"], 0);
+        assert_eq!(v["changes"][0]["to"], "other.Arch == \"INTEL\"");
+        assert_eq!(v["would_match"], 1);
     }
 
     #[test]

@@ -237,6 +237,37 @@ mod tests {
         }
     }
 
+    /// Beyond triples, within the budget: four conditions every three of which some offer
+    /// satisfies make one minimal failing set of four; with no budget left beyond triples it
+    /// is not looked for.
+    #[test]
+    fn conflicts_beyond_triples() {
+        let rows = [
+            "[p2 = true; p3 = true; p4 = true]",
+            "[p1 = true; p3 = true; p4 = true]",
+            "[p1 = true; p2 = true; p4 = true]",
+            "[p1 = true; p2 = true; p3 = true]",
+        ];
+        let pool = Pool::numbered(
+            rows.iter()
+                .map(|r| Arc::new(parse::classad(r).expect("offer")))
+                .collect(),
+        );
+        let job = parse::classad(
+            "[Requirements = TARGET.p1 =?= true && TARGET.p2 =?= true && TARGET.p3 =?= true && TARGET.p4 =?= true]",
+        )
+        .expect("job");
+        let cs = split_requirements("job", &job, &EvalOptions::default()).expect("split");
+        let t = Table::build(&job, &cs, &pool, &EvalOptions::default());
+        let opts = AnalyzeOptions::default();
+        assert_eq!(data_conflicts(&t, &opts), vec![vec![0, 1, 2, 3]]);
+        let none = AnalyzeOptions {
+            conflict_budget: 0,
+            ..AnalyzeOptions::default()
+        };
+        assert!(data_conflicts(&t, &none).is_empty());
+    }
+
     /// Value conflicts hold whatever the pool: with no offer at all, by evaluation and
     /// through a database whose offer collection is empty, in the JSON's terms.
     #[test]

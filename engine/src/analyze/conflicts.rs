@@ -277,17 +277,24 @@ mod tests {
         )
         .expect("job");
         let opts = AnalyzeOptions::default();
-        let by_eval = crate::analyze::analyze("j", &job, &Pool::default(), &opts).expect("analysis");
+        let by_eval =
+            crate::analyze::analyze("j", &job, &Pool::default(), &opts).expect("analysis");
         let db = crate::Db::open_in_memory().expect("db");
         let put = db
-            .put("slots", &parse::classad("[Name = \"s\"; Memory = 1]").expect("slot"))
+            .put(
+                "slots",
+                &parse::classad("[Name = \"s\"; Memory = 1]").expect("slot"),
+            )
             .expect("put");
         assert!(db.remove("slots", &put.id).expect("remove"));
         let through_db = db.analyze(&job, "slots", &opts).expect("analysis");
         for a in [&by_eval, &through_db] {
             assert_eq!((a.offers, a.matching), (0, 0));
             let json = serde_json::to_value(&a.conflicts).expect("json");
-            assert_eq!(json, serde_json::json!([{"conditions": [0, 2], "kind": "value"}]));
+            assert_eq!(
+                json,
+                serde_json::json!([{"conditions": [0, 2], "kind": "value"}])
+            );
         }
     }
 

@@ -2,10 +2,11 @@
 //! slots (full analysis, counts alone, plain evaluation of every offer), and `--unmatched`
 //! over R requests of C clusters.
 //!
-//! `cargo run --release -p adjoin-workload --example analyze_timing -- [N] [R] [C] [--db PATH] [--only-unmatched]`
+//! `cargo run --release -p adjoin-workload --example analyze_timing -- [N] [R] [C] [--db PATH] [--only-unmatched] [--unmatchable]`
 //! (defaults 100000 10000 100). With `--db PATH` the database is on disk at PATH: made and
 //! loaded when PATH does not exist, reused as it is (nothing generated) when it does.
-//! The one-request phases print the means of 20 runs. `--only-unmatched` times `--unmatched` alone (after the first analysis readies the index).
+//! `--unmatchable` gives every slot `Requirements = TARGET.ImageSize < 0` (every job unmatched,
+//! every cluster analysed). The one-request phases print the means of 20 runs. `--only-unmatched` times `--unmatched` alone (after the first analysis readies the index).
 
 use adjoin::analyze::AnalyzeOptions;
 use adjoin::query::eval::symmetric_match;
@@ -30,6 +31,7 @@ fn main() {
     let r = args.get(1).copied().unwrap_or(10_000);
     let c = args.get(2).copied().unwrap_or(100) as usize;
     let only_unmatched = all.iter().any(|a| a == "--only-unmatched");
+    let unmatchable = all.iter().any(|a| a == "--unmatchable");
     let reuse = path
         .as_ref()
         .is_some_and(|p| std::path::Path::new(p).exists());
@@ -45,7 +47,13 @@ fn main() {
     // Reused, the slots are generated all the same (not stored): the job below is the same.
     let mut loader = (!reuse).then(|| db.store().loader("slots", put.clone()));
     for i in 0..n {
-        let slot = w.slot_ad(i);
+        let mut slot = w.slot_ad(i);
+        if unmatchable {
+            slot.set(
+                "Requirements",
+                parse::expr("TARGET.ImageSize < 0").expect("requirements"),
+            );
+        }
         if let Some(l) = loader.as_mut() {
             l.push(&slot).expect("push");
         }

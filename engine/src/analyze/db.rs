@@ -4,8 +4,10 @@
 
 use super::batch::any_match;
 use super::conditions::Condition;
-use super::indexed::{detail_offers, index_table, read_back, universe, Imported, IndexValues};
-use super::offer_side::offer_side;
+use super::indexed::{
+    detail_offers, index_table, read_back, universe, Imported, IndexValues, Remembered,
+};
+use super::offer_side::first_attribute;
 use super::ports::has_ports;
 use super::table::Table;
 use super::unmatched::{unmatched, why_pool, why_table, Clustered, Unmatched};
@@ -67,7 +69,7 @@ impl Db {
         let conds = conditions(id, request, opts)?;
         // A request with `Ports` is analysed over the offers read (its gang side needs them).
         if !has_ports(request) {
-            if let Some(t) = self.index_table(request, &conds, offers, opts, true)? {
+            if let Some(t) = self.index_table(request, &conds, offers, opts, true, None)? {
                 return self.detail_indexed(id, request, &conds, &t, offers, opts);
             }
         }
@@ -84,13 +86,14 @@ impl Db {
         offers: &str,
         opts: &AnalyzeOptions,
         values: bool,
+        memo: Option<&Remembered>,
     ) -> Result<Option<Indexed>, AnalyzeError> {
         if !same_eval(&opts.eval, self.index_eval()) {
             return Ok(None);
         }
         let now = self.now();
         Ok(self.with_index(offers, |held| {
-            let t = index_table(held, request, conds, opts, now)?;
+            let t = index_table(held, request, conds, opts, now, memo)?;
             let ids = detail_offers(&t, opts.max_detail_offers)
                 .into_iter()
                 .filter_map(|n| held.id(n).map(|id| (n, id)))
@@ -114,7 +117,7 @@ impl Db {
         offers: &str,
         opts: &AnalyzeOptions,
     ) -> Result<Analysis, AnalyzeError> {
-        let (pool, numbers) = read_back(self, offers, ids)?;
+        let (pool, numbers) = read_back(self, offers, ids, None)?;
         let sub = t.restricted(&numbers);
         let rematch = |ad: &ClassAd| self.rematch(offers, ad);
         let values = IndexValues::new(imported, self, offers, request, &opts.eval)?;
@@ -154,6 +157,7 @@ impl Db {
                 ..opts.clone()
             },
             false,
+            None,
         )? {
             return Ok(t.counts(&id, &conds));
         }
@@ -202,6 +206,7 @@ impl Db {
         let batch = self.clustered(requests, offers, opts)?;
         let now = self.now();
         let available = self.with_index(offers, |held| universe(held, now))?;
+        let memo = Remembered::default();
         let why = |id: &str, request: &Arc<ClassAd>| -> Option<(String, String)> {
             match self.with_index(offers, |held| any_match(held, request, &available)) {
                 Ok(true) => return None,
@@ -212,15 +217,13 @@ impl Db {
                 Ok(c) => c,
                 Err(e) => return Some(("error".into(), e.to_string())),
             };
-            match self.index_table(request, &conds, offers, opts, false) {
+            match self.index_table(request, &conds, offers, opts, false, Some(&memo)) {
                 Ok(Some((t, ids, _))) => {
-                    let side = |_: &Table| match read_back(self, offers, &ids) {
+                    let side = |_: &Table| match read_back(self, offers, &ids, Some(&memo)) {
                         Ok((sub_pool, numbers)) => {
-                            let rematch = |ad: &ClassAd| self.rematch(offers, ad);
-                            let sub = t.restricted(&numbers);
-                            offer_side(request, &sub, &sub_pool, opts, &rematch)
+                            first_attribute(request, &t.restricted(&numbers), &sub_pool, opts)
                         }
-                        Err(_) => Vec::new(),
+                        Err(_) => None,
                     };
                     why_table(id, &conds, &t, opts, &side)
                 }

@@ -24,6 +24,7 @@ use adjoin_query::specialize::specialize;
 use adjoin_query::{ClassAd, Key, Value};
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::sync::Arc;
 
 /// Deepest nesting rewritten.
@@ -99,6 +100,7 @@ pub(crate) fn index_table(
     conds: &[Condition],
     opts: &AnalyzeOptions,
     now: i64,
+    memo: Option<&Remembered>,
 ) -> Option<Table> {
     if !held.ported_ads().is_empty() {
         return None;
@@ -112,13 +114,34 @@ pub(crate) fn index_table(
             over_offer(&known, request, fallback, 0)
         })
         .collect::<Option<_>>()?;
-    let universe = universe(held, now);
+    let universe = match memo {
+        Some(m) => m
+            .universe
+            .borrow_mut()
+            .get_or_insert_with(|| universe(held, now))
+            .clone(),
+        None => universe(held, now),
+    };
     let mut sets = Vec::with_capacity(conds.len());
     for e in &rewritten {
-        let q = IndexQuery::one_sided(e, &iopts);
-        held.index.prepare(&q);
-        let mut a = held.index.candidates(&q);
-        sets.push(&held.index.confirm_ads(&q, &mut a) & &universe);
+        let key = memo.map(|_| e.to_string());
+        let known = memo
+            .zip(key.as_ref())
+            .and_then(|(m, k)| m.sets.borrow().get(k).cloned());
+        let found = match known {
+            Some(found) => found,
+            None => {
+                let q = IndexQuery::one_sided(e, &iopts);
+                held.index.prepare(&q);
+                let mut a = held.index.candidates(&q);
+                let found = held.index.confirm_ads(&q, &mut a);
+                if let Some((m, k)) = memo.zip(key) {
+                    m.sets.borrow_mut().insert(k, found.clone());
+                }
+                found
+            }
+        };
+        sets.push(&found & &universe);
     }
     let mut accepting = RoaringBitmap::new();
     for q in IndexQuery::reverse(&Arc::new(request.clone())) {
@@ -154,19 +177,46 @@ pub(crate) fn detail_offers(t: &Table, most: usize) -> Vec<AdId> {
     out
 }
 
+/// What a batch of analyses (`--unmatched`) remembers from one to the next: the available
+/// offers, each rewritten condition's answer over the whole index (the available offers are
+/// applied after), and the offers read back (at most [`REMEMBERED_OFFERS`]; then it starts over).
+#[derive(Debug, Default)]
+pub(crate) struct Remembered {
+    /// The available offers, as the batch's first analysis found them.
+    universe: RefCell<Option<RoaringBitmap>>,
+    sets: RefCell<FxHashMap<String, RoaringBitmap>>,
+    offers: RefCell<FxHashMap<AdId, Arc<ClassAd>>>,
+}
+
+/// Offers a batch keeps read back, at most.
+const REMEMBERED_OFFERS: usize = 1 << 16;
+
 /// The pool of the offers `ids` of a held index, read back from `db` (those gone since are
-/// left out), and their index numbers.
+/// left out; those `memo` remembers taken from it), and their index numbers.
 pub(crate) fn read_back(
     db: &crate::Db,
     collection: &str,
     ids: &[(AdId, String)],
+    memo: Option<&Remembered>,
 ) -> Result<(Pool, Vec<AdId>), super::AnalyzeError> {
     let mut pool = Pool::default();
     let mut numbers = Vec::with_capacity(ids.len());
     for (n, id) in ids {
-        if let Some(ad) = db.get(collection, id)? {
+        let known = memo.and_then(|m| m.offers.borrow().get(n).cloned());
+        let ad = match known {
+            Some(ad) => Some(ad),
+            None => db.get(collection, id)?.map(|ad| Arc::new(ad.ad)),
+        };
+        if let Some(ad) = ad {
+            if let Some(m) = memo {
+                let mut offers = m.offers.borrow_mut();
+                if offers.len() >= REMEMBERED_OFFERS {
+                    offers.clear();
+                }
+                offers.insert(*n, Arc::clone(&ad));
+            }
             pool.ids.push(id.clone());
-            pool.ads.push(Arc::new(ad.ad));
+            pool.ads.push(ad);
             numbers.push(*n);
         }
     }
@@ -259,7 +309,7 @@ impl<'a> IndexValues<'a> {
         request: &'a ClassAd,
         eval: &'a EvalOptions,
     ) -> Result<IndexValues<'a>, super::AnalyzeError> {
-        let (pool, numbers) = read_back(db, collection, &imported.deviant)?;
+        let (pool, numbers) = read_back(db, collection, &imported.deviant, None)?;
         Ok(IndexValues {
             imported,
             read: numbers.into_iter().zip(pool.ads).collect(),

@@ -96,6 +96,53 @@ pub(crate) fn offer_side(
     opts: &AnalyzeOptions,
     rematch: Rematch<'_>,
 ) -> Vec<OfferSide> {
+    let (by_attr, all_readers) = readers(request, t, pool, opts);
+    let mut out: Vec<OfferSide> = by_attr
+        .into_iter()
+        .map(|(k, (name, rejecting, values))| {
+            let readers = all_readers.get(&k).map(Vec::as_slice).unwrap_or(&[]);
+            let (suggest, would_match) =
+                best_value(request, name, values, readers, t, pool, opts, rematch);
+            OfferSide {
+                attribute: name.as_str().to_owned(),
+                rejecting: rejecting.len() as u64,
+                suggest,
+                would_match,
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.rejecting
+            .cmp(&a.rejecting)
+            .then(a.attribute.cmp(&b.attribute))
+    });
+    out
+}
+
+/// The attribute the offer side puts first (the most rejecting offers, then the name), with
+/// no value tried for it: what `--unmatched` groups by.
+pub(crate) fn first_attribute(
+    request: &ClassAd,
+    t: &Table,
+    pool: &Pool,
+    opts: &AnalyzeOptions,
+) -> Option<String> {
+    let (by_attr, _) = readers(request, t, pool, opts);
+    by_attr
+        .into_values()
+        .map(|(name, rejecting, _)| (rejecting.len(), name.as_str().to_owned()))
+        .min_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)))
+        .map(|(_, name)| name)
+}
+
+/// Per attribute the rejecting offers whose failing conditions read it and the candidate
+/// values, and every offer reading it at all.
+fn readers(
+    request: &ClassAd,
+    t: &Table,
+    pool: &Pool,
+    opts: &AnalyzeOptions,
+) -> (Readers, FxHashMap<Key, Vec<u32>>) {
     let eval = &opts.eval;
     let mut by_attr: Readers = FxHashMap::default();
     // Every offer that reads each attribute at all (their acceptance can change with it).
@@ -140,26 +187,7 @@ pub(crate) fn offer_side(
             }
         }
     }
-    let mut out: Vec<OfferSide> = by_attr
-        .into_iter()
-        .map(|(k, (name, rejecting, values))| {
-            let readers = all_readers.get(&k).map(Vec::as_slice).unwrap_or(&[]);
-            let (suggest, would_match) =
-                best_value(request, name, values, readers, t, pool, opts, rematch);
-            OfferSide {
-                attribute: name.as_str().to_owned(),
-                rejecting: rejecting.len() as u64,
-                suggest,
-                would_match,
-            }
-        })
-        .collect();
-    out.sort_by(|a, b| {
-        b.rejecting
-            .cmp(&a.rejecting)
-            .then(a.attribute.cmp(&b.attribute))
-    });
-    out
+    (by_attr, all_readers)
 }
 
 /// The candidate value accepted by the most offers (more than accept the request now), printed,

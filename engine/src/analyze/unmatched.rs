@@ -5,9 +5,9 @@
 //! cannot all be seen is a cluster of its own.
 
 use super::conditions::Condition;
-use super::offer_side::offer_side;
+use super::offer_side::first_attribute;
 use super::table::Table;
-use super::{conflicts, split_requirements, AnalyzeOptions, OfferSide, Pool};
+use super::{conflicts, split_requirements, AnalyzeOptions, Pool};
 use crate::cycle::cluster::{roots, Shapes};
 use adjoin_query::ClassAd;
 use rustc_hash::FxHashMap;
@@ -163,20 +163,19 @@ pub(crate) fn why_pool(
         Err(e) => return Some(("error".into(), e.to_string())),
     };
     let t = Table::build(request, &conds, pool, &opts.eval);
-    let rematch = |ad: &ClassAd| super::suggest::rematch_pool(ad, pool, &opts.eval);
     why_table(id, &conds, &t, opts, &|t| {
-        offer_side(request, t, pool, opts, &rematch)
+        first_attribute(request, t, pool, opts)
     })
 }
 
 /// Why the request whose conditions and table these are matches no offer, or `None` when it
-/// matches some; `side` gives its offer side.
+/// matches some; `side` gives the attribute its offer side puts first.
 pub(crate) fn why_table(
     id: &str,
     conds: &[Condition],
     t: &Table,
     opts: &AnalyzeOptions,
-    side: &dyn Fn(&Table) -> Vec<OfferSide>,
+    side: &dyn Fn(&Table) -> Option<String>,
 ) -> Option<(String, String)> {
     let a = t.counts(id, conds);
     if a.matching > 0 {
@@ -203,10 +202,7 @@ pub(crate) fn why_table(
         }
     }
     if a.rejecting_request == a.offers {
-        let attr = side(t).first().map_or_else(
-            || "offers' Requirements".to_owned(),
-            |s| s.attribute.clone(),
-        );
+        let attr = side(t).unwrap_or_else(|| "offers' Requirements".to_owned());
         return Some(("attribute".into(), attr));
     }
     Some((

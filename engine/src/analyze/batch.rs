@@ -4,14 +4,18 @@
 //! decoded per shape), and each cluster's match settled through the offer collection's held
 //! index — no offer is decoded to settle it.
 
+use super::conditions::Condition;
+use super::indexed::over_offer;
 use super::unmatched::Clustered;
 use super::{AnalyzeError, AnalyzeOptions, Pool};
 use crate::cycle::cluster::roots;
 use crate::cycle::{read_requests, CycleOptions};
 use crate::db::Held;
 use crate::{Db, DbError};
-use adjoin_index::{Query as IndexQuery, RoaringBitmap};
-use adjoin_query::ClassAd;
+use adjoin_index::{AdId, Query, RoaringBitmap};
+use adjoin_query::ast::{BinOp, Expr};
+use adjoin_query::specialize::specialize;
+use adjoin_query::{ClassAd, Value};
 use adjoin_storage::raw::is_plain_literal;
 use rustc_hash::FxHashSet;
 use std::sync::{mpsc, Arc};
@@ -94,25 +98,84 @@ impl Db {
     }
 }
 
-/// Whether some offer of `available` in the held index matches `request` both ways: a
-/// candidate known to match settles it without evaluation; the others are confirmed.
+/// Whether `q` has a hit among `available`: a candidate known to match settles it without
+/// evaluation; the others are confirmed.
+fn any_hit(held: &mut Held, q: &Query, available: &RoaringBitmap) -> bool {
+    held.index.prepare(q);
+    let mut a = held.index.candidates(q);
+    let known = a.exact.iter().any(|rid| {
+        held.index
+            .owner(rid)
+            .is_some_and(|(ad, _)| available.contains(ad))
+    });
+    known || !(&held.index.confirm_ads(q, &mut a) & available).is_empty()
+}
+
+/// Whether some offer of `available` in the held index matches `request` both ways.
 pub(crate) fn any_match(
     held: &mut Held,
     request: &Arc<ClassAd>,
     available: &RoaringBitmap,
 ) -> bool {
     let opts = held.index.options().clone();
-    for q in IndexQuery::two_sided(request, &opts) {
-        held.index.prepare(&q);
-        let mut a = held.index.candidates(&q);
-        let known = a.exact.iter().any(|rid| {
-            held.index
-                .owner(rid)
-                .is_some_and(|(ad, _)| available.contains(ad))
-        });
-        if known || !(&held.index.confirm_ads(&q, &mut a) & available).is_empty() {
-            return true;
-        }
+    Query::two_sided(request, &opts)
+        .iter()
+        .any(|q| any_hit(held, q, available))
+}
+
+/// Why a request that matches no offer matches none, when that is told without its
+/// conditions' answers: its Requirements are true for some offer, and every offer rejects it
+/// ([`Quick::Attribute`]) or some accept it ([`Quick::BothWays`]).
+pub(crate) enum Quick {
+    /// Offers the request likes do not like it.
+    BothWays,
+    /// Every offer rejects it: the offers its offer side reads back (the first `most`, as
+    /// the full analysis reads them).
+    Attribute(Vec<(AdId, String)>),
+}
+
+/// [`Quick`] for `request` (of conditions `conds`) against the offers `available` of the held
+/// index, reading back at most `most` offers; `None` when its Requirements are true for no
+/// offer (the full analysis then finds the condition or conflict) or cannot be rewritten.
+pub(crate) fn quick(
+    held: &mut Held,
+    request: &ClassAd,
+    conds: &[Condition],
+    opts: &AnalyzeOptions,
+    available: &RoaringBitmap,
+    most: usize,
+) -> Option<Quick> {
+    if !held.ported_ads().is_empty() {
+        return None;
     }
-    false
+    let iopts = held.index.options().clone();
+    let fallback = opts.eval.target_fallback;
+    // The conditions together, each as the full analysis rewrites it over the offer.
+    let all = conds
+        .iter()
+        .map(|c| {
+            let known = specialize(&c.expr, request, &opts.eval);
+            over_offer(&known, request, fallback, 0).map(|e| Expr::Paren(Box::new(e)))
+        })
+        .collect::<Option<Vec<Expr>>>()?
+        .into_iter()
+        .reduce(|a, b| Expr::binary(BinOp::And, a, b))
+        .unwrap_or(Expr::Lit(Value::Bool(true)));
+    if !any_hit(held, &Query::one_sided(&all, &iopts), available) {
+        return None;
+    }
+    let probe = Arc::new(request.clone());
+    if Query::reverse(&probe)
+        .iter()
+        .any(|q| any_hit(held, q, available))
+    {
+        return Some(Quick::BothWays);
+    }
+    Some(Quick::Attribute(
+        available
+            .iter()
+            .take(most)
+            .filter_map(|n| held.id(n).map(|id| (n, id)))
+            .collect(),
+    ))
 }

@@ -2,7 +2,7 @@
 //! offer collection's available ads, the reverse (an offer against a request collection), and
 //! the batch over a request collection's unmatched requests.
 
-use super::batch::any_match;
+use super::batch::{any_match, quick, Quick};
 use super::conditions::Condition;
 use super::indexed::{
     detail_offers, index_table, read_back, universe, Imported, IndexValues, Remembered,
@@ -10,7 +10,9 @@ use super::indexed::{
 use super::offer_side::first_attribute;
 use super::ports::has_ports;
 use super::table::Table;
-use super::unmatched::{unmatched, why_pool, why_table, Clustered, Unmatched};
+use super::unmatched::{
+    attribute, both_ways, unmatched, why_pool, why_table, Clustered, Unmatched,
+};
 use super::{
     analyze, conditions, detail, split_requirements, Analysis, AnalyzeError, AnalyzeOptions, Pool,
 };
@@ -129,8 +131,18 @@ impl Db {
     /// How many available offers of `offers` match `ad` both ways, through the index (0 if
     /// the index cannot be read).
     fn rematch(&self, offers: &str, ad: &ClassAd) -> u64 {
-        match self.candidates(offers, ad) {
-            Ok(a) => a.ids.len() as u64,
+        let now = self.now();
+        let ad = Arc::new(ad.clone());
+        let counted = self.with_index(offers, |held| {
+            let found = adjoin_index::join(&mut held.index, std::slice::from_ref(&ad));
+            found
+                .iter()
+                .flatten()
+                .filter(|&n| !held.expired(n, now))
+                .count() as u64
+        });
+        match counted {
+            Ok(n) => n,
             Err(e) => {
                 tracing::warn!(%e, "re-matching through the index failed");
                 0
@@ -206,7 +218,7 @@ impl Db {
         let batch = self.clustered(requests, offers, opts)?;
         let now = self.now();
         let available = self.with_index(offers, |held| universe(held, now))?;
-        let memo = Remembered::default();
+        let memo = Remembered::with_universe(available.clone());
         let why = |id: &str, request: &Arc<ClassAd>| -> Option<(String, String)> {
             match self.with_index(offers, |held| any_match(held, request, &available)) {
                 Ok(true) => return None,
@@ -217,6 +229,28 @@ impl Db {
                 Ok(c) => c,
                 Err(e) => return Some(("error".into(), e.to_string())),
             };
+            let most = opts.max_detail_offers;
+            match self.with_index(offers, |held| {
+                quick(held, request, &conds, opts, &available, most)
+            }) {
+                Ok(Some(Quick::BothWays)) => return Some(both_ways()),
+                Ok(Some(Quick::Attribute(ids))) => {
+                    let first =
+                        read_back(self, offers, &ids, Some(&memo))
+                            .ok()
+                            .and_then(|(pool, _)| {
+                                // Every offer rejects the request: none accepts it.
+                                let none = Table {
+                                    universe: (0..pool.len() as u32).collect(),
+                                    sets: Vec::new(),
+                                    accepting: Default::default(),
+                                };
+                                first_attribute(request, &none, &pool, opts)
+                            });
+                    return Some(attribute(first));
+                }
+                _ => {}
+            }
             match self.index_table(request, &conds, offers, opts, false, Some(&memo)) {
                 Ok(Some((t, ids, _))) => {
                     let side = |_: &Table| match read_back(self, offers, &ids, Some(&memo)) {

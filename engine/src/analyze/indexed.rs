@@ -188,6 +188,16 @@ pub(crate) struct Remembered {
     offers: RefCell<FxHashMap<AdId, Arc<ClassAd>>>,
 }
 
+impl Remembered {
+    /// Nothing remembered yet but the available offers.
+    pub(crate) fn with_universe(universe: RoaringBitmap) -> Remembered {
+        Remembered {
+            universe: RefCell::new(Some(universe)),
+            ..Remembered::default()
+        }
+    }
+}
+
 /// Offers a batch keeps read back, at most.
 const REMEMBERED_OFFERS: usize = 1 << 16;
 

@@ -202,13 +202,23 @@ pub(crate) fn why_table(
         }
     }
     if a.rejecting_request == a.offers {
-        let attr = side(t).unwrap_or_else(|| "offers' Requirements".to_owned());
-        return Some(("attribute".into(), attr));
+        return Some(attribute(side(t)));
     }
-    Some((
+    Some(both_ways())
+}
+
+/// The reason when every offer rejects the request: the attribute its offer side puts first.
+pub(crate) fn attribute(first: Option<String>) -> (String, String) {
+    let attr = first.unwrap_or_else(|| "offers' Requirements".to_owned());
+    ("attribute".into(), attr)
+}
+
+/// The reason when offers the request likes do not like it.
+pub(crate) fn both_ways() -> (String, String) {
+    (
         "both ways".into(),
         "no offer the request accepts accepts it".into(),
-    ))
+    )
 }
 
 #[cfg(test)]

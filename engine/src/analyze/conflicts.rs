@@ -237,6 +237,21 @@ mod tests {
         }
     }
 
+    /// The table of a job wanting `p1` to `p4` all true over offers `rows`.
+    fn p_table(rows: &[&str]) -> Table {
+        let pool = Pool::numbered(
+            rows.iter()
+                .map(|r| Arc::new(parse::classad(r).expect("offer")))
+                .collect(),
+        );
+        let job = parse::classad(
+            "[Requirements = TARGET.p1 =?= true && TARGET.p2 =?= true && TARGET.p3 =?= true && TARGET.p4 =?= true]",
+        )
+        .expect("job");
+        let cs = split_requirements("job", &job, &EvalOptions::default()).expect("split");
+        Table::build(&job, &cs, &pool, &EvalOptions::default())
+    }
+
     /// Beyond triples, within the budget: four conditions every three of which some offer
     /// satisfies make one minimal failing set of four; with no budget left beyond triples it
     /// is not looked for.
@@ -248,17 +263,7 @@ mod tests {
             "[p1 = true; p2 = true; p4 = true]",
             "[p1 = true; p2 = true; p3 = true]",
         ];
-        let pool = Pool::numbered(
-            rows.iter()
-                .map(|r| Arc::new(parse::classad(r).expect("offer")))
-                .collect(),
-        );
-        let job = parse::classad(
-            "[Requirements = TARGET.p1 =?= true && TARGET.p2 =?= true && TARGET.p3 =?= true && TARGET.p4 =?= true]",
-        )
-        .expect("job");
-        let cs = split_requirements("job", &job, &EvalOptions::default()).expect("split");
-        let t = Table::build(&job, &cs, &pool, &EvalOptions::default());
+        let t = p_table(&rows);
         let opts = AnalyzeOptions::default();
         assert_eq!(data_conflicts(&t, &opts), vec![vec![0, 1, 2, 3]]);
         let none = AnalyzeOptions {
@@ -303,17 +308,7 @@ mod tests {
     #[test]
     fn seed_mfs_example() {
         let rows = ["[p1 = true; p2 = true]", "[p3 = true]", "[p4 = true]"];
-        let pool = Pool::numbered(
-            rows.iter()
-                .map(|r| Arc::new(parse::classad(r).expect("offer")))
-                .collect(),
-        );
-        let job = parse::classad(
-            "[Requirements = TARGET.p1 =?= true && TARGET.p2 =?= true && TARGET.p3 =?= true && TARGET.p4 =?= true]",
-        )
-        .expect("job");
-        let cs = split_requirements("job", &job, &EvalOptions::default()).expect("split");
-        let t = Table::build(&job, &cs, &pool, &EvalOptions::default());
+        let t = p_table(&rows);
         let got = data_conflicts(&t, &AnalyzeOptions::default());
         assert_eq!(
             got,

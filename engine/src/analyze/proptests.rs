@@ -107,6 +107,24 @@ fn case(conds: &[String], offers: &[String], image: i64, owner: bool) -> Case {
     }
 }
 
+/// `offers` put in a database (collection `slots`), its pool, and `req` analysed by
+/// evaluating every offer and through the index.
+fn both_ways(
+    req: &ClassAd,
+    offers: &[String],
+    opts: &AnalyzeOptions,
+) -> (crate::Db, Pool, Analysis, Analysis) {
+    let db = crate::Db::open_in_memory().expect("db");
+    for o in offers {
+        db.put("slots", &parse::classad(o).expect("offer"))
+            .expect("put");
+    }
+    let pool = db.pool("slots").expect("pool");
+    let by_eval = analyze("r", req, &pool, opts).expect("analysis");
+    let indexed = db.analyze_named("r", req, "slots", opts).expect("indexed");
+    (db, pool, by_eval, indexed)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
@@ -213,14 +231,8 @@ proptest! {
         owner in any::<bool>(),
     ) {
         let req = request(&conds, image, owner);
-        let db = crate::Db::open_in_memory().expect("db");
-        for o in &offers {
-            db.put("slots", &parse::classad(o).expect("offer")).expect("put");
-        }
         let opts = AnalyzeOptions::default();
-        let pool = db.pool("slots").expect("pool");
-        let by_eval = analyze("r", &req, &pool, &opts).expect("analysis");
-        let indexed = db.analyze_named("r", &req, "slots", &opts).expect("indexed");
+        let (db, pool, by_eval, indexed) = both_ways(&req, &offers, &opts);
         prop_assert_eq!(&indexed, &by_eval);
         let counts = db.analyze_counts(&req, "slots", &opts).expect("counts");
         prop_assert_eq!(&counts.conditions, &by_eval.conditions);
@@ -307,14 +319,8 @@ proptest! {
         owner in any::<bool>(),
     ) {
         let req = request(&conds, image, owner);
-        let db = crate::Db::open_in_memory().expect("db");
-        for o in &offers {
-            db.put("slots", &parse::classad(o).expect("offer")).expect("put");
-        }
         let opts = AnalyzeOptions::default();
-        let pool = db.pool("slots").expect("pool");
-        let by_eval = analyze("r", &req, &pool, &opts).expect("analysis");
-        let indexed = db.analyze_named("r", &req, "slots", &opts).expect("indexed");
+        let (_, _, by_eval, indexed) = both_ways(&req, &offers, &opts);
         prop_assert_eq!(&indexed.conditions, &by_eval.conditions);
         prop_assert_eq!(&indexed.suggestions, &by_eval.suggestions);
     }

@@ -5,7 +5,7 @@
 use super::batch::{any_match, quick, Quick};
 use super::conditions::Condition;
 use super::indexed::{
-    detail_offers, index_table, read_back, universe, Imported, IndexValues, Remembered,
+    accepting, detail_offers, index_table, read_back, universe, Imported, IndexValues, Remembered,
 };
 use super::offer_side::first_attribute;
 use super::ports::has_ports;
@@ -123,8 +123,13 @@ impl Db {
         let sub = t.restricted(&numbers);
         let rematch = |ad: &ClassAd| self.rematch(offers, ad);
         let values = IndexValues::new(imported, self, offers, request, &opts.eval)?;
+        // The offer side weighs the offers read back; its value is chosen over every offer.
+        let whole = |ad: &ClassAd| {
+            self.with_index(offers, |held| accepting(held, ad, &t.universe).len())
+                .unwrap_or(0)
+        };
         Ok(detail(
-            id, request, conds, t, &values, &sub, &pool, opts, &rematch,
+            id, request, conds, t, &values, &sub, &pool, opts, &rematch, &whole,
         ))
     }
 

@@ -143,18 +143,24 @@ pub(crate) fn index_table(
         };
         sets.push(&found & &universe);
     }
-    let mut accepting = RoaringBitmap::new();
-    for q in IndexQuery::reverse(&Arc::new(request.clone())) {
-        held.index.prepare(&q);
-        let mut a = held.index.candidates(&q);
-        accepting |= held.index.confirm_ads(&q, &mut a);
-    }
-    accepting &= &universe;
+    let accepting = accepting(held, request, &universe);
     Some(Table {
         universe,
         sets,
         accepting,
     })
+}
+
+/// The offers of `available` in the held index whose Requirements accept `ad` (the reverse
+/// query, confirmed).
+pub(crate) fn accepting(held: &mut Held, ad: &ClassAd, available: &RoaringBitmap) -> RoaringBitmap {
+    let mut found = RoaringBitmap::new();
+    for q in IndexQuery::reverse(&Arc::new(ad.clone())) {
+        held.index.prepare(&q);
+        let mut a = held.index.candidates(&q);
+        found |= held.index.confirm_ads(&q, &mut a);
+    }
+    found & available
 }
 
 /// The offers read back for M2 and the offer side: up to `most` accepting offers failing the

@@ -291,7 +291,15 @@ pub fn analyze(
         pool,
         eval: &opts.eval,
     };
-    let mut a = detail(id, request, &conds, &t, &values, &t, pool, opts, &rematch);
+    let whole = |ad: &ClassAd| {
+        pool.ads
+            .iter()
+            .filter(|o| adjoin_index::accepts(o, ad, &opts.eval))
+            .count() as u64
+    };
+    let mut a = detail(
+        id, request, &conds, &t, &values, &t, pool, opts, &rematch, &whole,
+    );
     a.gang = ports::ports_analysis(id, request, pool, opts)?;
     Ok(a)
 }
@@ -311,7 +319,7 @@ pub(crate) fn conditions(
 
 /// The whole analysis from the table over every offer (`full`, whose values M2 reads through
 /// `values`) and the one over the offers of `pool` the offer side weighs (`sub`: the same, or
-/// those read back).
+/// those read back); `whole` counts the offers of the whole pool accepting an ad.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn detail(
     id: &str,
@@ -323,11 +331,13 @@ pub(crate) fn detail(
     pool: &Pool,
     opts: &AnalyzeOptions,
     rematch: Rematch<'_>,
+    whole: &dyn Fn(&ClassAd) -> u64,
 ) -> Analysis {
     let mut a = full.counts(id, conds);
     a.conflicts = conflicts::conflicts(conds, full, opts);
     a.suggestions = suggest::suggestions(request, conds, full, values, opts, rematch);
-    a.offer_side = offer_side::offer_side(request, sub, pool, opts, rematch);
+    let whole = (whole, full.accepting.len());
+    a.offer_side = offer_side::offer_side(request, sub, pool, opts, rematch, whole);
     a
 }
 

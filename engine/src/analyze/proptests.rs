@@ -310,7 +310,8 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
 
     /// On pools of more offers than are read back (256), M2 through the index still weighs
-    /// every offer: its suggestions equal those of evaluating every offer.
+    /// every offer: its suggestions equal those of evaluating every offer; the offer side's
+    /// values are chosen by how many of all the offers accept them.
     #[test]
     fn m2_over_large_pools_as_by_evaluation(
         conds in proptest::collection::vec(cond(), 1..6),
@@ -320,8 +321,21 @@ proptest! {
     ) {
         let req = request(&conds, image, owner);
         let opts = AnalyzeOptions::default();
-        let (_, _, by_eval, indexed) = both_ways(&req, &offers, &opts);
+        let (_, pool, by_eval, indexed) = both_ways(&req, &offers, &opts);
         prop_assert_eq!(&indexed.conditions, &by_eval.conditions);
         prop_assert_eq!(&indexed.suggestions, &by_eval.suggestions);
+        // The offer side's values are chosen over every offer: each is accepted by more
+        // offers of the whole pool than the request's own value, and re-matched exactly.
+        let e = &opts.eval;
+        let accepting = |ad: &ClassAd| pool.ads.iter().filter(|o| adjoin_index::accepts(o, ad, e)).count();
+        for o in &indexed.offer_side {
+            if let Some(v) = &o.suggest {
+                let mut ad = req.clone();
+                ad.set(&o.attribute, parse::expr(v).expect("value"));
+                prop_assert!(accepting(&ad) > accepting(&req), "{:?}", o);
+                let m = pool.ads.iter().filter(|x| symmetric_match(&ad, x, e)).count() as u64;
+                prop_assert_eq!(o.would_match, m);
+            }
+        }
     }
 }

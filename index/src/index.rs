@@ -332,6 +332,24 @@ impl Index {
             .collect()
     }
 
+    /// What the ads without ports hold on the imported axes of `attrs`, in one pass over
+    /// them: `f(ad, i, value)` for each such ad and each `attrs[i]` with an imported axis
+    /// ([`Index::ensure_imported`]), the value being the ad's as the other side's
+    /// constraints read it ([`crate::imp_value`]). Ads in no particular order.
+    pub fn imported_values<'a>(
+        &'a self,
+        attrs: &[Key],
+        mut f: impl FnMut(AdId, usize, &'a ImpValue),
+    ) {
+        for u in self.units.iter().flatten().filter(|u| u.port.is_none()) {
+            for (k, v) in &u.imp {
+                if let Some(i) = attrs.iter().position(|a| a == k) {
+                    f(u.ad, i, v);
+                }
+            }
+        }
+    }
+
     /// The attributes with an exported axis (some stored constraint bounds them), sorted.
     pub fn exported_attrs(&self) -> Vec<Key> {
         let mut v: Vec<Key> = self.exported.keys().copied().collect();

@@ -237,11 +237,8 @@ mod tests {
         }
     }
 
-    /// Seed 001's lattice example (Figure 4): the maximal succeeding sets {p1 p2}, {p3} and
-    /// {p4} leave the minimal failing sets {p1p3, p1p4, p2p4, p2p3, p3p4}.
-    #[test]
-    fn seed_mfs_example() {
-        let rows = ["[p1 = true; p2 = true]", "[p3 = true]", "[p4 = true]"];
+    /// The table of a job wanting `p1` to `p4` all true over offers `rows`.
+    fn p_table(rows: &[&str]) -> Table {
         let pool = Pool::numbered(
             rows.iter()
                 .map(|r| Arc::new(parse::classad(r).expect("offer")))
@@ -252,7 +249,66 @@ mod tests {
         )
         .expect("job");
         let cs = split_requirements("job", &job, &EvalOptions::default()).expect("split");
-        let t = Table::build(&job, &cs, &pool, &EvalOptions::default());
+        Table::build(&job, &cs, &pool, &EvalOptions::default())
+    }
+
+    /// Beyond triples, within the budget: four conditions every three of which some offer
+    /// satisfies make one minimal failing set of four; with no budget left beyond triples it
+    /// is not looked for.
+    #[test]
+    fn conflicts_beyond_triples() {
+        let rows = [
+            "[p2 = true; p3 = true; p4 = true]",
+            "[p1 = true; p3 = true; p4 = true]",
+            "[p1 = true; p2 = true; p4 = true]",
+            "[p1 = true; p2 = true; p3 = true]",
+        ];
+        let t = p_table(&rows);
+        let opts = AnalyzeOptions::default();
+        assert_eq!(data_conflicts(&t, &opts), vec![vec![0, 1, 2, 3]]);
+        let none = AnalyzeOptions {
+            conflict_budget: 0,
+            ..AnalyzeOptions::default()
+        };
+        assert!(data_conflicts(&t, &none).is_empty());
+    }
+
+    /// Value conflicts hold whatever the pool: with no offer at all, by evaluation and
+    /// through a database whose offer collection is empty, in the JSON's terms.
+    #[test]
+    fn value_conflicts_on_an_empty_pool() {
+        let job = parse::classad(
+            "[Name = \"j\"; Requirements = TARGET.Memory > 10 && TARGET.Arch == \"X\" && TARGET.Memory < 5]",
+        )
+        .expect("job");
+        let opts = AnalyzeOptions::default();
+        let by_eval =
+            crate::analyze::analyze("j", &job, &Pool::default(), &opts).expect("analysis");
+        let db = crate::Db::open_in_memory().expect("db");
+        let put = db
+            .put(
+                "slots",
+                &parse::classad("[Name = \"s\"; Memory = 1]").expect("slot"),
+            )
+            .expect("put");
+        assert!(db.remove("slots", &put.id).expect("remove"));
+        let through_db = db.analyze(&job, "slots", &opts).expect("analysis");
+        for a in [&by_eval, &through_db] {
+            assert_eq!((a.offers, a.matching), (0, 0));
+            let json = serde_json::to_value(&a.conflicts).expect("json");
+            assert_eq!(
+                json,
+                serde_json::json!([{"conditions": [0, 2], "kind": "value"}])
+            );
+        }
+    }
+
+    /// Seed 001's lattice example (Figure 4): the maximal succeeding sets {p1 p2}, {p3} and
+    /// {p4} leave the minimal failing sets {p1p3, p1p4, p2p4, p2p3, p3p4}.
+    #[test]
+    fn seed_mfs_example() {
+        let rows = ["[p1 = true; p2 = true]", "[p3 = true]", "[p4 = true]"];
+        let t = p_table(&rows);
         let got = data_conflicts(&t, &AnalyzeOptions::default());
         assert_eq!(
             got,

@@ -2,28 +2,30 @@
 //! offer collection's available ads, the reverse (an offer against a request collection), and
 //! the batch over a request collection's unmatched requests.
 
+use super::batch::{any_match, quick, Quick};
 use super::conditions::Condition;
-use super::indexed::{detail_offers, index_table, read_back};
-use super::offer_side::offer_side;
+use super::indexed::{
+    accepting, detail_offers, index_table, read_back, universe, Imported, IndexValues, Remembered,
+};
+use super::offer_side::first_attribute;
 use super::ports::has_ports;
 use super::table::Table;
-use super::unmatched::{unmatched, why_pool, why_table, Unmatched};
+use super::unmatched::{
+    attribute, both_ways, unmatched, why_pool, why_table, Clustered, Unmatched,
+};
 use super::{
     analyze, conditions, detail, split_requirements, Analysis, AnalyzeError, AnalyzeOptions, Pool,
 };
 use crate::db::same_eval;
 use crate::Db;
 use adjoin_index::AdId;
-use adjoin_query::eval::{eval_attr_value, symmetric_match};
+use adjoin_query::eval::eval_attr_value;
 use adjoin_query::{ClassAd, Value};
 use std::sync::Arc;
 
-/// A table through the index and the offers to read back for the detail.
-type Indexed = (Table, Vec<(AdId, String)>);
-
-/// Offers tried by evaluation before a request's match is settled through the index
-/// (`--unmatched`).
-const EARLY_OFFERS: usize = 1024;
+/// A table through the index, the offers to read back for the offer side, and what M2 reads
+/// of the offers' values.
+type Indexed = (Table, Vec<(AdId, String)>, Imported);
 
 /// The id an ad names itself by: `Name`, else `GlobalJobId`, else `-`.
 pub fn ad_id(ad: &ClassAd) -> String {
@@ -69,7 +71,7 @@ impl Db {
         let conds = conditions(id, request, opts)?;
         // A request with `Ports` is analysed over the offers read (its gang side needs them).
         if !has_ports(request) {
-            if let Some(t) = self.index_table(request, &conds, offers, opts)? {
+            if let Some(t) = self.index_table(request, &conds, offers, opts, true, None)? {
                 return self.detail_indexed(id, request, &conds, &t, offers, opts);
             }
         }
@@ -77,25 +79,32 @@ impl Db {
         analyze(id, request, &pool, opts)
     }
 
-    /// The table through `offers`' held index, when it can answer it.
+    /// The table through `offers`' held index, when it can answer it (with what M2 reads of
+    /// the offers when `values`).
     fn index_table(
         &self,
         request: &ClassAd,
         conds: &[Condition],
         offers: &str,
         opts: &AnalyzeOptions,
+        values: bool,
+        memo: Option<&Remembered>,
     ) -> Result<Option<Indexed>, AnalyzeError> {
         if !same_eval(&opts.eval, self.index_eval()) {
             return Ok(None);
         }
         let now = self.now();
         Ok(self.with_index(offers, |held| {
-            let t = index_table(held, request, conds, opts, now)?;
+            let t = index_table(held, request, conds, opts, now, memo)?;
             let ids = detail_offers(&t, opts.max_detail_offers)
                 .into_iter()
                 .filter_map(|n| held.id(n).map(|id| (n, id)))
                 .collect();
-            Some((t, ids))
+            let imported = match values {
+                true => Imported::of(held, conds, &t.universe),
+                false => Imported::default(),
+            };
+            Some((t, ids, imported))
         })?)
     }
 
@@ -106,21 +115,39 @@ impl Db {
         id: &str,
         request: &ClassAd,
         conds: &[Condition],
-        (t, ids): &Indexed,
+        (t, ids, imported): &Indexed,
         offers: &str,
         opts: &AnalyzeOptions,
     ) -> Result<Analysis, AnalyzeError> {
-        let (pool, numbers) = read_back(self, offers, ids)?;
+        let (pool, numbers) = read_back(self, offers, ids, None)?;
         let sub = t.restricted(&numbers);
         let rematch = |ad: &ClassAd| self.rematch(offers, ad);
-        Ok(detail(id, request, conds, t, &sub, &pool, opts, &rematch))
+        let values = IndexValues::new(imported, self, offers, request, &opts.eval)?;
+        // The offer side weighs the offers read back; its value is chosen over every offer.
+        let whole = |ad: &ClassAd| {
+            self.with_index(offers, |held| accepting(held, ad, &t.universe).len())
+                .unwrap_or(0)
+        };
+        Ok(detail(
+            id, request, conds, t, &values, &sub, &pool, opts, &rematch, &whole,
+        ))
     }
 
     /// How many available offers of `offers` match `ad` both ways, through the index (0 if
     /// the index cannot be read).
     fn rematch(&self, offers: &str, ad: &ClassAd) -> u64 {
-        match self.candidates(offers, ad) {
-            Ok(a) => a.ids.len() as u64,
+        let now = self.now();
+        let ad = Arc::new(ad.clone());
+        let counted = self.with_index(offers, |held| {
+            let found = adjoin_index::join(&mut held.index, std::slice::from_ref(&ad));
+            found
+                .iter()
+                .flatten()
+                .filter(|&n| !held.expired(n, now))
+                .count() as u64
+        });
+        match counted {
+            Ok(n) => n,
             Err(e) => {
                 tracing::warn!(%e, "re-matching through the index failed");
                 0
@@ -138,7 +165,7 @@ impl Db {
     ) -> Result<Analysis, AnalyzeError> {
         let id = ad_id(request);
         let conds = conditions(&id, request, opts)?;
-        if let Some((t, _)) = self.index_table(
+        if let Some((t, _, _)) = self.index_table(
             request,
             &conds,
             offers,
@@ -146,6 +173,8 @@ impl Db {
                 max_detail_offers: 0,
                 ..opts.clone()
             },
+            false,
+            None,
         )? {
             return Ok(t.counts(&id, &conds));
         }
@@ -173,45 +202,77 @@ impl Db {
     }
 
     /// Every request of `requests` that matches no available offer of `offers`, grouped by
-    /// the condition or attribute that excludes the most.
+    /// the condition or attribute that excludes the most. The requests are read undecoded and
+    /// clustered as a cycle clusters them; each cluster's match is settled through the
+    /// offers' held index, and only the unmatched clusters are analysed.
     pub fn analyze_unmatched(
         &self,
         requests: &str,
         offers: &str,
         opts: &AnalyzeOptions,
     ) -> Result<Unmatched, AnalyzeError> {
-        let reqs = self.pool(requests)?;
-        let pool = self.pool(offers)?;
-        let why = |id: &str, request: &ClassAd| -> Option<(String, String)> {
-            // A request that matches usually matches one of the first offers; the others are
-            // settled through the index.
-            let first = pool.ads.iter().take(EARLY_OFFERS);
-            if first
-                .into_iter()
-                .any(|o| symmetric_match(request, o, &opts.eval))
-                || self.rematch(offers, request) > 0
-            {
-                return None;
+        let indexed = same_eval(&opts.eval, self.index_eval())
+            && self.with_index(offers, |held| held.ported_ads().is_empty())?;
+        if !indexed {
+            let reqs = self.pool(requests)?;
+            let pool = self.pool(offers)?;
+            let why = |id: &str, r: &Arc<ClassAd>| why_pool(id, r, &pool, opts);
+            let batch = Clustered::of_pool(&reqs, &pool, opts);
+            return Ok(unmatched(&batch, pool.len() as u64, &why));
+        }
+        let batch = self.clustered(requests, offers, opts)?;
+        let now = self.now();
+        let available = self.with_index(offers, |held| universe(held, now))?;
+        let memo = Remembered::with_universe(available.clone());
+        let why = |id: &str, request: &Arc<ClassAd>| -> Option<(String, String)> {
+            match self.with_index(offers, |held| any_match(held, request, &available)) {
+                Ok(true) => return None,
+                Ok(false) => {}
+                Err(e) => return Some(("error".into(), e.to_string())),
             }
             let conds = match split_requirements(id, request, &opts.eval) {
                 Ok(c) => c,
                 Err(e) => return Some(("error".into(), e.to_string())),
             };
-            match self.index_table(request, &conds, offers, opts) {
-                Ok(Some((t, ids))) => {
-                    let side = |_: &Table| match read_back(self, offers, &ids) {
+            let most = opts.max_detail_offers;
+            match self.with_index(offers, |held| {
+                quick(held, request, &conds, opts, &available, most)
+            }) {
+                Ok(Some(Quick::BothWays)) => return Some(both_ways()),
+                Ok(Some(Quick::Attribute(ids))) => {
+                    let first =
+                        read_back(self, offers, &ids, Some(&memo))
+                            .ok()
+                            .and_then(|(pool, _)| {
+                                // Every offer rejects the request: none accepts it.
+                                let none = Table {
+                                    universe: (0..pool.len() as u32).collect(),
+                                    sets: Vec::new(),
+                                    accepting: Default::default(),
+                                };
+                                first_attribute(request, &none, &pool, opts)
+                            });
+                    return Some(attribute(first));
+                }
+                _ => {}
+            }
+            match self.index_table(request, &conds, offers, opts, false, Some(&memo)) {
+                Ok(Some((t, ids, _))) => {
+                    let side = |_: &Table| match read_back(self, offers, &ids, Some(&memo)) {
                         Ok((sub_pool, numbers)) => {
-                            let rematch = |ad: &ClassAd| self.rematch(offers, ad);
-                            let sub = t.restricted(&numbers);
-                            offer_side(request, &sub, &sub_pool, opts, &rematch)
+                            first_attribute(request, &t.restricted(&numbers), &sub_pool, opts)
                         }
-                        Err(_) => Vec::new(),
+                        Err(_) => None,
                     };
                     why_table(id, &conds, &t, opts, &side)
                 }
-                _ => why_pool(id, request, &pool, opts),
+                Ok(None) => match self.pool(offers) {
+                    Ok(pool) => why_pool(id, request, &pool, opts),
+                    Err(e) => Some(("error".into(), e.to_string())),
+                },
+                Err(e) => Some(("error".into(), e.to_string())),
             }
         };
-        Ok(unmatched(&reqs, &pool, opts, &why))
+        Ok(unmatched(&batch, available.len(), &why))
     }
 }

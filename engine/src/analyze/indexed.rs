@@ -11,15 +11,20 @@
 //! scope as a whole, or a function that inspects its arguments' form), offers with ports, or
 //! evaluation options other than the index's: the analysis reads every offer instead.
 
-use super::conditions::{is_scope, Condition};
+use super::conditions::{is_scope, Condition, Simple};
+use super::suggest::{offer_value, seen, OfferValues, Seen};
 use super::table::Table;
 use super::{AnalyzeOptions, Pool};
 use crate::db::Held;
-use adjoin_index::{AdId, Query as IndexQuery, RoaringBitmap};
+use adjoin_index::{AdId, ImpValue, MangledValue, Query as IndexQuery, RoaringBitmap};
 use adjoin_query::ast::Expr;
+use adjoin_query::eval::EvalOptions;
 use adjoin_query::name::kw;
 use adjoin_query::specialize::specialize;
-use adjoin_query::{ClassAd, Value};
+use adjoin_query::{ClassAd, Key, Value};
+use rustc_hash::FxHashMap;
+use std::borrow::Cow;
+use std::cell::RefCell;
 use std::sync::Arc;
 
 /// Deepest nesting rewritten.
@@ -95,6 +100,7 @@ pub(crate) fn index_table(
     conds: &[Condition],
     opts: &AnalyzeOptions,
     now: i64,
+    memo: Option<&Remembered>,
 ) -> Option<Table> {
     if !held.ported_ads().is_empty() {
         return None;
@@ -108,26 +114,53 @@ pub(crate) fn index_table(
             over_offer(&known, request, fallback, 0)
         })
         .collect::<Option<_>>()?;
-    let universe = universe(held, now);
+    let universe = match memo {
+        Some(m) => m
+            .universe
+            .borrow_mut()
+            .get_or_insert_with(|| universe(held, now))
+            .clone(),
+        None => universe(held, now),
+    };
     let mut sets = Vec::with_capacity(conds.len());
     for e in &rewritten {
-        let q = IndexQuery::one_sided(e, &iopts);
-        held.index.prepare(&q);
-        let mut a = held.index.candidates(&q);
-        sets.push(&held.index.confirm_ads(&q, &mut a) & &universe);
+        let key = memo.map(|_| e.to_string());
+        let known = memo
+            .zip(key.as_ref())
+            .and_then(|(m, k)| m.sets.borrow().get(k).cloned());
+        let found = match known {
+            Some(found) => found,
+            None => {
+                let q = IndexQuery::one_sided(e, &iopts);
+                held.index.prepare(&q);
+                let mut a = held.index.candidates(&q);
+                let found = held.index.confirm_ads(&q, &mut a);
+                if let Some((m, k)) = memo.zip(key) {
+                    m.sets.borrow_mut().insert(k, found.clone());
+                }
+                found
+            }
+        };
+        sets.push(&found & &universe);
     }
-    let mut accepting = RoaringBitmap::new();
-    for q in IndexQuery::reverse(&Arc::new(request.clone())) {
-        held.index.prepare(&q);
-        let mut a = held.index.candidates(&q);
-        accepting |= held.index.confirm_ads(&q, &mut a);
-    }
-    accepting &= &universe;
+    let accepting = accepting(held, request, &universe);
     Some(Table {
         universe,
         sets,
         accepting,
     })
+}
+
+/// The offers of `available` in the held index whose Requirements accept `ad` (the reverse
+/// query, confirmed).
+pub(crate) fn accepting(held: &mut Held, ad: &ClassAd, available: &RoaringBitmap) -> RoaringBitmap {
+    let mut found = RoaringBitmap::new();
+    for q in IndexQuery::reverse(&Arc::new(ad.clone())) {
+        held.index.prepare(&q);
+        let mut a = held.index.candidates(&q);
+        found |= held.index.confirm_ads(&q, &mut a);
+    }
+    found & available
 }
 
 /// The offers read back for M2 and the offer side: up to `most` accepting offers failing the
@@ -150,21 +183,193 @@ pub(crate) fn detail_offers(t: &Table, most: usize) -> Vec<AdId> {
     out
 }
 
+/// What a batch of analyses (`--unmatched`) remembers from one to the next: the available
+/// offers, each rewritten condition's answer over the whole index (the available offers are
+/// applied after), and the offers read back (at most [`REMEMBERED_OFFERS`]; then it starts over).
+#[derive(Debug, Default)]
+pub(crate) struct Remembered {
+    /// The available offers, as the batch's first analysis found them.
+    universe: RefCell<Option<RoaringBitmap>>,
+    sets: RefCell<FxHashMap<String, RoaringBitmap>>,
+    offers: RefCell<FxHashMap<AdId, Arc<ClassAd>>>,
+}
+
+impl Remembered {
+    /// Nothing remembered yet but the available offers.
+    pub(crate) fn with_universe(universe: RoaringBitmap) -> Remembered {
+        Remembered {
+            universe: RefCell::new(Some(universe)),
+            ..Remembered::default()
+        }
+    }
+}
+
+/// Offers a batch keeps read back, at most.
+const REMEMBERED_OFFERS: usize = 1 << 16;
+
 /// The pool of the offers `ids` of a held index, read back from `db` (those gone since are
-/// left out), and their index numbers.
+/// left out; those `memo` remembers taken from it), and their index numbers.
 pub(crate) fn read_back(
     db: &crate::Db,
     collection: &str,
     ids: &[(AdId, String)],
+    memo: Option<&Remembered>,
 ) -> Result<(Pool, Vec<AdId>), super::AnalyzeError> {
     let mut pool = Pool::default();
     let mut numbers = Vec::with_capacity(ids.len());
     for (n, id) in ids {
-        if let Some(ad) = db.get(collection, id)? {
+        let known = memo.and_then(|m| m.offers.borrow().get(n).cloned());
+        let ad = match known {
+            Some(ad) => Some(ad),
+            None => db.get(collection, id)?.map(|ad| Arc::new(ad.ad)),
+        };
+        if let Some(ad) = ad {
+            if let Some(m) = memo {
+                let mut offers = m.offers.borrow_mut();
+                if offers.len() >= REMEMBERED_OFFERS {
+                    offers.clear();
+                }
+                offers.insert(*n, Arc::clone(&ad));
+            }
             pool.ids.push(id.clone());
-            pool.ads.push(Arc::new(ad.ad));
+            pool.ads.push(ad);
             numbers.push(*n);
         }
     }
     Ok((pool, numbers))
+}
+
+/// Each simple condition's attribute as a held index's imported axes hold it, for every
+/// available offer: what M2 weighs, with no offer read (those whose value is not a constant
+/// there are read back and evaluated).
+#[derive(Debug, Default)]
+pub(crate) struct Imported {
+    /// By attribute: the distinct values as comparisons see them (the first `None`), and
+    /// each offer's among them, by index number.
+    seen: FxHashMap<Key, (Vec<Seen>, Vec<u32>)>,
+    /// The offers whose values only evaluation tells: index number and id.
+    deviant: Vec<(AdId, String)>,
+}
+
+impl Imported {
+    /// What the held index holds of the attributes of `conds`' simple comparisons, over the
+    /// offers `universe` (the attributes are given imported axes first, if they have none).
+    pub(crate) fn of(held: &mut Held, conds: &[Condition], universe: &RoaringBitmap) -> Imported {
+        let mut keys: Vec<Key> = conds
+            .iter()
+            .filter_map(|c| c.simple.as_ref().map(|s| s.attr))
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        held.index.ensure_imported(&keys);
+        let len = universe.max().map_or(0, |m| m as usize + 1);
+        let mut out = Imported::default();
+        let mut deviant = RoaringBitmap::new();
+        // Per attribute: the distinct values (the first `None`), their numbers, and each
+        // offer's (every unit has a value on every imported axis, deviant if unread).
+        let mut distinct: Vec<Vec<Seen>> = keys.iter().map(|_| vec![None]).collect();
+        let mut numbers: Vec<FxHashMap<&MangledValue, u32>> =
+            keys.iter().map(|_| FxHashMap::default()).collect();
+        let mut of: Vec<Vec<u32>> = keys.iter().map(|_| vec![0; len]).collect();
+        held.index.imported_values(&keys, |n, i, v| {
+            let (Some(d), Some(num), Some(o)) =
+                (distinct.get_mut(i), numbers.get_mut(i), of.get_mut(i))
+            else {
+                return;
+            };
+            let at = match v {
+                ImpValue::Point(m) => *num.entry(m).or_insert_with(|| {
+                    d.push(Some(m.clone()));
+                    d.len() as u32 - 1
+                }),
+                ImpValue::Absent => 0,
+                ImpValue::Deviant => {
+                    deviant.insert(n);
+                    0
+                }
+            };
+            if let Some(x) = o.get_mut(n as usize) {
+                *x = at;
+            }
+        });
+        for ((k, d), o) in keys.iter().zip(distinct).zip(of) {
+            out.seen.insert(*k, (d, o));
+        }
+        deviant &= universe;
+        out.deviant = deviant
+            .iter()
+            .filter_map(|n| held.id(n).map(|id| (n, id)))
+            .collect();
+        out
+    }
+}
+
+/// M2's reading of the offers through a held index: values as its imported axes hold them,
+/// the deviant offers and those a suggestion is written with read back.
+pub(crate) struct IndexValues<'a> {
+    imported: &'a Imported,
+    /// The deviant offers, read back.
+    read: FxHashMap<AdId, Arc<ClassAd>>,
+    db: &'a crate::Db,
+    collection: &'a str,
+    request: &'a ClassAd,
+    eval: &'a EvalOptions,
+}
+
+impl<'a> IndexValues<'a> {
+    /// The values of `imported` (its deviant offers read back from `collection` of `db`).
+    pub(crate) fn new(
+        imported: &'a Imported,
+        db: &'a crate::Db,
+        collection: &'a str,
+        request: &'a ClassAd,
+        eval: &'a EvalOptions,
+    ) -> Result<IndexValues<'a>, super::AnalyzeError> {
+        let (pool, numbers) = read_back(db, collection, &imported.deviant, None)?;
+        Ok(IndexValues {
+            imported,
+            read: numbers.into_iter().zip(pool.ads).collect(),
+            db,
+            collection,
+            request,
+            eval,
+        })
+    }
+
+    /// Offer `o` read back now (`None`: gone, or unreadable).
+    fn offer(&self, o: AdId) -> Option<Arc<ClassAd>> {
+        if let Some(ad) = self.read.get(&o) {
+            return Some(Arc::clone(ad));
+        }
+        let id = self.db.with_index(self.collection, |h| h.id(o)).ok()??;
+        Some(Arc::new(self.db.get(self.collection, &id).ok()??.ad))
+    }
+}
+
+impl OfferValues for IndexValues<'_> {
+    fn seen(&self, o: u32, s: &Simple) -> Cow<'_, Seen> {
+        const NONE: &Seen = &None;
+        match self.read.get(&o) {
+            Some(offer) => Cow::Owned(seen(&offer_value(
+                &s.reference,
+                self.request,
+                offer,
+                self.eval,
+            ))),
+            None => Cow::Borrowed(
+                self.imported
+                    .seen
+                    .get(&s.attr)
+                    .and_then(|(distinct, of)| distinct.get(*of.get(o as usize)? as usize))
+                    .unwrap_or(NONE),
+            ),
+        }
+    }
+
+    fn exact(&self, o: u32, s: &Simple) -> Value {
+        match self.offer(o) {
+            Some(offer) => offer_value(&s.reference, self.request, &offer, self.eval),
+            None => Value::Undefined,
+        }
+    }
 }

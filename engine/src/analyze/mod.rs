@@ -10,6 +10,7 @@
 //! `ports.rs` (a request with `Ports`: per-port candidates and the first port no gang fills)
 //! and `db.rs` (the [`crate::Db`] entry points).
 
+mod batch;
 mod conditions;
 mod conflicts;
 mod db;
@@ -285,7 +286,20 @@ pub fn analyze(
     let conds = conditions(id, request, opts)?;
     let t = table::Table::build(request, &conds, pool, &opts.eval);
     let rematch = |ad: &ClassAd| suggest::rematch_pool(ad, pool, &opts.eval);
-    let mut a = detail(id, request, &conds, &t, &t, pool, opts, &rematch);
+    let values = suggest::PoolValues {
+        request,
+        pool,
+        eval: &opts.eval,
+    };
+    let whole = |ad: &ClassAd| {
+        pool.ads
+            .iter()
+            .filter(|o| adjoin_index::accepts(o, ad, &opts.eval))
+            .count() as u64
+    };
+    let mut a = detail(
+        id, request, &conds, &t, &values, &t, pool, opts, &rematch, &whole,
+    );
     a.gang = ports::ports_analysis(id, request, pool, opts)?;
     Ok(a)
 }
@@ -303,23 +317,27 @@ pub(crate) fn conditions(
     }
 }
 
-/// The whole analysis from the table over every offer (`full`) and the one over the offers of
-/// `pool` whose values are weighed (`sub`: the same, or those read back).
+/// The whole analysis from the table over every offer (`full`, whose values M2 reads through
+/// `values`) and the one over the offers of `pool` the offer side weighs (`sub`: the same, or
+/// those read back); `whole` counts the offers of the whole pool accepting an ad.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn detail(
     id: &str,
     request: &ClassAd,
     conds: &[Condition],
     full: &table::Table,
+    values: &dyn suggest::OfferValues,
     sub: &table::Table,
     pool: &Pool,
     opts: &AnalyzeOptions,
     rematch: Rematch<'_>,
+    whole: &dyn Fn(&ClassAd) -> u64,
 ) -> Analysis {
     let mut a = full.counts(id, conds);
     a.conflicts = conflicts::conflicts(conds, full, opts);
-    a.suggestions = suggest::suggestions(request, conds, full, sub, pool, opts, rematch);
-    a.offer_side = offer_side::offer_side(request, sub, pool, opts, rematch);
+    a.suggestions = suggest::suggestions(request, conds, full, values, opts, rematch);
+    let whole = (whole, full.accepting.len());
+    a.offer_side = offer_side::offer_side(request, sub, pool, opts, rematch, whole);
     a
 }
 

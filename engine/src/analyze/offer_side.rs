@@ -6,7 +6,6 @@
 use super::conditions::{children, target_ref};
 use super::table::Table;
 use super::{selects, AnalyzeOptions, OfferSide, Pool, Rematch};
-use adjoin_index::accepts;
 use adjoin_query::ast::{BinOp, Expr};
 use adjoin_query::eval::{eval_in_match, requirements_key, MatchAds};
 use adjoin_query::{ClassAd, Key, Name, Value};
@@ -95,21 +94,53 @@ pub(crate) fn offer_side(
     pool: &Pool,
     opts: &AnalyzeOptions,
     rematch: Rematch<'_>,
+    whole: Acceptors<'_>,
 ) -> Vec<OfferSide> {
+    let mut out: Vec<OfferSide> = readers(request, t, pool, opts)
+        .into_values()
+        .map(|(name, rejecting, values)| {
+            let (suggest, would_match) = best_value(request, name, values, opts, rematch, whole);
+            OfferSide {
+                attribute: name.as_str().to_owned(),
+                rejecting: rejecting.len() as u64,
+                suggest,
+                would_match,
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.rejecting
+            .cmp(&a.rejecting)
+            .then(a.attribute.cmp(&b.attribute))
+    });
+    out
+}
+
+/// The attribute the offer side puts first (the most rejecting offers, then the name), with
+/// no value tried for it: what `--unmatched` groups by.
+pub(crate) fn first_attribute(
+    request: &ClassAd,
+    t: &Table,
+    pool: &Pool,
+    opts: &AnalyzeOptions,
+) -> Option<String> {
+    readers(request, t, pool, opts)
+        .into_values()
+        .map(|(name, rejecting, _)| (rejecting.len(), name.as_str().to_owned()))
+        .min_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)))
+        .map(|(_, name)| name)
+}
+
+/// Per attribute the rejecting offers whose failing conditions read it and the candidate
+/// values.
+fn readers(request: &ClassAd, t: &Table, pool: &Pool, opts: &AnalyzeOptions) -> Readers {
     let eval = &opts.eval;
     let mut by_attr: Readers = FxHashMap::default();
-    // Every offer that reads each attribute at all (their acceptance can change with it).
-    let mut all_readers: FxHashMap<Key, Vec<u32>> = FxHashMap::default();
     for (o, offer) in pool.ads.iter().enumerate() {
         let o = o as u32;
         let Some(req) = requirements_key(offer).and_then(|k| offer.get_key(k)) else {
             continue;
         };
-        let mut everything = FxHashMap::default();
-        reads(req, offer, eval.target_fallback, &mut everything, 0);
-        for k in everything.keys() {
-            all_readers.entry(*k).or_default().push(o);
-        }
         if t.accepting.contains(o) {
             continue;
         }
@@ -140,56 +171,30 @@ pub(crate) fn offer_side(
             }
         }
     }
-    let mut out: Vec<OfferSide> = by_attr
-        .into_iter()
-        .map(|(k, (name, rejecting, values))| {
-            let readers = all_readers.get(&k).map(Vec::as_slice).unwrap_or(&[]);
-            let (suggest, would_match) =
-                best_value(request, name, values, readers, t, pool, opts, rematch);
-            OfferSide {
-                attribute: name.as_str().to_owned(),
-                rejecting: rejecting.len() as u64,
-                suggest,
-                would_match,
-            }
-        })
-        .collect();
-    out.sort_by(|a, b| {
-        b.rejecting
-            .cmp(&a.rejecting)
-            .then(a.attribute.cmp(&b.attribute))
-    });
-    out
+    by_attr
 }
+
+/// How many offers of the whole pool accept an ad (their Requirements true for it), and how
+/// many accept the request now: a value is chosen by this count over every offer, also when
+/// the offers weighed for `rejecting` are a part of the pool.
+pub(crate) type Acceptors<'a> = (&'a dyn Fn(&ClassAd) -> u64, u64);
 
 /// The candidate value accepted by the most offers (more than accept the request now), printed,
 /// and how many offers the request with it really matches.
-#[allow(clippy::too_many_arguments)]
 fn best_value(
     request: &ClassAd,
     name: Name,
     values: FxHashMap<String, (Value, u64)>,
-    readers: &[u32],
-    t: &Table,
-    pool: &Pool,
     opts: &AnalyzeOptions,
     rematch: Rematch<'_>,
+    (count, now): Acceptors<'_>,
 ) -> (Option<String>, u64) {
-    let eval = &opts.eval;
     let mut tried: Vec<(Value, u64)> = values.into_values().collect();
     tried.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.to_string().cmp(&b.0.to_string())));
     tried.truncate(opts.max_offer_values);
-    let now = t.accepting.len();
-    // Offers not reading the attribute keep their answer.
-    let readers_accepting = readers.iter().filter(|&&o| t.accepting.contains(o)).count() as u64;
     let mut best: Option<(u64, Value)> = None;
     for (v, _) in tried {
-        let ad = with_value(request, name, &v);
-        let accepting = now - readers_accepting
-            + readers
-                .iter()
-                .filter(|&&o| accepts(&pool.ads[o as usize], &ad, eval))
-                .count() as u64;
+        let accepting = count(&with_value(request, name, &v));
         if accepting > now && best.as_ref().is_none_or(|(n, _)| accepting > *n) {
             best = Some((accepting, v));
         }

@@ -107,6 +107,24 @@ fn case(conds: &[String], offers: &[String], image: i64, owner: bool) -> Case {
     }
 }
 
+/// `offers` put in a database (collection `slots`), its pool, and `req` analysed by
+/// evaluating every offer and through the index.
+fn both_ways(
+    req: &ClassAd,
+    offers: &[String],
+    opts: &AnalyzeOptions,
+) -> (crate::Db, Pool, Analysis, Analysis) {
+    let db = crate::Db::open_in_memory().expect("db");
+    for o in offers {
+        db.put("slots", &parse::classad(o).expect("offer"))
+            .expect("put");
+    }
+    let pool = db.pool("slots").expect("pool");
+    let by_eval = analyze("r", req, &pool, opts).expect("analysis");
+    let indexed = db.analyze_named("r", req, "slots", opts).expect("indexed");
+    (db, pool, by_eval, indexed)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
@@ -213,14 +231,8 @@ proptest! {
         owner in any::<bool>(),
     ) {
         let req = request(&conds, image, owner);
-        let db = crate::Db::open_in_memory().expect("db");
-        for o in &offers {
-            db.put("slots", &parse::classad(o).expect("offer")).expect("put");
-        }
         let opts = AnalyzeOptions::default();
-        let pool = db.pool("slots").expect("pool");
-        let by_eval = analyze("r", &req, &pool, &opts).expect("analysis");
-        let indexed = db.analyze_named("r", &req, "slots", &opts).expect("indexed");
+        let (db, pool, by_eval, indexed) = both_ways(&req, &offers, &opts);
         prop_assert_eq!(&indexed, &by_eval);
         let counts = db.analyze_counts(&req, "slots", &opts).expect("counts");
         prop_assert_eq!(&counts.conditions, &by_eval.conditions);
@@ -231,6 +243,11 @@ proptest! {
         let some = db.analyze_named("r", &req, "slots", &few).expect("indexed");
         prop_assert_eq!(&some.conditions, &by_eval.conditions);
         prop_assert_eq!(&some.conflicts, &by_eval.conflicts);
+        // M2 weighs every offer whatever is read back: its suggestions are evaluation's.
+        let m2 = |a: &Analysis| -> Vec<Suggestion> {
+            a.suggestions.iter().filter(|s| s.metric == Metric::M2).cloned().collect()
+        };
+        prop_assert_eq!(m2(&some), m2(&by_eval));
         let e = &opts.eval;
         let cs = split_requirements("r", &req, e).expect("split");
         for s in &some.suggestions {
@@ -238,6 +255,87 @@ proptest! {
             let ad = with_requirements(&req, &exprs);
             let m = pool.ads.iter().filter(|o| symmetric_match(&ad, o, e)).count() as u64;
             prop_assert_eq!(s.would_match, m);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// `--unmatched` through the database (requests read undecoded and clustered, matches
+    /// settled through the held index) groups exactly the requests that, each analysed on its
+    /// own by evaluating every offer, match nothing, under the same reasons.
+    #[test]
+    fn unmatched_batch_as_each_request_alone(
+        kinds in proptest::collection::vec((proptest::collection::vec(cond(), 1..4), 0..8i64, any::<bool>()), 1..5),
+        picks in proptest::collection::vec(0..5usize, 1..30),
+        offers in proptest::collection::vec(offer(), 0..24),
+    ) {
+        let db = crate::Db::open_in_memory().expect("db");
+        for o in &offers {
+            db.put("slots", &parse::classad(o).expect("offer")).expect("put");
+        }
+        let mut reqs = Vec::new();
+        for (n, p) in picks.iter().enumerate() {
+            let (conds, image, owner) = &kinds[p % kinds.len()];
+            let mut r = request(conds, *image, *owner);
+            r.set("Name", adjoin_query::Expr::Lit(adjoin_query::Value::str(&format!("r{n}"))));
+            db.put("jobs", &r).expect("put");
+            reqs.push(r);
+        }
+        let opts = AnalyzeOptions::default();
+        let got = db.analyze_unmatched("jobs", "slots", &opts).expect("unmatched");
+        let pool = db.pool("slots").expect("pool");
+        let mut want: std::collections::BTreeMap<(String, String), u64> = Default::default();
+        for r in &reqs {
+            let id = super::db::ad_id(r);
+            if let Some(k) = super::unmatched::why_pool(&id, r, &pool, &opts) {
+                *want.entry(k).or_default() += 1;
+            }
+        }
+        let have: std::collections::BTreeMap<(String, String), u64> = got
+            .groups
+            .iter()
+            .map(|g| ((g.kind.clone(), g.reason.clone()), g.requests))
+            .collect();
+        prop_assert_eq!(got.requests, reqs.len() as u64);
+        prop_assert_eq!(got.offers, offers.len() as u64);
+        prop_assert_eq!(got.unmatched, want.values().sum::<u64>());
+        prop_assert_eq!(have, want);
+        prop_assert!(got.clusters <= kinds.len() as u64);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    /// On pools of more offers than are read back (256), M2 through the index still weighs
+    /// every offer: its suggestions equal those of evaluating every offer; the offer side's
+    /// values are chosen by how many of all the offers accept them.
+    #[test]
+    fn m2_over_large_pools_as_by_evaluation(
+        conds in proptest::collection::vec(cond(), 1..6),
+        offers in proptest::collection::vec(offer(), 257..320),
+        image in 0..8i64,
+        owner in any::<bool>(),
+    ) {
+        let req = request(&conds, image, owner);
+        let opts = AnalyzeOptions::default();
+        let (_, pool, by_eval, indexed) = both_ways(&req, &offers, &opts);
+        prop_assert_eq!(&indexed.conditions, &by_eval.conditions);
+        prop_assert_eq!(&indexed.suggestions, &by_eval.suggestions);
+        // The offer side's values are chosen over every offer: each is accepted by more
+        // offers of the whole pool than the request's own value, and re-matched exactly.
+        let e = &opts.eval;
+        let accepting = |ad: &ClassAd| pool.ads.iter().filter(|o| adjoin_index::accepts(o, ad, e)).count();
+        for o in &indexed.offer_side {
+            if let Some(v) = &o.suggest {
+                let mut ad = req.clone();
+                ad.set(&o.attribute, parse::expr(v).expect("value"));
+                prop_assert!(accepting(&ad) > accepting(&req), "{:?}", o);
+                let m = pool.ads.iter().filter(|x| symmetric_match(&ad, x, e)).count() as u64;
+                prop_assert_eq!(o.would_match, m);
+            }
         }
     }
 }

@@ -17,21 +17,21 @@
 use super::conditions::{condition, Condition, Simple};
 use super::table::Table;
 use super::{Action, AnalyzeOptions, Change, Metric, Pool, Rematch, Suggestion};
+use adjoin_index::{classify, Classified, MangledValue};
 use adjoin_query::ast::{BinOp, Expr};
 use adjoin_query::eval::{eval_in_match, requirements_key, symmetric_match, EvalOptions, MatchAds};
 use adjoin_query::name::kw;
 use adjoin_query::{ClassAd, Key, Name, Value};
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::borrow::Cow;
 
-/// The suggestions of both metrics (M1 first), those that match nothing left out.
-/// `full` is the table over every offer (M1 reads its rows); `sub` the table over the offers
-/// of `pool` whose values M2 weighs (every offer, or those read back).
+/// The suggestions of both metrics (M1 first), those that match nothing left out, over the
+/// table of every offer; M2 reads the offers' values through `values`.
 pub(crate) fn suggestions(
     request: &ClassAd,
     conds: &[Condition],
-    full: &Table,
-    sub: &Table,
-    pool: &Pool,
+    t: &Table,
+    values: &dyn OfferValues,
     opts: &AnalyzeOptions,
     rematch: Rematch<'_>,
 ) -> Vec<Suggestion> {
@@ -50,10 +50,10 @@ pub(crate) fn suggestions(
             });
         }
     };
-    for changes in m1(full, opts.max_suggestions) {
+    for changes in m1(t, opts.max_suggestions) {
         push(Metric::M1, changes, &mut out);
     }
-    for changes in m2(request, conds, sub, pool, opts) {
+    for changes in m2(conds, t, values, opts) {
         push(Metric::M2, changes, &mut out);
     }
     out
@@ -84,7 +84,12 @@ fn m1(t: &Table, most: usize) -> Vec<Vec<Change>> {
 }
 
 /// The value of `reference` (an offer's attribute as the request reads it) for `offer`.
-fn offer_value(reference: &Expr, request: &ClassAd, offer: &ClassAd, eval: &EvalOptions) -> Value {
+pub(crate) fn offer_value(
+    reference: &Expr,
+    request: &ClassAd,
+    offer: &ClassAd,
+    eval: &EvalOptions,
+) -> Value {
     eval_in_match(
         reference,
         MatchAds {
@@ -95,63 +100,115 @@ fn offer_value(reference: &Expr, request: &ClassAd, offer: &ClassAd, eval: &Eval
     )
 }
 
-/// A number as a float, if it is one.
-fn number(v: &Value) -> Option<f64> {
+/// An offer's value of an attribute as comparisons see it — the index's classification
+/// ([`classify`]: numbers and booleans on one line, strings case-folded); `None` when no
+/// comparison can hold of it (absent, `undefined`, a list, NaN, …).
+pub(crate) type Seen = Option<MangledValue>;
+
+/// How a value is seen ([`Seen`]).
+pub(crate) fn seen(v: &Value) -> Seen {
+    match classify(v) {
+        Classified::Key(k) => Some(k),
+        Classified::NoMatch | Classified::Deviant => None,
+    }
+}
+
+/// What M2 reads of the offers, by their numbers in the table.
+pub(crate) trait OfferValues {
+    /// Offer `o`'s value of `s`'s attribute as comparisons see it.
+    fn seen(&self, o: u32, s: &Simple) -> Cow<'_, Seen>;
+    /// Offer `o`'s value of `s`'s attribute, exactly (for a change's text).
+    fn exact(&self, o: u32, s: &Simple) -> Value;
+}
+
+/// The offers of a pool in memory, evaluated.
+pub(crate) struct PoolValues<'a> {
+    /// The request (MY).
+    pub request: &'a ClassAd,
+    /// The offers, by position.
+    pub pool: &'a Pool,
+    /// How expressions are evaluated.
+    pub eval: &'a EvalOptions,
+}
+
+impl OfferValues for PoolValues<'_> {
+    fn seen(&self, o: u32, s: &Simple) -> Cow<'_, Seen> {
+        Cow::Owned(seen(&self.exact(o, s)))
+    }
+
+    fn exact(&self, o: u32, s: &Simple) -> Value {
+        match self.pool.ads.get(o as usize) {
+            Some(offer) => offer_value(&s.reference, self.request, offer, self.eval),
+            None => Value::Undefined,
+        }
+    }
+}
+
+/// A number as comparisons see it.
+fn number(v: &Seen) -> Option<f64> {
     match v {
-        Value::Int(i) => Some(*i as f64),
-        Value::Real(r) => Some(*r),
+        Some(MangledValue::Number(k)) => Some(k.approx.get()),
         _ => None,
     }
 }
 
-/// The modification of `s` that accepts the value `v`, and its distance (normalized by
-/// `range`); `None` when it cannot be modified to (it is then removed).
-fn modify(s: &Simple, v: &Value, range: f64) -> Option<(Expr, f64)> {
-    let same_kind = matches!(
-        (&s.value, v),
-        (
-            Value::Int(_) | Value::Real(_),
-            Value::Int(_) | Value::Real(_)
-        ) | (Value::Str(_), Value::Str(_))
-            | (Value::Bool(_), Value::Bool(_))
-    );
-    if !same_kind {
-        return None;
-    }
+/// How `s` is modified to accept an offer whose value is seen as `v`: the operator and the
+/// normalized distance (`range`: the pool's range of the attribute); `None` when it cannot
+/// be (it is then removed, at cost 1). `==`/`=?=` change value within the literal's type,
+/// `<`/`<=` and `>`/`>=` only relax, `!=`/`=!=` only go.
+fn modification(s: &Simple, v: &Seen, range: f64) -> Option<(BinOp, f64)> {
+    let lit = seen(&s.value);
+    let dist = match (number(&lit), number(v)) {
+        (Some(a), Some(b)) => ((a - b).abs() / range).min(1.0),
+        (None, None)
+            if matches!(
+                (&lit, v),
+                (Some(MangledValue::String(_)), Some(MangledValue::String(_)))
+            ) =>
+        {
+            1.0
+        }
+        _ => return None,
+    };
     let op = match s.op {
         BinOp::Eq | BinOp::Is => s.op,
         BinOp::Gt | BinOp::Ge if number(v).is_some() => BinOp::Ge,
         BinOp::Lt | BinOp::Le if number(v).is_some() => BinOp::Le,
         _ => return None,
     };
-    let dist = match (number(&s.value), number(v)) {
-        (Some(a), Some(b)) => ((a - b).abs() / range).min(1.0),
-        _ => 1.0,
-    };
+    Some((op, dist))
+}
+
+/// The modification of `s` that accepts the value `v` (exact) seen as `seen_as`, and its
+/// distance (normalized by `range`); `None` when it cannot be modified to (it is then
+/// removed).
+fn modify(s: &Simple, v: &Value, range: f64) -> Option<(Expr, f64)> {
+    let (op, dist) = modification(s, &seen(v), range)?;
     Some((
         Expr::binary(op, s.reference.clone(), Expr::Lit(v.clone())),
         dist,
     ))
 }
 
-/// M2's changes for the offers nearest the request, nearest first.
+/// M2's changes for the offers nearest the request, nearest first: every offer accepting the
+/// request is weighed by how its values are seen ([`OfferValues::seen`]); offers whose values
+/// are seen alike give one suggestion, written with the values of the nearest (then
+/// earliest) of them, read exactly.
 fn m2(
-    request: &ClassAd,
     conds: &[Condition],
     t: &Table,
-    pool: &Pool,
+    values: &dyn OfferValues,
     opts: &AnalyzeOptions,
 ) -> Vec<Vec<Change>> {
-    let eval = &opts.eval;
-    // The pool's range of each attribute a simple condition reads.
+    // The pool's range of each attribute a simple condition with a number reads.
     let mut ranges: FxHashMap<Key, f64> = FxHashMap::default();
     for s in conds.iter().filter_map(|c| c.simple.as_ref()) {
-        if ranges.contains_key(&s.attr) || number(&s.value).is_none() {
+        if ranges.contains_key(&s.attr) || number(&seen(&s.value)).is_none() {
             continue;
         }
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-        for o in &pool.ads {
-            if let Some(x) = number(&offer_value(&s.reference, request, o, eval)) {
+        for o in &t.universe {
+            if let Some(x) = number(&values.seen(o, s)) {
                 lo = lo.min(x);
                 hi = hi.max(x);
             }
@@ -159,55 +216,78 @@ fn m2(
         let r = hi - lo;
         ranges.insert(s.attr, if r.is_finite() && r > 0.0 { r } else { 1.0 });
     }
-    let changes_for = |o: u32| -> (f64, Vec<Change>) {
-        let offer = &pool.ads[o as usize];
-        let mut cost = 0.0;
-        let mut changes = Vec::new();
-        for (i, (c, set)) in conds.iter().zip(&t.sets).enumerate() {
-            if set.contains(o) {
-                continue;
-            }
-            let modified = c.simple.as_ref().and_then(|s| {
-                let v = offer_value(&s.reference, request, offer, eval);
-                modify(s, &v, ranges.get(&s.attr).copied().unwrap_or(1.0))
-            });
-            match modified {
-                Some((e, d)) => {
-                    cost += d;
-                    changes.push(Change {
-                        condition: i,
-                        action: Action::Modify,
-                        to: Some(e.to_string()),
-                    });
-                }
-                None => {
-                    cost += 1.0;
-                    changes.push(Change {
-                        condition: i,
-                        action: Action::Remove,
-                        to: None,
-                    });
-                }
+    let range = |s: &Simple| ranges.get(&s.attr).copied().unwrap_or(1.0);
+    // Each accepting offer's cost: per condition it fails, the distance to modify it to the
+    // offer's value, or 1 to remove it.
+    let len = t.accepting.max().map_or(0, |m| m as usize + 1);
+    let mut cost = vec![0.0f64; len];
+    for (c, set) in conds.iter().zip(&t.sets) {
+        for o in &t.accepting - set {
+            let d = c
+                .simple
+                .as_ref()
+                .and_then(|s| modification(s, &values.seen(o, s), range(s)).map(|(_, d)| d));
+            if let Some(x) = cost.get_mut(o as usize) {
+                *x += d.unwrap_or(1.0);
             }
         }
-        (cost, changes)
-    };
+    }
     let mut costed: Vec<(f64, u32)> = t
         .accepting
         .iter()
-        .map(|o| (changes_for(o).0, o))
+        .filter_map(|o| Some((*cost.get(o as usize)?, o)))
         .filter(|(c, _)| *c > 0.0)
         .collect();
-    costed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    costed.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    // What distinguishes an offer's suggestion: per failing condition, removed or modified
+    // to the value seen.
+    let signature = |o: u32| -> Vec<(usize, Seen)> {
+        conds
+            .iter()
+            .zip(&t.sets)
+            .enumerate()
+            .filter(|(_, (_, set))| !set.contains(o))
+            .map(|(i, (c, _))| {
+                let v = c.simple.as_ref().and_then(|s| {
+                    let v = values.seen(o, s);
+                    modification(s, &v, range(s)).map(|_| v.into_owned())
+                });
+                (i, v.flatten())
+            })
+            .collect()
+    };
+    let mut taken: Vec<Vec<(usize, Seen)>> = Vec::new();
     let mut out: Vec<Vec<Change>> = Vec::new();
-    for (_, o) in costed {
-        let (_, changes) = changes_for(o);
-        if !out.contains(&changes) {
-            out.push(changes);
-        }
+    for &(_, o) in &costed {
         if out.len() >= opts.max_suggestions {
             break;
         }
+        let sig = signature(o);
+        if taken.contains(&sig) {
+            continue;
+        }
+        let changes = sig
+            .iter()
+            .map(|(i, v)| {
+                let to = match (v, conds.get(*i).and_then(|c| c.simple.as_ref())) {
+                    (Some(_), Some(s)) => {
+                        modify(s, &values.exact(o, s), range(s)).map(|(e, _)| e.to_string())
+                    }
+                    _ => None,
+                };
+                Change {
+                    condition: *i,
+                    action: if to.is_some() {
+                        Action::Modify
+                    } else {
+                        Action::Remove
+                    },
+                    to,
+                }
+            })
+            .collect();
+        taken.push(sig);
+        out.push(changes);
     }
     out
 }
@@ -317,6 +397,13 @@ mod tests {
         // The nearest machines are one string change away (3, 5 and 6 all cost 1).
         assert_eq!(m2[0].changes.len(), 1);
         assert!(m2.iter().all(|s| s.would_match > 0));
+        // The JSON's field names (the contract).
+        let v = serde_json::to_value(m2[0]).expect("json");
+        assert_eq!(v["metric"], "M2");
+        assert_eq!(v["changes"][0]["action"], "modify");
+        assert_eq!(v["changes"][0]["condition"], 0);
+        assert_eq!(v["changes"][0]["to"], "other.Arch == \"INTEL\"");
+        assert_eq!(v["would_match"], 1);
     }
 
     #[test]

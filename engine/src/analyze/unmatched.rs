@@ -1,19 +1,18 @@
 //! The batch (`--unmatched`): every request of a collection that matches no offer, grouped by
-//! what excludes it. Requests are first clustered — same Requirements, same values of the
-//! attributes those Requirements read, same values of the attributes any offer's Requirements
-//! read — so that one analysis answers for a whole cluster; a request whose references cannot
-//! all be seen is a cluster of its own.
+//! what excludes it. Requests are first clustered as a matchmaking cycle clusters them (same
+//! Requirements, Rank and what they read of the request, same values of what any offer reads
+//! of it), so that one analysis answers for a whole cluster; a request whose references
+//! cannot all be seen is a cluster of its own.
 
 use super::conditions::Condition;
-use super::offer_side::offer_side;
+use super::offer_side::first_attribute;
 use super::table::Table;
-use super::{conflicts, split_requirements, AnalyzeOptions, OfferSide, Pool};
-use adjoin_query::eval::requirements_key;
-use adjoin_query::refs::references;
+use super::{conflicts, split_requirements, AnalyzeOptions, Pool};
+use crate::cycle::cluster::{roots, Shapes};
 use adjoin_query::ClassAd;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
+use std::sync::Arc;
 
 /// What `--unmatched` reports.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,74 +46,87 @@ pub struct UnmatchedGroup {
     pub example: String,
 }
 
-/// The cluster key of `request`: what its match against any offer depends on, or `None`
-/// when that cannot be seen.
-fn cluster_key(
-    request: &ClassAd,
-    offers_read: &BTreeSet<String>,
-    opts: &AnalyzeOptions,
-) -> Option<String> {
-    let req = requirements_key(request).and_then(|k| request.get_key(k))?;
-    let refs = references(req, request, &opts.eval);
-    if !refs.complete {
-        return None;
-    }
-    let mut key = req.to_string();
-    for name in refs.internal.iter().chain(offers_read.iter()) {
-        key.push('\u{1}');
-        key.push_str(name);
-        key.push('=');
-        if let Some(e) = request.get(name) {
-            key.push_str(&e.to_string());
+/// The requests of a batch, clustered as a matchmaking cycle clusters them
+/// ([`crate::cycle::cluster`]): requests alike in their Requirements, in what those read of
+/// the request and in what any offer reads of it are analysed once.
+#[derive(Debug, Default)]
+pub(crate) struct Clustered {
+    /// Requests looked at.
+    pub requests: u64,
+    /// Each cluster in load order of its first request: that request's id, its ad (which
+    /// stands for every member) and the number of members.
+    pub clusters: Vec<(String, Arc<ClassAd>, u64)>,
+}
+
+impl Clustered {
+    /// The clusters of the requests placed in `shapes`, whose ids are `ids` (load order).
+    pub(crate) fn of_shapes(shapes: Shapes, ids: &[String]) -> Clustered {
+        let (clusters, ads) = shapes.finish();
+        let mut first: Vec<Option<usize>> = vec![None; clusters.len()];
+        let mut size = vec![0u64; clusters.len()];
+        for (i, &c) in clusters.of_each().iter().enumerate() {
+            if let (Some(f), Some(n)) = (first.get_mut(c), size.get_mut(c)) {
+                f.get_or_insert(i);
+                *n += 1;
+            }
+        }
+        let mut order: Vec<(usize, u64)> = first
+            .into_iter()
+            .zip(size)
+            .filter_map(|(f, n)| Some((f?, n)))
+            .collect();
+        order.sort_unstable();
+        Clustered {
+            requests: ids.len() as u64,
+            clusters: order
+                .into_iter()
+                .filter_map(|(f, n)| Some((ids.get(f)?.clone(), Arc::clone(ads.get(f)?), n)))
+                .collect(),
         }
     }
-    Some(key)
+
+    /// Every request a cluster of its own (what offers read of them cannot be seen).
+    pub(crate) fn singletons(requests: &Pool) -> Clustered {
+        Clustered {
+            requests: requests.len() as u64,
+            clusters: requests
+                .ids
+                .iter()
+                .zip(&requests.ads)
+                .map(|(id, ad)| (id.clone(), Arc::clone(ad), 1))
+                .collect(),
+        }
+    }
+
+    /// The clusters of the requests of `requests` against the offers of `offers`, both in
+    /// memory.
+    pub(crate) fn of_pool(requests: &Pool, offers: &Pool, opts: &AnalyzeOptions) -> Clustered {
+        match roots(&offers.ads, &[], &opts.eval) {
+            Some(r) => {
+                let mut shapes = Shapes::new(&r, None, &opts.eval);
+                shapes.add(requests.ads.clone());
+                Clustered::of_shapes(shapes, &requests.ids)
+            }
+            None => Clustered::singletons(requests),
+        }
+    }
 }
 
 /// Why a request (id, ad) matches no offer: kind and reason, or `None` when it matches.
-pub(crate) type Why<'a> = dyn Fn(&str, &ClassAd) -> Option<(String, String)> + 'a;
+pub(crate) type Why<'a> = dyn Fn(&str, &Arc<ClassAd>) -> Option<(String, String)> + 'a;
 
-/// The unmatched requests of `requests` against `pool`, grouped; `why` says why a request
-/// matches nothing (`None`: it matches).
-pub(crate) fn unmatched(
-    requests: &Pool,
-    pool: &Pool,
-    opts: &AnalyzeOptions,
-    why: &Why<'_>,
-) -> Unmatched {
-    let _span = tracing::debug_span!("analyze_unmatched", requests = requests.len()).entered();
-    let mut offers_read: BTreeSet<String> = BTreeSet::new();
-    let mut complete = true;
-    for o in &pool.ads {
-        if let Some(req) = requirements_key(o).and_then(|k| o.get_key(k)) {
-            let r = references(req, o, &opts.eval);
-            complete &= r.complete;
-            offers_read.extend(r.external);
-        }
-    }
-    let mut clusters: FxHashMap<String, Vec<usize>> = FxHashMap::default();
-    let mut order: Vec<String> = Vec::new();
-    for (i, r) in requests.ads.iter().enumerate() {
-        let key = match cluster_key(r, &offers_read, opts).filter(|_| complete) {
-            Some(k) => k,
-            None => format!("\u{0}{i}"),
-        };
-        let members = clusters.entry(key.clone()).or_default();
-        if members.is_empty() {
-            order.push(key);
-        }
-        members.push(i);
-    }
+/// The unmatched requests of the clusters `c` against `offers` available offers, grouped;
+/// `why` says why a cluster's first request matches nothing (`None`: it matches).
+pub(crate) fn unmatched(c: &Clustered, offers: u64, why: &Why<'_>) -> Unmatched {
+    let _span = tracing::debug_span!("analyze_unmatched", requests = c.requests).entered();
     let mut groups: FxHashMap<(String, String), UnmatchedGroup> = FxHashMap::default();
     let mut unmatched = 0;
-    for key in &order {
-        let members = &clusters[key];
-        let first = members[0];
-        let (kind, reason) = match why(&requests.ids[first], &requests.ads[first]) {
+    for (id, ad, members) in &c.clusters {
+        let (kind, reason) = match why(id, ad) {
             None => continue,
             Some(r) => r,
         };
-        unmatched += members.len() as u64;
+        unmatched += members;
         let g = groups
             .entry((kind.clone(), reason.clone()))
             .or_insert_with(|| UnmatchedGroup {
@@ -122,18 +134,18 @@ pub(crate) fn unmatched(
                 reason,
                 requests: 0,
                 clusters: 0,
-                example: requests.ids[first].clone(),
+                example: id.clone(),
             });
-        g.requests += members.len() as u64;
+        g.requests += members;
         g.clusters += 1;
     }
     let mut groups: Vec<UnmatchedGroup> = groups.into_values().collect();
     groups.sort_by(|a, b| b.requests.cmp(&a.requests).then(a.reason.cmp(&b.reason)));
     Unmatched {
-        requests: requests.len() as u64,
-        clusters: order.len() as u64,
+        requests: c.requests,
+        clusters: c.clusters.len() as u64,
         unmatched,
-        offers: pool.len() as u64,
+        offers,
         groups,
     }
 }
@@ -151,20 +163,19 @@ pub(crate) fn why_pool(
         Err(e) => return Some(("error".into(), e.to_string())),
     };
     let t = Table::build(request, &conds, pool, &opts.eval);
-    let rematch = |ad: &ClassAd| super::suggest::rematch_pool(ad, pool, &opts.eval);
     why_table(id, &conds, &t, opts, &|t| {
-        offer_side(request, t, pool, opts, &rematch)
+        first_attribute(request, t, pool, opts)
     })
 }
 
 /// Why the request whose conditions and table these are matches no offer, or `None` when it
-/// matches some; `side` gives its offer side.
+/// matches some; `side` gives the attribute its offer side puts first.
 pub(crate) fn why_table(
     id: &str,
     conds: &[Condition],
     t: &Table,
     opts: &AnalyzeOptions,
-    side: &dyn Fn(&Table) -> Vec<OfferSide>,
+    side: &dyn Fn(&Table) -> Option<String>,
 ) -> Option<(String, String)> {
     let a = t.counts(id, conds);
     if a.matching > 0 {
@@ -191,23 +202,29 @@ pub(crate) fn why_table(
         }
     }
     if a.rejecting_request == a.offers {
-        let attr = side(t).first().map_or_else(
-            || "offers' Requirements".to_owned(),
-            |s| s.attribute.clone(),
-        );
-        return Some(("attribute".into(), attr));
+        return Some(attribute(side(t)));
     }
-    Some((
+    Some(both_ways())
+}
+
+/// The reason when every offer rejects the request: the attribute its offer side puts first.
+pub(crate) fn attribute(first: Option<String>) -> (String, String) {
+    let attr = first.unwrap_or_else(|| "offers' Requirements".to_owned());
+    ("attribute".into(), attr)
+}
+
+/// The reason when offers the request likes do not like it.
+pub(crate) fn both_ways() -> (String, String) {
+    (
         "both ways".into(),
         "no offer the request accepts accepts it".into(),
-    ))
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use adjoin_query::parse;
-    use std::sync::Arc;
 
     fn pool(ads: &[&str]) -> Pool {
         Pool::numbered(
@@ -231,8 +248,12 @@ mod tests {
         reqs.push("[Owner = \"bob\"; Requirements = TARGET.Memory >= 1]");
         reqs.push("[Owner = \"bob\"]");
         let opts = AnalyzeOptions::default();
-        let why = |id: &str, r: &ClassAd| why_pool(id, r, &offers, &opts);
-        let u = unmatched(&pool(&reqs), &offers, &opts, &why);
+        let why = |id: &str, r: &Arc<ClassAd>| why_pool(id, r, &offers, &opts);
+        let u = unmatched(
+            &Clustered::of_pool(&pool(&reqs), &offers, &opts),
+            offers.len() as u64,
+            &why,
+        );
         assert_eq!((u.requests, u.clusters, u.unmatched), (7, 5, 6));
         let got: Vec<(&str, &str, u64, u64)> = u
             .groups

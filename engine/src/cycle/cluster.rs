@@ -20,6 +20,8 @@ use adjoin_index::units;
 use adjoin_query::eval::EvalOptions;
 use adjoin_query::refs::{ad_external_refs, internal_refs};
 use adjoin_query::{ClassAd, Expr, Key};
+use adjoin_storage::codec::CodecError;
+use adjoin_storage::RawAd;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::Hasher;
 use std::sync::Arc;
@@ -74,6 +76,11 @@ impl Clusters {
         let mut shapes = Shapes::new(roots, order_by, opts);
         shapes.add(requests.to_vec());
         shapes.finish().0
+    }
+
+    /// The cluster of each request, by position (clusters numbered `0..len()`).
+    pub fn of_each(&self) -> &[usize] {
+        &self.of
     }
 
     /// The number of clusters.
@@ -297,7 +304,6 @@ impl Shapes {
         self.of.len()
     }
 
-    #[cfg(test)]
     /// Adds the next requests in load order, as ads in memory (their expressions encoded to
     /// be shaped).
     pub fn add(&mut self, requests: Vec<Arc<ClassAd>>) {
@@ -382,6 +388,14 @@ impl Shapes {
         self.ads.push(Arc::clone(&ad));
         self.of.push(Some(s));
         Ok(first.then_some(ad))
+    }
+
+    /// Places the next request as the store holds it, undecoded ([`Shapes::place`]): a
+    /// request whose body cannot be walked attribute by attribute is kept whole.
+    pub fn place_raw(&mut self, raw: RawAd<'_>) -> Result<Option<Arc<ClassAd>>, CodecError> {
+        let mut attrs: Vec<(Key, &[u8])> = Vec::with_capacity(32);
+        let walked = raw.for_each_attr(|n, bytes| attrs.push((n.key(), bytes)));
+        self.place(&mut attrs, walked.is_ok(), || raw.decode().map(Arc::new))
     }
 
     /// The hash of the shape of the request of `attrs`, its bindings left in `self.bound`

@@ -36,7 +36,7 @@
 //!   matches is one sequential pass: a cluster's list is computed when its first request is
 //!   served, against the offers left then.
 
-mod cluster;
+pub(crate) mod cluster;
 pub(crate) mod dock;
 mod group;
 mod matchlist;
@@ -57,7 +57,7 @@ use crate::prefer::{PreferenceError, Preferences};
 use crate::{Db, DbError};
 use adjoin_index::{AdId, IndexOptions};
 use adjoin_query::eval::EvalOptions;
-use adjoin_query::{ClassAd, Expr, Key, Value};
+use adjoin_query::{ClassAd, Expr, Value};
 use adjoin_storage::codec::CodecError;
 use adjoin_storage::{AdError, AdStore, Damage, NewMatch, NewMember, RawAd};
 use std::sync::{mpsc, Arc};
@@ -355,7 +355,7 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
 /// the roots shapes start from, the requests' bodies are kept as read; if it sends none
 /// (clustering is off), every request is decoded and the shapes are `None`. The first request
 /// of each shape goes to `reps`.
-fn read_requests(
+pub(crate) fn read_requests(
     db: &Db,
     opts: &CycleOptions,
     eval: &EvalOptions,
@@ -442,11 +442,7 @@ impl Reader<'_> {
                 self.ids.push(id);
             }
             Waiting::Shaping(shapes) => {
-                let mut attrs: Vec<(Key, &[u8])> = Vec::with_capacity(32);
-                let walked = raw.for_each_attr(|n, bytes| attrs.push((n.key(), bytes)));
-                let placed =
-                    shapes.place(&mut attrs, walked.is_ok(), || raw.decode().map(Arc::new))?;
-                if let Some(first) = placed {
+                if let Some(first) = shapes.place_raw(raw)? {
                     // The offers' side readies the index for it (if it is gone, the cycle
                     // fails).
                     let _ = self.reps.send(first);

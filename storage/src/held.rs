@@ -384,7 +384,12 @@ mod tests {
         let view = [ad(1, 1), ad(2, 9), ad(5, 5), ad(7, 7)];
         for (held, keep_all, removed, added) in [
             (vec![], true, vec![], vec![0, 1, 2, 3]),
-            (vec![(1, 1), (2, 2), (3, 3)], true, vec![2, 3], vec![1, 2, 3]),
+            (
+                vec![(1, 1), (2, 2), (3, 3)],
+                true,
+                vec![2, 3],
+                vec![1, 2, 3],
+            ),
             (vec![(1, 1), (2, 9), (5, 5), (7, 7)], true, vec![], vec![]),
             (vec![(1, 1), (2, 9), (5, 5), (7, 7)], false, vec![5], vec![]),
             (vec![(0, 0), (8, 8)], true, vec![0, 8], vec![0, 1, 2, 3]),

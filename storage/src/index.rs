@@ -322,7 +322,10 @@ mod tests {
         ix.apply(vec![Change::Remove(1, "b".into(), loc(1, 2), None)]);
         assert_eq!(ix.get(1, "b"), None);
         let revs = &ix.colls[&1].revisions;
-        assert_eq!((revs.get(&3), revs.get(&1), revs.get(&2)), (Some(&10), None, None));
+        assert_eq!(
+            (revs.get(&3), revs.get(&1), revs.get(&2)),
+            (Some(&10), None, None)
+        );
         ix.apply(vec![
             Change::Tombstone(vec![1]),
             Change::Untombstone(vec![1]),

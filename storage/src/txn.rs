@@ -505,7 +505,14 @@ impl<'s> Txn<'s> {
             let now: Listed = touched
                 .recs
                 .iter()
-                .map(|r| (r.header.id.as_str(), r.header.seq, r.header.expires, r.revision()))
+                .map(|r| {
+                    (
+                        r.header.id.as_str(),
+                        r.header.seq,
+                        r.header.expires,
+                        r.revision(),
+                    )
+                })
                 .collect();
             let was: Listed = touched
                 .old

@@ -1,7 +1,8 @@
 //! The index a `Db` holds per collection: constraint queries through it equal plain
 //! evaluation of every ad, whatever writes, expiries, purges, bypassing writes and restarts
-//! came before; a restart restores it from its snapshot; a damaged or stale snapshot is
-//! ignored.
+//! came before (checkpoints at random points and restarts from an older checkpoint, as after
+//! a kill, among them); a restart restores it from its checkpoint and replays only the
+//! difference; a damaged checkpoint is ignored.
 
 use adjoin::query::eval::{eval_expr, EvalOptions};
 use adjoin::query::{parse, ClassAd, Expr};
@@ -86,6 +87,11 @@ enum Op {
     /// A write through the store underneath, which the held index does not see.
     Bypass(u8, u16),
     Reopen,
+    /// A checkpoint of the held indexes, its files set aside as "the last checkpoint".
+    Checkpoint,
+    /// A restart as after a kill following the last checkpoint: the store has every write,
+    /// the held index only that checkpoint (none if none was taken).
+    Crash,
     /// One constraint (so that some attribute is first read after a reopen).
     QueryOne(usize),
     Query,
@@ -104,6 +110,8 @@ fn op() -> impl Strategy<Value = Op> {
         1 => Just(Op::Purge),
         1 => (0u8..24, any::<u16>()).prop_map(|(i, m)| Op::Bypass(i, m)),
         1 => Just(Op::Reopen),
+        1 => Just(Op::Checkpoint),
+        1 => Just(Op::Crash),
         2 => (0..CONSTRAINTS.len()).prop_map(Op::QueryOne),
         2 => Just(Op::Query),
     ]
@@ -165,6 +173,8 @@ proptest! {
         let clock = Arc::new(AtomicI64::new(1_000));
         let exprs = constraints();
         let mut db = Db::open_with(&path, &options(&clock)).expect("open");
+        let index_dir = path.join("adjoin-index");
+        let aside = dir.path().join("last-checkpoint");
         for op in ops {
             match op {
                 Op::Put(i, m, a, c, p, e) => {
@@ -206,6 +216,17 @@ proptest! {
                     db.close().expect("close");
                     db = Db::open_with(&path, &options(&clock)).expect("reopen");
                 }
+                Op::Checkpoint => {
+                    db.save_indexes().expect("checkpoint");
+                    let _ = std::fs::remove_dir_all(&aside);
+                    copy_dir(&index_dir, &aside);
+                }
+                Op::Crash => {
+                    db.close().expect("close");
+                    let _ = std::fs::remove_dir_all(&index_dir);
+                    copy_dir(&aside, &index_dir);
+                    db = Db::open_with(&path, &options(&clock)).expect("reopen");
+                }
                 Op::QueryOne(i) => {
                     assert_eq!(by_index(&db, "m", &exprs[i]), by_scan(&db, "m", &exprs[i]), "{}", CONSTRAINTS[i]);
                 }
@@ -213,6 +234,18 @@ proptest! {
             }
         }
         check(&db, &exprs);
+    }
+}
+
+/// Copies the files of directory `from` (if it exists) into `to`.
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    let Ok(entries) = std::fs::read_dir(from) else {
+        return;
+    };
+    for e in entries {
+        let e = e.expect("entry");
+        std::fs::copy(e.path(), to.join(e.file_name())).expect("copy");
     }
 }
 

@@ -43,8 +43,8 @@ use std::path::Path;
 pub struct LiveAd {
     /// Its sequence number (the index's number for it).
     pub seq: u64,
-    /// Its id.
-    pub id: Box<str>,
+    /// Its id (shared with the store's in-memory index).
+    pub id: std::sync::Arc<str>,
     /// Its record's [`revision`](crate::record::revision).
     pub revision: u64,
     /// When it expires, if it does (expired ads not yet purged are listed).

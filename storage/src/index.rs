@@ -30,8 +30,8 @@ pub(crate) struct Loc {
 /// The index of one collection.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct CollIndex {
-    /// Id → record.
-    pub(crate) ids: HashMap<Box<str>, Loc>,
+    /// Id → record (ids shared, so that a live view copies none).
+    pub(crate) ids: HashMap<std::sync::Arc<str>, Loc>,
     /// `(expiry time, seq, block)` of every ad that expires.
     pub(crate) expiry: BTreeSet<(i64, u64, u64)>,
     /// The same, by sequence number (so that a consumption need not read the block). Keyed
@@ -173,7 +173,7 @@ impl Index {
                                     coll.expires_at.insert(loc.seq, t);
                                 }
                                 coll.revisions.insert(loc.seq, revision);
-                                coll.ids.insert(id, loc);
+                                coll.ids.insert(id.into(), loc);
                             }
                         }
                         Found::Damaged(c, d) => ix.colls.entry(c).or_default().damaged.push(d),
@@ -214,7 +214,7 @@ impl Index {
                 }
                 Change::Add(c, id, loc, expires, revision) => {
                     let coll = self.colls.entry(c).or_default();
-                    if let Some(old) = coll.ids.insert(id.into_boxed_str(), loc) {
+                    if let Some(old) = coll.ids.insert(id.into(), loc) {
                         if old.seq != loc.seq {
                             coll.revisions.remove(&old.seq);
                         }

@@ -52,7 +52,7 @@ use std::sync::Arc;
 /// An ad a held index holds: its id and its record's revision.
 #[derive(Debug)]
 struct HeldAd {
-    id: Box<str>,
+    id: Arc<str>,
     revision: u64,
 }
 
@@ -61,7 +61,7 @@ struct HeldAd {
 #[derive(Debug, Default)]
 pub(crate) struct IdMap {
     ads: FxHashMap<AdId, HeldAd>,
-    by_id: Option<FxHashMap<Box<str>, AdId>>,
+    by_id: Option<FxHashMap<Arc<str>, AdId>>,
 }
 
 impl IdMap {
@@ -70,7 +70,7 @@ impl IdMap {
         self.ads.get(&n).map(|a| &*a.id)
     }
 
-    fn by_id(&mut self) -> &mut FxHashMap<Box<str>, AdId> {
+    fn by_id(&mut self) -> &mut FxHashMap<Arc<str>, AdId> {
         let ads = &self.ads;
         self.by_id
             .get_or_insert_with(|| ads.iter().map(|(&n, a)| (a.id.clone(), n)).collect())
@@ -80,7 +80,7 @@ impl IdMap {
         self.by_id().get(id).copied()
     }
 
-    fn insert(&mut self, n: AdId, id: Box<str>, revision: u64) {
+    fn insert(&mut self, n: AdId, id: Arc<str>, revision: u64) {
         self.remove(n);
         if let Some(by_id) = &mut self.by_id {
             by_id.insert(id.clone(), n);
@@ -374,11 +374,8 @@ impl Held {
     }
 
     /// Adds ads read from the store (new or changed since the index's marks), recording
-    /// their marks and expiries.
-    fn add_read(&mut self, ads: Vec<StoredAd>) -> Result<(), DbError> {
-        // A few ads go in one by one (each updates the axes); many at once (the axes built
-        // once at the end).
-        let many = ads.len() > 4096.max(self.index.len() / 16);
+    /// their marks and expiries: one by one, or (`many`) as one batch.
+    fn add_read(&mut self, ads: Vec<StoredAd>, many: bool) -> Result<(), DbError> {
         let mut batch = Vec::new();
         for ad in ads {
             let Ok(n) = AdId::try_from(ad.header.seq) else {
@@ -402,27 +399,60 @@ impl Held {
                 self.ported.remove(n);
             }
             self.expires.set(n, ad.header.expires);
-            self.ids
-                .write()
-                .insert(n, ad.header.id.into_boxed_str(), ad.revision);
+            self.ids.write().insert(n, ad.header.id.into(), ad.revision);
             match converted {
                 Some(c) => {
                     if self.index.insert_converted(n, c).is_err() {
                         self.forget(n);
                     }
                 }
-                None => {
-                    batch.push((n, ad_arc));
-                    if batch.len() == 4096 {
-                        self.index.extend(std::mem::take(&mut batch))?;
-                    }
-                }
+                None => batch.push((n, ad_arc)),
             }
         }
         if !batch.is_empty() {
             self.index.extend(batch)?;
         }
         Ok(())
+    }
+}
+
+/// What catching an index up takes: the collection's live view, its difference from the
+/// index's marks, and the time ads expire by.
+struct Plan {
+    view: adjoin_storage::LiveView,
+    d: adjoin_storage::Difference,
+    now: i64,
+}
+
+impl Plan {
+    /// The ids of the ads the marks and the view agree on (those the plan keeps), as an
+    /// index restored from those marks holds them.
+    fn kept_ids(&self) -> IdMap {
+        let mut added = vec![false; self.view.ads.len()];
+        for &i in &self.d.added {
+            added[i] = true;
+        }
+        let mut map = IdMap::default();
+        map.ads.reserve(self.view.ads.len() - self.d.added.len());
+        let now = self.now;
+        for (a, _) in self
+            .view
+            .ads
+            .iter()
+            .zip(&added)
+            .filter(|(a, &x)| !x && a.expires.is_none_or(|t| t > now))
+        {
+            if let Ok(n) = AdId::try_from(a.seq) {
+                map.ads.insert(
+                    n,
+                    HeldAd {
+                        id: a.id.clone(),
+                        revision: a.revision,
+                    },
+                );
+            }
+        }
+        map
     }
 }
 
@@ -565,15 +595,20 @@ impl Db {
             }
             guard.take()
         };
-        let (mut held, checkpoint) = match taken {
-            Some(h) => (h, None),
-            None => self.base(collection, attrs),
+        let (mut held, first) = match taken {
+            Some(mut held) => {
+                let made = self.catch_up(&mut held, collection)?;
+                (held, made)
+            }
+            None => self.made_from_base(collection, attrs)?,
         };
-        let first = self.catch_up(&mut held, collection, checkpoint.as_ref())?;
-        drop(checkpoint);
         // Under the slot's lock: what writers committed meanwhile, then swapped in.
         let mut guard = slot.held.write();
-        let last = self.catch_up(&mut held, collection, None)?;
+        let last = match self.store.generation(collection)? {
+            g if g.is_some() && g == held.generation => Made::default(),
+            _ => self.catch_up(&mut held, collection)?,
+        };
+        held.made.restored = first.restored;
         held.made.replayed = first.replayed + last.replayed;
         held.made.removed = first.removed + last.removed;
         tracing::info!(
@@ -617,39 +652,69 @@ impl Db {
         }
     }
 
-    /// The base a new held index of `collection` catches up from: its checkpoint restored
-    /// (with the checkpoint, whose marks say what it holds), or an empty index importing
-    /// `attrs`.
-    fn base(&self, collection: &str, attrs: &[adjoin_query::Key]) -> (Held, Option<Checkpoint>) {
+    /// A new held index of `collection`: its checkpoint restored and caught up (the
+    /// restore on this thread while another takes the live view and the difference), or,
+    /// without a usable checkpoint, built from nothing importing `attrs`.
+    fn made_from_base(
+        &self,
+        collection: &str,
+        attrs: &[adjoin_query::Key],
+    ) -> Result<(Held, Made), DbError> {
         let mut held = self.empty_held(collection);
-        if let Some(restored) = self.restore(collection, &held) {
-            let (index, ported, checkpoint) = restored;
-            held.index = index;
-            held.ported = ported;
-            held.made.restored = true;
-            return (held, Some(checkpoint));
+        if let Some(checkpoint) = self.checkpoint_of(collection) {
+            let (restored, plan) = std::thread::scope(|scope| {
+                let planning = scope.spawn(|| -> Result<(Plan, IdMap), DbError> {
+                    let plan = self.plan(collection, checkpoint.marks())?;
+                    let ids = plan.kept_ids();
+                    Ok((plan, ids))
+                });
+                let restored = self.restore(&checkpoint, &held);
+                let plan = planning.join().unwrap_or_else(|_| {
+                    Err(DbError::Io {
+                        path: PathBuf::new(),
+                        source: std::io::Error::other("the planning thread panicked"),
+                    })
+                });
+                (restored, plan)
+            });
+            let (plan, ids) = plan?;
+            if let Some((index, ported)) = restored {
+                held.index = index;
+                held.ported = ported;
+                *held.ids.write() = ids;
+                let made = self.apply_plan(&mut held, collection, plan, true)?;
+                return Ok((held, made));
+            }
         }
         held.index.ensure_imported(attrs);
-        (held, None)
+        let made = self.catch_up(&mut held, collection)?;
+        Ok((held, made))
     }
 
-    /// `collection`'s checkpoint, restored into an index reading through `like`'s source, if
-    /// there is a usable one.
-    fn restore(&self, collection: &str, like: &Held) -> Option<(Index, RoaringBitmap, Checkpoint)> {
+    /// `collection`'s checkpoint, if there is one of it that passes its checks.
+    fn checkpoint_of(&self, collection: &str) -> Option<Checkpoint> {
         let dir = self.indexes.dir.as_ref()?;
         let g = self.store.generation(collection).ok()??;
-        let _span = tracing::info_span!("restore_index", collection).entered();
-        let checkpoint = match Checkpoint::open(&held_files::path(dir, g.collection)) {
-            Ok(c) if c.generation().collection == g.collection => c,
+        match Checkpoint::open(&held_files::path(dir, g.collection)) {
+            Ok(c) if c.generation().collection == g.collection => Some(c),
             Ok(_) => {
-                tracing::warn!("index checkpoint of another collection; building");
-                return None;
+                tracing::warn!(
+                    collection,
+                    "index checkpoint of another collection; building"
+                );
+                None
             }
             Err(e) => {
-                tracing::debug!(%e, "no index checkpoint");
-                return None;
+                tracing::debug!(collection, %e, "no index checkpoint");
+                None
             }
-        };
+        }
+    }
+
+    /// The index `checkpoint` holds, reading through `like`'s source, with its ads with
+    /// ports, if its payload is usable.
+    fn restore(&self, checkpoint: &Checkpoint, like: &Held) -> Option<(Index, RoaringBitmap)> {
+        let _span = tracing::info_span!("restore_index").entered();
         let payload = match held_files::decode(checkpoint.payload()) {
             Ok(p) if p.options == OptionsStamp::of(&self.indexes.opts) => p,
             Ok(_) => {
@@ -680,69 +745,76 @@ impl Db {
             tracing::warn!("index checkpoint inconsistent; building");
             return None;
         }
-        Some((index, payload.ported.into_iter().collect(), checkpoint))
+        Some((index, payload.ported.into_iter().collect()))
     }
 
-    /// Brings `held` up to date with the store: the difference between its marks (those of
-    /// `checkpoint`, when it was just restored from it) and the collection's live view, ads
-    /// expired by now left out. Ads gone or changed are removed, ads new or changed read and
-    /// added; it takes the view's generation.
-    fn catch_up(
+    /// The difference between `marks` (what an index holds, by seq) and `collection`'s live
+    /// view, ads expired by now left out.
+    fn plan(
+        &self,
+        collection: &str,
+        marks: impl Iterator<Item = (u64, u64)>,
+    ) -> Result<Plan, DbError> {
+        let now = self.now();
+        let view = self.store.live_view(collection)?;
+        let d = difference(marks, &view.ads, |a| a.expires.is_none_or(|t| t > now));
+        Ok(Plan { view, d, now })
+    }
+
+    /// Brings `held` up to date with the store by the difference between its marks and the
+    /// collection's live view.
+    fn catch_up(&self, held: &mut Held, collection: &str) -> Result<Made, DbError> {
+        let marks = held.ids.read().marks();
+        let plan = self.plan(collection, marks.into_iter())?;
+        self.apply_plan(held, collection, plan, false)
+    }
+
+    /// Applies `plan` to `held`: ads gone or changed are removed, ads new or changed read and
+    /// added, expiries set as the view has them; it takes the view's generation. `restored`:
+    /// `held` was just restored from the checkpoint the plan was made from.
+    fn apply_plan(
         &self,
         held: &mut Held,
         collection: &str,
-        checkpoint: Option<&Checkpoint>,
+        plan: Plan,
+        restored: bool,
     ) -> Result<Made, DbError> {
         let _span = tracing::debug_span!("catch_up", collection).entered();
-        let now = self.now();
-        let view = self.store.live_view(collection)?;
+        let Plan { view, d, now } = plan;
         let keep = |a: &LiveAd| a.expires.is_none_or(|t| t > now);
-        let d = match checkpoint {
-            Some(c) => difference(c.marks(), &view.ads, keep),
-            None => {
-                let marks = held.ids.read().marks();
-                difference(marks.into_iter(), &view.ads, keep)
-            }
-        };
         for &seq in &d.removed {
             if let Ok(n) = AdId::try_from(seq) {
                 held.forget(n);
-            }
-        }
-        if checkpoint.is_some() {
-            // Restored: the ids of the ads it holds come from the view.
-            let mut added = vec![false; view.ads.len()];
-            for &i in &d.added {
-                added[i] = true;
-            }
-            let mut map = held.ids.write();
-            for (a, _) in view.ads.iter().zip(&added).filter(|(a, &x)| !x && keep(a)) {
-                if let Ok(n) = AdId::try_from(a.seq) {
-                    map.insert(n, a.id.clone(), a.revision);
-                }
             }
         }
         // Expiries of the ads kept, as the view has them (those read below as read).
         held.expires = Expiries::default();
         {
             let map = held.ids.read();
-            for a in view.ads.iter().filter(|a| keep(a)) {
+            for a in view.ads.iter().filter(|a| a.expires.is_some() && keep(a)) {
                 if let Ok(n) = AdId::try_from(a.seq) {
-                    if a.expires.is_some() && map.id(n).is_some() {
+                    if map.id(n).is_some() {
                         held.expires.set(n, a.expires);
                     }
                 }
             }
         }
-        held.damaged = view.damaged.iter().map(ToString::to_string).collect();
+        let mut damaged: Vec<String> = view.damaged.iter().map(ToString::to_string).collect();
         let wanted: Vec<&LiveAd> = d.added.iter().map(|&i| &view.ads[i]).collect();
-        let read = self.read_wanted(collection, &wanted, &mut held.damaged)?;
+        // A few ads go in one by one (each updates the axes); many in batches (the axes
+        // built once per batch).
+        let many = wanted.len() > 4096.max(held.index.len() / 16);
+        let mut replayed = 0;
+        self.read_wanted(collection, &wanted, &mut damaged, &mut |ads| {
+            replayed += ads.len();
+            held.add_read(ads, many)
+        })?;
+        held.damaged.extend(damaged);
         let made = Made {
-            restored: checkpoint.is_some(),
-            replayed: read.len(),
+            restored,
+            replayed,
             removed: d.removed.len(),
         };
-        held.add_read(read)?;
         if !d.removed.is_empty() || !d.added.is_empty() {
             held.saved = false;
         }
@@ -750,16 +822,18 @@ impl Db {
         Ok(made)
     }
 
-    /// The ads of `wanted` (from a live view), read from the store as they are now: one by
-    /// one when few, by one scan of the collection when many. What cannot be read goes to
-    /// `damaged`; an ad gone since is skipped.
+    /// The ads of `wanted` (from a live view), read from the store as they are now and handed
+    /// to `each` in batches: one by one when few, by one scan of the collection when many.
+    /// What cannot be read goes to `damaged`; an ad gone since is skipped.
     fn read_wanted(
         &self,
         collection: &str,
         wanted: &[&LiveAd],
         damaged: &mut Vec<String>,
-    ) -> Result<Vec<StoredAd>, DbError> {
-        let mut out = Vec::with_capacity(wanted.len());
+        each: &mut dyn FnMut(Vec<StoredAd>) -> Result<(), DbError>,
+    ) -> Result<(), DbError> {
+        const BATCH: usize = 4096;
+        let mut out = Vec::with_capacity(wanted.len().min(BATCH));
         if wanted.len() <= 256 {
             for a in wanted {
                 match self.store.get(collection, &a.id) {
@@ -768,7 +842,7 @@ impl Db {
                     Err(e) => damaged.push(e.to_string()),
                 }
             }
-            return Ok(out);
+            return each(out);
         }
         let seqs: FxHashSet<u64> = wanted.iter().map(|a| a.seq).collect();
         let scan = self.store.scan_with(collection, |coll, header, raw| {
@@ -784,12 +858,17 @@ impl Db {
         })?;
         for item in scan {
             match item {
-                Ok(Some(ad)) => out.push(ad),
+                Ok(Some(ad)) => {
+                    out.push(ad);
+                    if out.len() == BATCH {
+                        each(std::mem::take(&mut out))?;
+                    }
+                }
                 Ok(None) => {}
                 Err(e) => damaged.push(e.to_string()),
             }
         }
-        Ok(out)
+        each(out)
     }
 
     /// The clock the store reads.

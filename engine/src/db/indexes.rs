@@ -682,6 +682,7 @@ impl Db {
                 held.index = index;
                 held.ported = ported;
                 *held.ids.write() = ids;
+                held.saved = true;
                 let made = self.apply_plan(&mut held, collection, plan, true)?;
                 return Ok((held, made));
             }

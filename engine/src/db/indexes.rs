@@ -602,6 +602,19 @@ impl Db {
             }
             None => self.made_from_base(collection, attrs)?,
         };
+        // Still beside the slot: what writers committed meanwhile, a few rounds while that is
+        // much, so that the last round, under the lock, has little to replay.
+        let (mut replayed, mut removed) = (first.replayed, first.removed);
+        let mut round = first;
+        for _ in 0..4 {
+            if round.replayed + round.removed <= 64
+                || self.store.generation(collection)? == held.generation
+            {
+                break;
+            }
+            round = self.catch_up(&mut held, collection)?;
+            (replayed, removed) = (replayed + round.replayed, removed + round.removed);
+        }
         // Under the slot's lock: what writers committed meanwhile, then swapped in.
         let mut guard = slot.held.write();
         let last = match self.store.generation(collection)? {
@@ -609,8 +622,8 @@ impl Db {
             _ => self.catch_up(&mut held, collection)?,
         };
         held.made.restored = first.restored;
-        held.made.replayed = first.replayed + last.replayed;
-        held.made.removed = first.removed + last.removed;
+        held.made.replayed = replayed + last.replayed;
+        held.made.removed = removed + last.removed;
         tracing::info!(
             collection,
             restored = held.made.restored,

@@ -11,10 +11,10 @@ use adjoin::query::{parse, Expr};
 use adjoin::storage::{Durability, PutOptions};
 use adjoin::{CheckpointPolicy, Db, DbOptions};
 use adjoin_workload::{Rng, Workload};
-use std::io::{BufRead, BufReader};
-use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::Duration;
+
+mod common;
+use common::child;
 
 const CHILD_ENV: &str = "ADJOIN_CKPT_CHILD";
 const BASE: u64 = 3_000;
@@ -49,10 +49,7 @@ fn checkpoint_crash_child() {
     let Ok(path) = std::env::var(CHILD_ENV) else {
         return;
     };
-    let seed: u64 = std::env::var("ADJOIN_CKPT_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
+    let seed = child::env_u64("ADJOIN_CKPT_SEED");
     let db = Db::open_with(&path, &options()).expect("child open");
     // Hold the index (restored from the last checkpoint), so that writes follow it.
     db.count("machines", Some(&constraints()[0]))
@@ -109,39 +106,6 @@ fn checkpoint_crash_child() {
     }
 }
 
-/// Runs one child on `path` and SIGKILLs it `extra` writes' time after its `nth` checkpoint.
-fn run_child(path: &Path, seed: u64, nth: usize, after: Duration) {
-    let exe = std::env::current_exe().expect("test binary");
-    let mut child = Command::new(exe)
-        .args([
-            "checkpoint_crash_child",
-            "--exact",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env(CHILD_ENV, path)
-        .env("ADJOIN_CKPT_SEED", seed.to_string())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn child");
-    let out = child.stdout.take().expect("stdout");
-    let mut seen = 0;
-    for line in BufReader::new(out).lines() {
-        let line = line.expect("line");
-        if line.starts_with("checkpoint ") {
-            seen += 1;
-            if seen == nth {
-                break;
-            }
-        }
-    }
-    assert_eq!(seen, nth, "the child ended before its checkpoints");
-    std::thread::sleep(after);
-    child.kill().expect("SIGKILL");
-    child.wait().expect("reap");
-}
-
 fn by_scan(db: &Db, constraint: &Expr) -> Vec<String> {
     let opts = EvalOptions::default();
     let mut ids: Vec<String> = db
@@ -178,9 +142,14 @@ fn a_restart_after_a_kill_replays_only_what_came_after_the_last_checkpoint() {
     }
     let mut rng = Rng::new(0xc4a5);
     for round in 0..ROUNDS {
-        run_child(
-            &path,
-            round + 1,
+        let env = [
+            (CHILD_ENV, path.display().to_string()),
+            ("ADJOIN_CKPT_SEED", (round + 1).to_string()),
+        ];
+        child::run_killed_after_lines(
+            "checkpoint_crash_child",
+            &env,
+            "checkpoint ",
             rng.range(1, 3) as usize,
             Duration::from_millis(rng.range(20, 150) as u64),
         );

@@ -43,3 +43,39 @@ pub fn run_killed(test: &str, env: &[(&str, String)], after: Duration) -> Vec<St
     child.wait().expect("reap");
     reader.join().expect("reader")
 }
+
+/// Runs the test `test` of this test binary as a child with `env` set, waits until it has
+/// printed `nth` lines starting with `prefix`, SIGKILLs it `after` later and returns those
+/// lines. Panics if it ends before.
+pub fn run_killed_after_lines(
+    test: &str,
+    env: &[(&str, String)],
+    prefix: &str,
+    nth: usize,
+    after: Duration,
+) -> Vec<String> {
+    let exe = std::env::current_exe().expect("test binary");
+    let mut child = Command::new(exe)
+        .args([test, "--exact", "--nocapture", "--test-threads=1"])
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn child");
+    let stdout = child.stdout.take().expect("stdout");
+    let seen: Vec<String> = BufReader::new(stdout)
+        .lines()
+        .map_while(Result::ok)
+        .filter(|l| l.starts_with(prefix))
+        .take(nth)
+        .collect();
+    assert_eq!(
+        seen.len(),
+        nth,
+        "the child ended before printing {nth} × {prefix:?}"
+    );
+    std::thread::sleep(after);
+    child.kill().expect("SIGKILL");
+    child.wait().expect("reap");
+    seen
+}

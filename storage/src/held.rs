@@ -9,6 +9,10 @@
 //! - **Views.** [`AdStore::live_view`] lists every live record's `(seq, id, revision,
 //!   expiry)` and the collection's [`Generation`], consistently (under the writer lock), from
 //!   the in-memory index alone: no block is read.
+//! - **Observers.** A [`CommitObserver`] registered with [`AdStore::observe`] is told every
+//!   commit's changes to live records ([`Committed`]: collection, id, `seq`, revision, expiry,
+//!   stored or gone) inside the commit: after the store transaction and the in-memory index,
+//!   before the writer lock is released, so in commit order and before the write returns.
 //! - **Checkpoints.** A held index's saved state: the `(seq, revision)` of every ad it holds,
 //!   in `seq` order, and an opaque payload (the index's own snapshot, whose layout is the
 //!   index's business). An index restored from a checkpoint is brought up to date by the
@@ -98,6 +102,99 @@ impl AdStore {
             ads,
             damaged,
         })
+    }
+}
+
+/// One change a commit made to a live record ([`CommitObserver`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Committed<'a> {
+    /// The record's collection.
+    pub collection: &'a str,
+    /// The ad's id.
+    pub id: &'a str,
+    /// The record's sequence number.
+    pub seq: u64,
+    /// What happened to it.
+    pub change: Change,
+}
+
+/// What a commit did to a live record.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Change {
+    /// Stored (new, or replacing the record of the same `seq`), of this revision and expiry.
+    Stored {
+        /// Its [`revision`](crate::record::revision).
+        revision: u64,
+        /// When it expires, if it does.
+        expires: Option<i64>,
+    },
+    /// No longer live: removed, consumed, purged, or replaced (then `Stored` follows). Also
+    /// told of a dead record (consumed earlier) when it is taken out of its block.
+    Gone,
+}
+
+/// Told every commit's changes to live records, inside the commit (in commit order, under the
+/// store's writer lock: it must be quick and must not write to the store).
+pub trait CommitObserver: Send + Sync {
+    /// The changes of one commit, gone records before stored ones.
+    fn committed(&self, changes: &[Committed<'_>]);
+}
+
+impl AdStore {
+    /// Registers `observer` to be told every later commit's changes.
+    pub fn observe(&self, observer: std::sync::Arc<dyn CommitObserver>) {
+        self.observers.write().push(observer);
+    }
+
+    /// Tells the observers a commit's index changes (`index.rs`), if any observe.
+    pub(crate) fn tell_observers(&self, changes: &[crate::index::Change]) {
+        use crate::index::Change as C;
+        let observers = self.observers.read();
+        if observers.is_empty() {
+            return;
+        }
+        let names: std::collections::HashMap<crate::key::CollId, String> = changes
+            .iter()
+            .filter_map(|c| match c {
+                C::Add(c, ..) | C::Remove(c, ..) => Some(*c),
+                _ => None,
+            })
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .filter_map(|c| Some((c, self.coll_name(c)?)))
+            .collect();
+        let told: Vec<Committed<'_>> = changes
+            .iter()
+            .filter_map(|c| {
+                let (coll, id, seq, change) = match c {
+                    C::Remove(c, id, loc, _) => (c, id, loc.seq, Change::Gone),
+                    C::Add(c, id, loc, expires, revision) => (
+                        c,
+                        id,
+                        loc.seq,
+                        Change::Stored {
+                            revision: *revision,
+                            expires: *expires,
+                        },
+                    ),
+                    _ => return None,
+                };
+                Some(Committed {
+                    collection: names.get(coll)?.as_str(),
+                    id: id.as_str(),
+                    seq,
+                    change,
+                })
+            })
+            .collect();
+        if told.is_empty() {
+            return;
+        }
+        for o in observers.iter() {
+            o.committed(&told);
+        }
     }
 }
 
@@ -398,6 +495,76 @@ mod tests {
             let d = difference(held.into_iter(), &view, keep);
             assert_eq!((d.removed, d.added), (removed, added));
         }
+    }
+
+    #[test]
+    fn observers_are_told_each_commit_in_order() {
+        use crate::backend::MemStore;
+        use crate::{AdStore, Durability, NewMatch, NewMember, PutOptions, StoreOptions};
+        use parking_lot::Mutex;
+        use std::sync::Arc;
+
+        #[derive(Default)]
+        struct Log(Mutex<Vec<String>>);
+        impl CommitObserver for Log {
+            fn committed(&self, changes: &[Committed<'_>]) {
+                let mut log = self.0.lock();
+                for c in changes {
+                    let what = match c.change {
+                        Change::Stored { expires, .. } => format!("stored {expires:?}"),
+                        Change::Gone => "gone".into(),
+                    };
+                    log.push(format!("{} {} #{} {what}", c.collection, c.id, c.seq));
+                }
+                log.push("|".into());
+            }
+        }
+        let store =
+            AdStore::open(Arc::new(MemStore::new()), StoreOptions::default()).expect("open");
+        let log = Arc::new(Log::default());
+        store.observe(log.clone());
+        let ad = |t: &str| adjoin_query::parse::classad(t).expect("ad");
+        let p = PutOptions::default();
+        let a = store
+            .put("m", &ad("[Name = \"a\"; X = 1]"), &p)
+            .expect("put");
+        store.put("m", &ad("[Name = \"b\"]"), &p).expect("put");
+        let a2 = store
+            .put("m", &ad("[Name = \"a\"; X = 2]"), &p)
+            .expect("replace");
+        assert_eq!((a.seq, a2.seq), (1, 1));
+        assert_ne!(a.revision, a2.revision);
+        store
+            .remove("m", "b", Durability::Immediate)
+            .expect("remove");
+        let member = NewMember {
+            collection: "m".into(),
+            id: "a".into(),
+            rank: None,
+            consume: true,
+        };
+        store
+            .record_match(&NewMatch {
+                cycle: 1,
+                members: vec![member],
+            })
+            .expect("match");
+        assert_eq!(
+            *log.0.lock(),
+            [
+                "m a #1 stored None",
+                "|",
+                "m b #2 stored None",
+                "|",
+                "m a #1 gone",
+                "m a #1 stored None",
+                "|",
+                "m b #2 gone",
+                "|",
+                "m a #1 gone",
+                "|",
+            ]
+        );
     }
 
     proptest! {

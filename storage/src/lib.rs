@@ -66,7 +66,8 @@ mod write;
 pub use check::CheckReport;
 pub use error::{AdError, Damage, Error, MigrationError, OpenError, StoreError};
 pub use held::{
-    difference, write_checkpoint, Checkpoint, CheckpointError, Difference, LiveAd, LiveView,
+    difference, write_checkpoint, Change, Checkpoint, CheckpointError, CommitObserver, Committed,
+    Difference, LiveAd, LiveView,
 };
 pub use history::{PruneReport, Retention};
 pub use ident::{Expiry, IdRule};

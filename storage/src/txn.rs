@@ -602,11 +602,15 @@ impl<'s> Txn<'s> {
             Ok(())
         };
         tx_result(self.s.store.transaction(&tree::ALL, &body))?;
+        let told = (!self.s.observers.read().is_empty()).then(|| changes.clone());
         self.s.index.write().apply(changes);
         for c in self.colls.values() {
             if c.before.is_none() {
                 self.s.learn_collection(&c.name, c.now.id);
             }
+        }
+        if let Some(changes) = told {
+            self.s.tell_observers(&changes);
         }
         Ok(())
     }

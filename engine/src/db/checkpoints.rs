@@ -14,18 +14,20 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// When the held indexes are checkpointed in the background: after `writes` writes applied
-/// to them, or `every` after the first write since the last checkpoint, whichever comes first.
+/// When the held indexes are checkpointed in the background: after `writes` changes to
+/// records were committed (the store tells every commit's), or `every` after the first change
+/// since the last checkpoint, whichever comes first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckpointPolicy {
-    /// Writes (puts, removals, matches, load chunks…) applied to held indexes.
+    /// Changes to records committed (an ad stored, replaced, removed, consumed or purged counts
+    /// one; a replacement two).
     pub writes: u64,
     /// Time since the last checkpoint, once anything changed.
     pub every: Duration,
 }
 
 impl Default for CheckpointPolicy {
-    /// 10,000 writes or a minute.
+    /// 10,000 changes or a minute.
     fn default() -> CheckpointPolicy {
         CheckpointPolicy {
             writes: 10_000,
@@ -62,7 +64,7 @@ impl Checkpointer {
                     if *stopped {
                         break;
                     }
-                    let unsaved = indexes.unsaved.load(Ordering::Relaxed);
+                    let unsaved = indexes.unsaved.0.load(Ordering::Relaxed);
                     let due = unsaved >= policy.writes.max(1)
                         || (unsaved > 0 && last.elapsed() >= policy.every);
                     if !due {

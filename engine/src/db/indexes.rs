@@ -40,7 +40,8 @@ use super::{Db, DbError};
 use adjoin_index::{AdId, AdSource, Converted, Converter, Index, IndexOptions, RoaringBitmap};
 use adjoin_query::ClassAd;
 use adjoin_storage::{
-    difference, write_checkpoint, AdError, AdStore, Checkpoint, Generation, LiveAd, StoredAd,
+    difference, write_checkpoint, AdError, AdStore, Checkpoint, CommitObserver, Committed,
+    Generation, LiveAd, StoredAd,
 };
 use parking_lot::{Mutex, RwLock};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -477,10 +478,22 @@ pub(crate) struct Indexes {
     /// The database's directory, where checkpoints go (none in memory).
     dir: Option<PathBuf>,
     pub(crate) opts: IndexOptions,
-    /// Writes applied to held indexes since the last checkpoint.
-    pub(crate) unsaved: AtomicU64,
+    /// Changes to records committed since the last checkpoint (writes through [`Db::store`]
+    /// count too).
+    pub(crate) unsaved: Arc<Unsaved>,
     /// Checkpoints written.
     pub(crate) checkpoints: AtomicU64,
+}
+
+/// Changes to records committed since the last checkpoint: told by the store, as its
+/// [`CommitObserver`] (it holds no index, which reads the store: no cycle of `Arc`s).
+#[derive(Debug, Default)]
+pub(crate) struct Unsaved(pub(crate) AtomicU64);
+
+impl CommitObserver for Unsaved {
+    fn committed(&self, changes: &[Committed<'_>]) {
+        self.0.fetch_add(changes.len() as u64, Ordering::Relaxed);
+    }
 }
 
 impl Indexes {
@@ -490,7 +503,7 @@ impl Indexes {
             slots: Mutex::new(HashMap::new()),
             dir,
             opts,
-            unsaved: AtomicU64::new(0),
+            unsaved: Arc::new(Unsaved::default()),
             checkpoints: AtomicU64::new(0),
         }
     }
@@ -509,7 +522,7 @@ impl Indexes {
             return Ok(());
         };
         let slots: Vec<Slot> = self.slots.lock().values().cloned().collect();
-        self.unsaved.store(0, Ordering::Relaxed);
+        self.unsaved.0.store(0, Ordering::Relaxed);
         for slot in slots {
             if slot.held.read().as_ref().is_none_or(|h| h.saved) {
                 continue;
@@ -1005,7 +1018,6 @@ impl<'a> Writing<'a> {
             if after == *before {
                 continue;
             }
-            self.db.indexes.unsaved.fetch_add(1, Ordering::Relaxed);
             h.saved = false;
             if *current && ok {
                 h.purge(now);

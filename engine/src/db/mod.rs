@@ -258,6 +258,8 @@ impl Db {
         held_files::remove_temporaries(dir);
         let store = Arc::new(AdStore::open(Arc::new(backend), opts.store_options())?);
         let indexes = Arc::new(Indexes::new(Some(dir.to_owned()), IndexOptions::default()));
+        // The store tells the indexes every commit's changes, to count towards a checkpoint.
+        store.observe(Arc::clone(&indexes.unsaved) as Arc<dyn adjoin_storage::CommitObserver>);
         let checkpointer = match (&opts.checkpoints, &read_only) {
             (Some(policy), None) => Some(
                 checkpoints::Checkpointer::spawn(

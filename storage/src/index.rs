@@ -82,7 +82,7 @@ pub(crate) enum Change {
 /// What one block gives the index.
 enum Found {
     /// The block's records: id, place, expiry, revision.
-    Ads(CollId, Vec<(Box<str>, Loc, Option<i64>, u64)>),
+    Ads(CollId, Vec<(std::sync::Arc<str>, Loc, Option<i64>, u64)>),
     /// The block's directory cannot be read.
     Damaged(CollId, Damage),
 }
@@ -165,7 +165,7 @@ impl Index {
                             let coll = ix.colls.entry(c).or_default();
                             for (id, loc, expires, revision) in entries {
                                 if ix.tombstoned.contains(&crate::key::id(c, &id)) {
-                                    coll.add_dead(id, loc);
+                                    coll.add_dead((*id).into(), loc);
                                     continue;
                                 }
                                 if let Some(t) = expires {
@@ -173,7 +173,7 @@ impl Index {
                                     coll.expires_at.insert(loc.seq, t);
                                 }
                                 coll.revisions.insert(loc.seq, revision);
-                                coll.ids.insert(id.into(), loc);
+                                coll.ids.insert(id, loc);
                             }
                         }
                         Found::Damaged(c, d) => ix.colls.entry(c).or_default().damaged.push(d),

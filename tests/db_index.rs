@@ -495,3 +495,29 @@ fn a_write_waits_only_for_the_collection_it_touches() {
     assert_eq!(db.count("other", None).expect("count"), 0);
     assert_eq!(by_index(&db, "m", &e), by_scan(&db, "m", &e));
 }
+
+#[test]
+fn a_join_through_the_held_index_equals_a_scan_of_every_pair() {
+    let db = Db::open_in_memory().expect("open");
+    for i in 0..24u8 {
+        db.put("m", &ad(i, u16::from(i) * 331, i, i % 4, i % 7 == 0))
+            .expect("put");
+    }
+    db.remove("m", "n5").expect("remove");
+    for job in JOBS {
+        db.put("jobs", &parse::classad(job).expect("job"))
+            .expect("job");
+    }
+    let joined = db.join("jobs", "m").expect("join");
+    assert!(joined.damaged.is_empty());
+    assert_eq!(joined.rows.len(), JOBS.len());
+    for ((id, offers), job) in joined.rows.iter().zip(JOBS) {
+        let job = Arc::new(parse::classad(job).expect("job"));
+        assert_eq!(offers, &candidates_by_scan(&db, &job), "{id}");
+    }
+    // The offers' index is held: a second join makes it no more (no offer read again).
+    let made = db.with_index("m", |h| h.made()).expect("held");
+    let again = db.join("jobs", "m").expect("join");
+    assert_eq!(again.rows, joined.rows);
+    assert_eq!(db.with_index("m", |h| h.made()).expect("held"), made);
+}

@@ -20,7 +20,7 @@ pub use self::indexes::{Held, Made};
 pub use self::loading::{LoadOptions, LoadProgress, LoadReport, LoadedAd};
 pub use self::maintenance::{MaintainReport, Maintenance};
 pub(crate) use self::query::same_eval;
-pub use self::query::{selects, Answer, Query};
+pub use self::query::{selects, Answer, Joined, Query};
 
 use self::indexes::{Indexes, Writing};
 use adjoin_index::IndexOptions;

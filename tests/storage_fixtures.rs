@@ -252,3 +252,57 @@ fn format_5_fixture_reads_back() {
         "{policy:?}"
     );
 }
+
+/// The held-index checkpoint fixture: format 5's database with a checkpoint of `machines`'
+/// held index (docs/storage-format.md, "Held indexes"), written by the build that introduced
+/// checkpoint files (run once, by hand; see the README).
+fn checkpoint_fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/storage/checkpoint-v1")
+}
+
+/// Copies `from` (files, and the files of its subdirectories one level down) into `to`.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("fixture present") {
+        let entry = entry.expect("entry");
+        if entry.file_type().expect("type").is_dir() {
+            copy_tree(&entry.path(), &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).expect("copy");
+        }
+    }
+}
+
+#[test]
+#[ignore = "writes tests/fixtures/storage/checkpoint-v1; run by hand to make the fixture"]
+fn write_checkpoint_fixture() {
+    let dir = checkpoint_fixture();
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_tree(&fixture_dir(5).join("db"), &dir.join("db"));
+    let db = Db::open_with(dir.join("db"), &at(T0 + 60)).expect("open");
+    db.count("machines", None).expect("count");
+    db.close().expect("close");
+}
+
+#[test]
+fn checkpoint_fixture_restores_the_held_index_without_reading_an_ad() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let path = tmp.path().join("db");
+    copy_tree(&checkpoint_fixture().join("db"), &path);
+    // The file as the format describes it: machines is collection 1, its 39 live ads
+    // (slot0, sequence number 1, consumed) marked by their sequence numbers 2..=40.
+    let c = adjoin::storage::Checkpoint::open(&path.join("adjoin-index/c1.snap"))
+        .expect("the checkpoint opens");
+    assert_eq!(c.generation().collection, 1);
+    let seqs: Vec<u64> = c.marks().map(|(s, _)| s).collect();
+    assert_eq!(seqs, (2..41).collect::<Vec<u64>>());
+    let db = Db::open_with(&path, &at(T0 + 60)).expect("open");
+    let e = adjoin::query::parse::expr("Memory >= 10240").expect("constraint");
+    let mut got = db.indexed_query("machines", &e).expect("query").ids;
+    got.sort();
+    let mut want: Vec<String> = (20..40).map(|k| format!("slot{k}@fixture")).collect();
+    want.sort();
+    assert_eq!(got, want);
+    let made = db.with_index("machines", |h| h.made()).expect("index");
+    assert_eq!((made.restored, made.replayed, made.removed), (true, 0, 0));
+}

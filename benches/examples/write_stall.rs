@@ -1,8 +1,10 @@
 //! Put latency while another thread builds an index: N generated slot ads in collection
 //! `big` (on disk, reopened so that no index is held), then one thread counts `big` by a
-//! constraint (building its index by one scan) while another puts ads into `small` one at a
-//! time, durably; prints the puts' latency (p50, p99, max) during the build, and the build's
-//! time. Writes wait only for the collection they touch, so the puts do not wait for the build.
+//! constraint (building its index by one scan) while another puts ads one at a time,
+//! durably; prints the puts' latency (p50, p99, max) during the build, and the build's time.
+//! Twice: puts into another collection, `small` (writes wait only for the collection they
+//! touch), then, reopened without the index's checkpoint, puts into `big` itself (the index
+//! is built beside its slot: the puts wait only for the replay of what they wrote meanwhile).
 //!
 //! `cargo run --release -p adjoin-workload --example write_stall -- [N] [DIR]`
 //! (N defaults to 1,000,000; DIR to a fresh temporary directory).
@@ -51,6 +53,18 @@ fn main() -> Result<(), Box<dyn Error>> {
     let db = Db::open(&dir)?;
     // Hold `small`'s index, so that each put keeps an index current as it would in service.
     db.count("small", None)?;
+    stall(&db, n, "small", "another collection")?;
+    db.close()?;
+    // Without the checkpoint, the next count builds `big`'s index from nothing again.
+    std::fs::remove_dir_all(dir.join("adjoin-index"))?;
+    let db = Db::open(&dir)?;
+    stall(&db, n, "big", "the same collection")?;
+    Ok(())
+}
+
+/// Counts `big` by a constraint (building its index) while putting ads into `into`, one at
+/// a time, durably; prints the build's time and the puts' latency.
+fn stall(db: &Db, n: u64, into: &str, what: &str) -> Result<(), Box<dyn Error>> {
     let building = AtomicBool::new(true);
     let constraint = parse::expr("Memory >= 4096 && KFlops > 1000000")?;
     let (build, mut latencies) = std::thread::scope(|s| {
@@ -63,10 +77,13 @@ fn main() -> Result<(), Box<dyn Error>> {
         let mut lat = Vec::new();
         let mut i = 0u64;
         while building.load(Ordering::SeqCst) {
-            let ad = parse::classad(&format!("[Name = \"s{i}\"; Memory = {}]", i % 64 * 512))
-                .expect("ad");
+            let ad = parse::classad(&format!(
+                "[Name = \"{into}{i}\"; Memory = {}]",
+                i % 64 * 512
+            ))
+            .expect("ad");
             let t = Instant::now();
-            db.put("small", &ad).expect("put");
+            db.put(into, &ad).expect("put");
             lat.push(t.elapsed());
             i += 1;
             std::thread::sleep(Duration::from_millis(1));
@@ -86,7 +103,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             .map_or(0.0, |d| d.as_secs_f64() * 1e3)
     };
     println!(
-        "{} durable puts to another collection meanwhile: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        "{} durable puts to {what} meanwhile: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
         latencies.len(),
         at(0.5),
         at(0.99),

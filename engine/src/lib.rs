@@ -29,6 +29,6 @@ pub mod gang;
 
 pub use adjoin_index as index;
 pub use adjoin_storage as storage;
-pub use db::{Db, DbError, DbOptions, LoadOptions, LoadReport};
+pub use db::{CheckpointPolicy, Db, DbError, DbOptions, LoadOptions, LoadReport};
 pub use files::BadAd;
 pub mod prefer;

@@ -285,6 +285,11 @@ impl Index {
         }
     }
 
+    /// Where it reads ads back, if it keeps none in memory ([`Index::with_source`]).
+    pub fn source(&self) -> Option<Arc<dyn AdSource>> {
+        self.source.clone()
+    }
+
     /// The options.
     pub fn options(&self) -> &IndexOptions {
         &self.opts

@@ -45,6 +45,11 @@ pub(crate) struct Entry<'a> {
 }
 
 impl Entry<'_> {
+    /// The record's [`revision`](crate::record::revision).
+    pub(crate) fn revision(&self) -> u64 {
+        crate::record::revision(self.stored_at, self.crc)
+    }
+
     /// The header this entry describes.
     pub(crate) fn header(&self) -> AdHeader {
         AdHeader {
@@ -78,6 +83,11 @@ pub(crate) struct Rec {
 }
 
 impl Rec {
+    /// The record's [`revision`](crate::record::revision).
+    pub(crate) fn revision(&self) -> u64 {
+        crate::record::revision(self.header.stored_at, self.crc)
+    }
+
     /// A new record: its CRC computed.
     pub(crate) fn new(header: AdHeader, body: Vec<u8>) -> Rec {
         let crc = body_crc(header.seq, &body);
@@ -279,6 +289,11 @@ pub(crate) struct Place {
 }
 
 impl Place {
+    /// The record's [`revision`](crate::record::revision).
+    pub(crate) fn revision(&self) -> u64 {
+        crate::record::revision(self.header.stored_at, self.crc)
+    }
+
     /// The body in `value` (the block it was found in), its checksum verified.
     pub(crate) fn body<'v>(&self, value: &'v [u8]) -> Result<&'v [u8], CodecError> {
         let body = value

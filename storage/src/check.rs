@@ -260,6 +260,13 @@ impl AdStore {
                         "the in-memory index does not place the ad here".into(),
                     );
                 }
+                if coll_index.and_then(|x| x.revisions.get(&e.seq)) != Some(&e.revision()) {
+                    bad(
+                        r,
+                        Some(e.id),
+                        "the in-memory index has another revision of the ad".into(),
+                    );
+                }
                 if let Some(t) = e.expires {
                     expiring.insert((c, t, e.seq, b));
                 }

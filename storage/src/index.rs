@@ -30,8 +30,8 @@ pub(crate) struct Loc {
 /// The index of one collection.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct CollIndex {
-    /// Id → record.
-    pub(crate) ids: HashMap<Box<str>, Loc>,
+    /// Id → record (ids shared, so that a live view copies none).
+    pub(crate) ids: HashMap<std::sync::Arc<str>, Loc>,
     /// `(expiry time, seq, block)` of every ad that expires.
     pub(crate) expiry: BTreeSet<(i64, u64, u64)>,
     /// The same, by sequence number (so that a consumption need not read the block). Keyed
@@ -39,6 +39,9 @@ pub(crate) struct CollIndex {
     pub(crate) expires_at: FxHashMap<u64, i64>,
     /// Blocks whose directory is unreadable, and why.
     pub(crate) damaged: Vec<Damage>,
+    /// The [`revision`](crate::record::revision) of every live record, by sequence number:
+    /// what a held index's checkpoint is compared with (`AdStore::live_view`).
+    pub(crate) revisions: FxHashMap<u64, u64>,
     /// Dead records (consumed, left in their blocks) by sequence number, and by id.
     pub(crate) dead: FxHashSet<u64>,
     pub(crate) dead_ids: HashMap<Box<str>, Vec<Loc>>,
@@ -64,8 +67,8 @@ pub(crate) struct Index {
 pub(crate) enum Change {
     /// The record `id` at `loc` (expiring at the time given) is gone.
     Remove(CollId, String, Loc, Option<i64>),
-    /// The record `id` is now at `loc`.
-    Add(CollId, String, Loc, Option<i64>),
+    /// The record `id` (of the revision given) is now at `loc`.
+    Add(CollId, String, Loc, Option<i64>, u64),
     /// The id (a `tombstones` key) has a tombstone.
     Tombstone(Vec<u8>),
     /// The id's tombstone was deleted.
@@ -78,8 +81,8 @@ pub(crate) enum Change {
 
 /// What one block gives the index.
 enum Found {
-    /// The block's records: id, place, expiry.
-    Ads(CollId, Vec<(Box<str>, Loc, Option<i64>)>),
+    /// The block's records: id, place, expiry, revision.
+    Ads(CollId, Vec<(std::sync::Arc<str>, Loc, Option<i64>, u64)>),
     /// The block's directory cannot be read.
     Damaged(CollId, Damage),
 }
@@ -113,6 +116,7 @@ fn read_directories(
                                 seq: e.seq,
                             },
                             e.expires,
+                            e.revision(),
                         )
                     })
                     .collect(),
@@ -137,8 +141,10 @@ impl Index {
         for entry in store.scan(tree::CATALOG, KeyRange::all())? {
             let (k, v) = entry?;
             if let Ok(e) = crate::codec::open::<crate::record::CollectionEntry>(&k, &v) {
-                let ids = &mut ix.colls.entry(e.id).or_default().ids;
-                ids.reserve(usize::try_from(e.count).unwrap_or(0).min(1 << 26));
+                let coll = ix.colls.entry(e.id).or_default();
+                let n = usize::try_from(e.count).unwrap_or(0).min(1 << 26);
+                coll.ids.reserve(n);
+                coll.revisions.reserve(n);
             }
         }
         // Tombstones first: a record whose id is tombstoned is dead (format 3: consumption
@@ -157,15 +163,16 @@ impl Index {
                     match found {
                         Found::Ads(c, entries) => {
                             let coll = ix.colls.entry(c).or_default();
-                            for (id, loc, expires) in entries {
+                            for (id, loc, expires, revision) in entries {
                                 if ix.tombstoned.contains(&crate::key::id(c, &id)) {
-                                    coll.add_dead(id, loc);
+                                    coll.add_dead((*id).into(), loc);
                                     continue;
                                 }
                                 if let Some(t) = expires {
                                     coll.expiry.insert((t, loc.seq, loc.block));
                                     coll.expires_at.insert(loc.seq, t);
                                 }
+                                coll.revisions.insert(loc.seq, revision);
                                 coll.ids.insert(id, loc);
                             }
                         }
@@ -196,6 +203,7 @@ impl Index {
                     let coll = self.colls.entry(c).or_default();
                     if coll.ids.get(id.as_str()) == Some(&loc) {
                         coll.ids.remove(id.as_str());
+                        coll.revisions.remove(&loc.seq);
                     }
                     if let Some(t) = expires {
                         coll.expiry.remove(&(t, loc.seq, loc.block));
@@ -204,9 +212,14 @@ impl Index {
                         }
                     }
                 }
-                Change::Add(c, id, loc, expires) => {
+                Change::Add(c, id, loc, expires, revision) => {
                     let coll = self.colls.entry(c).or_default();
-                    coll.ids.insert(id.into_boxed_str(), loc);
+                    if let Some(old) = coll.ids.insert(id.into(), loc) {
+                        if old.seq != loc.seq {
+                            coll.revisions.remove(&old.seq);
+                        }
+                    }
+                    coll.revisions.insert(loc.seq, revision);
                     if let Some(t) = expires {
                         coll.expiry.insert((t, loc.seq, loc.block));
                         coll.expires_at.insert(loc.seq, t);
@@ -291,9 +304,9 @@ mod tests {
     fn changes_apply_in_order() {
         let mut ix = Index::default();
         ix.apply(vec![
-            Change::Add(1, "a".into(), loc(1, 1), Some(50)),
-            Change::Add(1, "b".into(), loc(1, 2), None),
-            Change::Add(2, "a".into(), loc(1, 1), Some(10)),
+            Change::Add(1, "a".into(), loc(1, 1), Some(50), 7),
+            Change::Add(1, "b".into(), loc(1, 2), None, 8),
+            Change::Add(2, "a".into(), loc(1, 1), Some(10), 9),
         ]);
         assert_eq!(ix.get(1, "a"), Some(loc(1, 1)));
         assert_eq!(ix.due(60, 10).len(), 2);
@@ -301,13 +314,18 @@ mod tests {
         assert_eq!((ix.due_count(1, 50), ix.due_count(1, 49)), (1, 0));
         // A replacement moves the id; removing the stale place leaves the new one.
         ix.apply(vec![
-            Change::Add(1, "a".into(), loc(3, 3), None),
+            Change::Add(1, "a".into(), loc(3, 3), None, 10),
             Change::Remove(1, "a".into(), loc(1, 1), Some(50)),
         ]);
         assert_eq!(ix.get(1, "a"), Some(loc(3, 3)));
         assert_eq!(ix.due_count(1, 1000), 0);
         ix.apply(vec![Change::Remove(1, "b".into(), loc(1, 2), None)]);
         assert_eq!(ix.get(1, "b"), None);
+        let revs = &ix.colls[&1].revisions;
+        assert_eq!(
+            (revs.get(&3), revs.get(&1), revs.get(&2)),
+            (Some(&10), None, None)
+        );
         ix.apply(vec![
             Change::Tombstone(vec![1]),
             Change::Untombstone(vec![1]),

@@ -28,7 +28,9 @@
 //! The on-disk layout, the invariants between trees and what is assumed of sled are in
 //! `docs/storage-format.md`.
 #![deny(missing_docs)]
-#![forbid(unsafe_code)]
+// `unsafe` is denied everywhere but in `mapped.rs`, which maps checkpoint files and states
+// its safety argument.
+#![deny(unsafe_code)]
 
 pub mod backend;
 mod block;
@@ -38,6 +40,7 @@ pub mod error;
 #[cfg(test)]
 mod faults;
 pub mod format;
+mod held;
 mod history;
 pub mod ident;
 mod index;
@@ -45,6 +48,7 @@ pub mod key;
 mod lifetime;
 mod loader;
 mod maintain;
+mod mapped;
 mod migrate;
 mod names;
 pub mod raw;
@@ -61,6 +65,10 @@ mod write;
 
 pub use check::CheckReport;
 pub use error::{AdError, Damage, Error, MigrationError, OpenError, StoreError};
+pub use held::{
+    difference, write_checkpoint, Change, Checkpoint, CheckpointError, CommitObserver, Committed,
+    Difference, LiveAd, LiveView,
+};
 pub use history::{PruneReport, Retention};
 pub use ident::{Expiry, IdRule};
 pub use lifetime::Purged;

@@ -20,6 +20,7 @@ use adjoin_query::{AbsTime, BinOp, ClassAd, Expr, Name, UnOp};
 pub struct RawAd<'a> {
     body: &'a [u8],
     names: &'a Names,
+    revision: u64,
 }
 
 impl std::fmt::Debug for RawAd<'_> {
@@ -32,7 +33,22 @@ impl std::fmt::Debug for RawAd<'_> {
 
 impl<'a> RawAd<'a> {
     pub(crate) fn new(body: &'a [u8], names: &'a Names) -> RawAd<'a> {
-        RawAd { body, names }
+        RawAd {
+            body,
+            names,
+            revision: 0,
+        }
+    }
+
+    /// The same body, from a record of [`revision`](crate::record::revision) `revision`.
+    pub(crate) fn with_revision(self, revision: u64) -> RawAd<'a> {
+        RawAd { revision, ..self }
+    }
+
+    /// The [`revision`](crate::record::revision) of the record a scan found it in (0 for a body
+    /// given back to [`AdStore::raw_ad`](crate::AdStore::raw_ad)).
+    pub fn revision(&self) -> u64 {
+        self.revision
     }
 
     /// The encoded body, as [`AdStore::raw_ad`](crate::AdStore::raw_ad) takes it back (to be

@@ -98,6 +98,7 @@ impl AdStore {
             collection: name.to_owned(),
             header: e.header(),
             ad,
+            revision: e.revision(),
         })))
     }
 
@@ -110,6 +111,7 @@ impl AdStore {
                 collection: coll.to_owned(),
                 header,
                 ad: raw.decode()?,
+                revision: raw.revision(),
             })
         })
     }
@@ -322,7 +324,8 @@ where
                 Err(e) => return Some(Err(bad(e))),
             };
             let seq = p.header.seq;
-            let item = (self.read)(name, p.header, RawAd::new(body, &self.store.names));
+            let raw = RawAd::new(body, &self.store.names).with_revision(p.revision());
+            let item = (self.read)(name, p.header, raw);
             return Some(item.map_err(|e| {
                 // The header went to `read`: the id is looked up again (damage is rare).
                 let id = View::open(&cur.key, cur.first, &cur.value)

@@ -24,6 +24,17 @@ pub struct AdHeader {
     pub generated_id: bool,
 }
 
+/// A record's **revision**: what tells one stored version of an ad from another under the same
+/// sequence number (a replacement keeps its ad's `seq`). It is the body's CRC-32 (which covers
+/// the sequence number and the encoded ad) in the low 32 bits and the low 32 bits of
+/// `stored_at` in the high ones, both read from the block's directory, so that a store can
+/// list every record's revision without reading a body. Two versions of an ad get the same revision
+/// only if they were stored in the same second with colliding CRCs (or the same bytes);
+/// derived data (the held indexes' checkpoints) compare revisions to find what changed.
+pub fn revision(stored_at: i64, crc: u32) -> u64 {
+    ((stored_at as u64) << 32) | u64::from(crc)
+}
+
 /// An ad as read back: its header and the parsed ad.
 #[derive(Clone, Debug)]
 pub struct StoredAd {
@@ -33,6 +44,8 @@ pub struct StoredAd {
     pub header: AdHeader,
     /// The ad.
     pub ad: ClassAd,
+    /// Its record's [`revision`].
+    pub revision: u64,
 }
 
 impl StoredAd {

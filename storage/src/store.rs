@@ -103,6 +103,8 @@ pub struct AdStore {
     pub(crate) index: RwLock<Index>,
     pub(crate) names: crate::names::Names,
     opened: format::Opened,
+    /// Told every commit's changes to records, inside the commit (`held.rs`).
+    pub(crate) observers: RwLock<Vec<Arc<dyn crate::held::CommitObserver>>>,
 }
 
 impl std::fmt::Debug for AdStore {
@@ -214,6 +216,7 @@ impl AdStore {
             index: RwLock::new(index),
             names,
             opened,
+            observers: RwLock::new(Vec::new()),
         };
         s.load_catalog()?;
         Ok(s)

@@ -18,8 +18,8 @@ use std::collections::{BTreeMap, HashMap};
 
 /// A block as this transaction will leave it.
 struct Touched {
-    /// `(id, seq, expires)` of the records it held before (empty for a new block).
-    old: Vec<(String, u64, Option<i64>)>,
+    /// `(id, seq, expires, revision)` of the records it held before (empty for a new block).
+    old: Vec<(String, u64, Option<i64>, u64)>,
     /// Its records now, in sequence order.
     recs: Vec<Rec>,
     /// True when the block is in the store.
@@ -191,7 +191,7 @@ impl<'s> Txn<'s> {
                         old: view
                             .entries()
                             .iter()
-                            .map(|e| (e.id.to_owned(), e.seq, e.expires))
+                            .map(|e| (e.id.to_owned(), e.seq, e.expires, e.revision()))
                             .collect(),
                         recs: view.recs(),
                         existed: true,
@@ -501,28 +501,36 @@ impl<'s> Txn<'s> {
                 writes.push((t::BLOCKS, k, Some(value)));
             }
             // Only records that changed change the index: both lists are in sequence order.
-            let now: Vec<(&str, u64, Option<i64>)> = touched
+            type Listed<'a> = Vec<(&'a str, u64, Option<i64>, u64)>;
+            let now: Listed = touched
                 .recs
                 .iter()
-                .map(|r| (r.header.id.as_str(), r.header.seq, r.header.expires))
+                .map(|r| {
+                    (
+                        r.header.id.as_str(),
+                        r.header.seq,
+                        r.header.expires,
+                        r.revision(),
+                    )
+                })
                 .collect();
-            let was: Vec<(&str, u64, Option<i64>)> = touched
+            let was: Listed = touched
                 .old
                 .iter()
-                .map(|(id, seq, exp)| (id.as_str(), *seq, *exp))
+                .map(|(id, seq, exp, rev)| (id.as_str(), *seq, *exp, *rev))
                 .collect();
             let loc = |seq| Loc { block: b, seq };
-            for &(id, seq, exp) in was.iter().filter(|o| {
+            for &(id, seq, exp, _) in was.iter().filter(|o| {
                 now.binary_search_by_key(&o.1, |n| n.1)
                     .map_or(true, |i| now[i] != **o)
             }) {
                 changes.push(Change::Remove(c, id.to_owned(), loc(seq), exp));
             }
-            for &(id, seq, exp) in now.iter().filter(|n| {
+            for &(id, seq, exp, rev) in now.iter().filter(|n| {
                 was.binary_search_by_key(&n.1, |o| o.1)
                     .map_or(true, |i| was[i] != **n)
             }) {
-                adds.push(Change::Add(c, id.to_owned(), loc(seq), exp));
+                adds.push(Change::Add(c, id.to_owned(), loc(seq), exp, rev));
             }
         }
         changes.extend(adds);
@@ -594,11 +602,15 @@ impl<'s> Txn<'s> {
             Ok(())
         };
         tx_result(self.s.store.transaction(&tree::ALL, &body))?;
+        let told = (!self.s.observers.read().is_empty()).then(|| changes.clone());
         self.s.index.write().apply(changes);
         for c in self.colls.values() {
             if c.before.is_none() {
                 self.s.learn_collection(&c.name, c.now.id);
             }
+        }
+        if let Some(changes) = told {
+            self.s.tell_observers(&changes);
         }
         Ok(())
     }

@@ -41,6 +41,9 @@ pub struct Put {
     pub seq: u64,
     /// When it expires, if it does.
     pub expires: Option<i64>,
+    /// Its record's [`revision`](crate::record::revision): what a held index keeps to tell
+    /// this version of the ad from a later one under the same `seq`.
+    pub revision: u64,
 }
 
 /// An ad ready to store: id and expiry resolved, ad encoded.
@@ -162,14 +165,16 @@ fn put_one(
                 return Ok(Err(e));
             }
             header.seq = loc.seq;
+            let rec = Rec::new(header, p.ad_bytes);
             let put = Put {
-                id: header.id.clone(),
+                id: rec.header.id.clone(),
                 generated,
                 replaced: true,
                 seq: loc.seq,
-                expires: header.expires,
+                expires: rec.header.expires,
+                revision: rec.revision(),
             };
-            txn.replace(name, c, loc, Rec::new(header, p.ad_bytes))?;
+            txn.replace(name, c, loc, rec)?;
             return Ok(Ok(put));
         }
         // The old ad had expired: it is gone, and this one is new, at the end.
@@ -183,14 +188,16 @@ fn put_one(
         e.count += 1;
     });
     header.seq = seq;
+    let rec = Rec::new(header, p.ad_bytes);
     let put = Put {
-        id: header.id.clone(),
+        id: rec.header.id.clone(),
         generated,
         replaced: false,
         seq,
-        expires: header.expires,
+        expires: rec.header.expires,
+        revision: rec.revision(),
     };
-    txn.append(c, Rec::new(header, p.ad_bytes));
+    txn.append(c, rec);
     Ok(Ok(put))
 }
 

@@ -1,33 +1,25 @@
-//! Index snapshot files: a collection's held index ([`super::indexes`]) written beside the
-//! store, so that a restart restores it instead of reading and converting every ad.
+//! Held-index checkpoints: a collection's held index ([`super::indexes`]) written beside the
+//! store, so that a restart (after a close or a kill) restores it instead of reading and
+//! converting every ad.
 //!
 //! One file per collection, `adjoin-index/c<collection number>.snap` inside the database's
-//! directory:
-//!
-//! ```text
-//! magic "ADJIDX\0\x01" (8 bytes) ‖ payload length u64 LE ‖ payload CRC-32 u32 LE ‖ payload
-//! ```
-//!
-//! The payload is bincode [`SnapshotFile`]: the store generation it reflects, the options it
-//! was converted with, the ids by index number, expiries, the ads with ports, and the index's
-//! own [`IndexSnapshot`]. A file is written whole to a temporary name, synced, and renamed
-//! over the old one; a reader that finds anything wrong (magic, length, checksum, decoding,
-//! another generation or other options) ignores the file and the index is rebuilt from the
-//! store. The store stays the only source of truth: a snapshot is a cache of it.
+//! directory, in the store's checkpoint container (`adjoin_storage::write_checkpoint`,
+//! docs/storage-format.md, "Held indexes"): the `(seq, revision)` of every ad the index
+//! holds, then this module's payload, bincode (fixed-width integers) of [`Payload`]: the
+//! options the ads were converted with, the ads with ports, and the index's own
+//! [`IndexSnapshot`]. Ids and expiries are not in it: the store's live view gives them. A
+//! reader that finds anything wrong (magic, length, checksum, decoding, other options) ignores
+//! the file and the index is built from the store. The store stays the only source of truth: a
+//! checkpoint is a cache of it.
 
 use adjoin_index::{AdId, IndexOptions, IndexSnapshot};
-use adjoin_storage::Generation;
 use bincode::Options;
 use serde::{Deserialize, Serialize};
-use std::io::Write;
 use std::path::{Path, PathBuf};
-
-const MAGIC: &[u8; 8] = b"ADJIDX\0\x01";
 
 /// The version of how ads are converted (profiles, rectangles, mangling, imported values):
 /// raise it with any change there, so that snapshots of older conversions are not restored.
 pub(crate) const CONVERSION: u32 = 1;
-const HEAD: usize = 8 + 8 + 4;
 
 /// What a snapshot was converted under: a restore with other options would index differently.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -58,19 +50,12 @@ impl OptionsStamp {
     }
 }
 
-/// The payload of a snapshot file.
+/// The payload of a checkpoint file (after the store's marks).
 #[derive(Debug, Serialize, Deserialize)]
-pub(crate) struct SnapshotFile {
-    pub(crate) generation: Generation,
+pub(crate) struct Payload {
     pub(crate) options: OptionsStamp,
-    /// Stored ids by index number (`None`: a number no longer in use).
-    pub(crate) ids: Vec<Option<String>>,
-    /// `(index number, expiry)` of the ads that expire.
-    pub(crate) expires: Vec<(AdId, i64)>,
     /// The ads with ports.
     pub(crate) ported: Vec<AdId>,
-    /// Ads that could not be read when the index was built (not indexed), as messages.
-    pub(crate) damaged: Vec<String>,
     pub(crate) index: IndexSnapshot,
 }
 
@@ -90,35 +75,19 @@ fn codec() -> impl Options {
         .allow_trailing_bytes()
 }
 
-/// Writes `snap` as collection `c`'s snapshot, atomically.
-pub(crate) fn write(db: &Path, c: u32, snap: &SnapshotFile) -> std::io::Result<()> {
-    let _span = tracing::debug_span!("write_snapshot", collection = c).entered();
-    let payload = codec()
-        .serialize(snap)
-        .map_err(|e| std::io::Error::other(e.to_string()))?;
-    let d = dir(db);
-    std::fs::create_dir_all(&d)?;
-    let target = path(db, c);
-    let tmp = target.with_extension("tmp");
-    let written = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(MAGIC)?;
-        f.write_all(&(payload.len() as u64).to_le_bytes())?;
-        f.write_all(&crc32fast::hash(&payload).to_le_bytes())?;
-        f.write_all(&payload)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, &target)
-    })();
-    if let Err(e) = written {
-        // A partial file would only keep a full disk full.
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e);
-    }
-    // The rename itself durable: sync the directory (where the platform allows opening one).
-    if let Ok(dirf) = std::fs::File::open(&d) {
-        let _ = dirf.sync_all();
-    }
-    Ok(())
+/// The payload's bytes.
+pub(crate) fn encode(p: &Payload) -> std::io::Result<Vec<u8>> {
+    codec()
+        .serialize(p)
+        .map_err(|e| std::io::Error::other(e.to_string()))
+}
+
+/// The payload in `bytes`, if it decodes.
+pub(crate) fn decode(bytes: &[u8]) -> Result<Payload, String> {
+    codec()
+        .with_limit(bytes.len() as u64)
+        .deserialize(bytes)
+        .map_err(|e| e.to_string())
 }
 
 /// Removes the temporary files of snapshot writes that were interrupted (a kill, a full
@@ -135,65 +104,15 @@ pub(crate) fn remove_temporaries(db: &Path) {
     }
 }
 
-/// Collection `c`'s snapshot, if a readable one exists; why not, otherwise.
-pub(crate) fn read(db: &Path, c: u32) -> Result<SnapshotFile, String> {
-    let _span = tracing::debug_span!("read_snapshot", collection = c).entered();
-    let bytes = std::fs::read(path(db, c)).map_err(|e| e.to_string())?;
-    decode(&bytes)
-}
-
-/// The generation collection `c`'s snapshot says it reflects, read from its first bytes only
-/// (a hint: [`read`] checks the whole file).
-pub(crate) fn generation(db: &Path, c: u32) -> Option<Generation> {
-    use std::io::Read;
-    let mut head = [0u8; HEAD + 12];
-    std::fs::File::open(path(db, c))
-        .ok()?
-        .read_exact(&mut head)
-        .ok()?;
-    if &head[..8] != MAGIC {
-        return None;
-    }
-    codec().deserialize(&head[HEAD..]).ok()
-}
-
-fn decode(bytes: &[u8]) -> Result<SnapshotFile, String> {
-    if bytes.len() < HEAD || &bytes[..8] != MAGIC {
-        return Err("not an index snapshot of this version".into());
-    }
-    let len = u64::from_le_bytes(bytes[8..16].try_into().map_err(|_| "short header")?);
-    let crc = u32::from_le_bytes(bytes[16..20].try_into().map_err(|_| "short header")?);
-    let payload = &bytes[HEAD..];
-    if payload.len() as u64 != len {
-        return Err(format!(
-            "{} payload bytes, header says {len}",
-            payload.len()
-        ));
-    }
-    if crc32fast::hash(payload) != crc {
-        return Err("checksum mismatch".into());
-    }
-    codec()
-        .with_limit(len)
-        .deserialize(payload)
-        .map_err(|e| e.to_string())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use adjoin_storage::{write_checkpoint, Checkpoint, Generation};
 
-    fn sample() -> SnapshotFile {
-        SnapshotFile {
-            generation: Generation {
-                collection: 3,
-                writes: 7,
-            },
+    fn sample() -> Payload {
+        Payload {
             options: OptionsStamp::of(&IndexOptions::default()),
-            ids: vec![Some("a".into()), None, Some("c".into())],
-            expires: vec![(2, 1000)],
-            ported: vec![],
-            damaged: vec![],
+            ported: vec![2],
             index: IndexSnapshot::default(),
         }
     }
@@ -201,43 +120,36 @@ mod tests {
     #[test]
     fn interrupted_writes_leave_no_temporaries() {
         let dir = tempfile::tempdir().expect("tempdir");
-        write(dir.path(), 1, &sample()).expect("write");
+        let g = Generation {
+            collection: 1,
+            writes: 1,
+        };
+        let bytes = encode(&sample()).expect("encode");
+        write_checkpoint(&path(dir.path(), 1), g, &[], &bytes).expect("write");
         let stale = path(dir.path(), 2).with_extension("tmp");
-        std::fs::write(&stale, b"ADJIDX partial").expect("stale");
+        std::fs::write(&stale, b"ADJCKPT partial").expect("stale");
         remove_temporaries(dir.path());
         assert!(!stale.exists());
-        assert!(path(dir.path(), 1).exists(), "finished snapshots stay");
+        assert!(path(dir.path(), 1).exists(), "finished checkpoints stay");
         // A write that fails at its rename (the target is a directory) removes its file.
         std::fs::create_dir_all(path(dir.path(), 3).join("x")).expect("dir");
-        assert!(write(dir.path(), 3, &sample()).is_err());
+        assert!(write_checkpoint(&path(dir.path(), 3), g, &[], &bytes).is_err());
         assert!(!path(dir.path(), 3).with_extension("tmp").exists());
     }
 
     #[test]
-    fn files_round_trip_and_damage_is_refused() {
+    fn payloads_round_trip_and_damage_is_refused() {
         let dir = tempfile::tempdir().expect("tempdir");
-        write(dir.path(), 3, &sample()).expect("write");
-        let back = read(dir.path(), 3).expect("read");
-        assert_eq!((back.generation, back.ids.len()), (sample().generation, 3));
-        let file = path(dir.path(), 3);
-        let good = std::fs::read(&file).expect("bytes");
-        for (what, bytes) in [
-            ("truncated", good[..good.len() - 1].to_vec()),
-            ("empty", Vec::new()),
-            ("flipped", {
-                let mut b = good.clone();
-                let last = b.len() - 1;
-                b[last] ^= 1;
-                b
-            }),
-            ("other magic", {
-                let mut b = good.clone();
-                b[7] = 9;
-                b
-            }),
-        ] {
-            assert!(decode(&bytes).is_err(), "{what}");
-        }
-        assert!(read(dir.path(), 4).is_err(), "missing");
+        let g = Generation {
+            collection: 3,
+            writes: 7,
+        };
+        let bytes = encode(&sample()).expect("encode");
+        write_checkpoint(&path(dir.path(), 3), g, &[(2, 9)], &bytes).expect("write");
+        let c = Checkpoint::open(&path(dir.path(), 3)).expect("open");
+        let back = decode(c.payload()).expect("decode");
+        assert_eq!((back.ported, back.options), (vec![2], sample().options));
+        assert!(decode(&bytes[..bytes.len() - 1]).is_err(), "truncated");
+        assert!(decode(&[]).is_err(), "empty");
     }
 }

@@ -1,97 +1,113 @@
 //! The indexes a [`Db`] holds: one spatial index per collection, made on first use and kept
 //! exact as the Db's own writes change the collection.
 //!
-//! A held index is made the cheapest way that is current: restored from the collection's
-//! snapshot file when the snapshot's store generation is the collection's (no ad is read),
-//! else rebuilt by one scan of the store. It keeps no ads in memory: it reads them back from
-//! the store ([`StoreSource`]) when it must evaluate a candidate or import a new attribute.
-//! Index numbers ([`AdId`]) follow load order: new ads get the next number, a replaced ad
-//! keeps its own.
+//! **Numbers.** A held index knows an ad by the store's own number for it, the record's
+//! sequence number `seq` (per collection, never handed out twice; a replacement keeps its
+//! ad's), as its [`AdId`]; with each ad it keeps the record's revision
+//! (`adjoin_storage::record::revision`). Those `(seq, revision)` marks describe exactly what the
+//! index holds, so that the store can say what changed since: [`adjoin_storage::difference`]
+//! against the store's live view ([`AdStore::live_view`], from the in-memory index: no ad is
+//! read).
 //!
-//! **Invariant**: a held index describes the collection as of its `generation`. A Db write
-//! names the collections it changes (a put, load or removal one, a match its members'; a purge
-//! or maintenance step all of them, one at a time under `Indexes::write`); it takes those held
-//! indexes' locks in name order, writes, applies the same change to each index and records the
-//! new generation (a failed write that changed the collection anyway drops the index). Writes
-//! to other collections, and an index being built for another collection, do not wait for it:
+//! **Making an index: catching up.** An index is made by catching up from a base: the
+//! collection's checkpoint (`held_files.rs`: restored without reading an ad), the stale index
+//! itself (writes made through [`Db::store`] directly), or nothing. Catching up removes the ads
+//! gone or changed and reads and adds those new or changed, so a restart after a kill replays
+//! only what came after the last checkpoint, and an index is never rebuilt from scratch
+//! while a checkpoint of it exists. The catching up runs *beside* the slot: writers to the
+//! collection go on (their changes are not applied to the index being made); then, under the
+//! slot's lock, a second catch-up replays what they wrote meanwhile and the index is swapped
+//! in. Writers to the collection wait only for that replay.
+//!
+//! **Invariant**: a held index in its slot describes the collection as of its `generation`,
+//! and its marks are exactly its ads. A Db write names the collections it changes (a put,
+//! load or removal one, a match its members'; a purge or maintenance step all of them, one at
+//! a time under `Indexes::write`); it takes those held indexes' locks in name order, writes,
+//! applies the same change to each current index and records the new generation (an index
+//! that could not follow keeps its marks exact and is caught up at its next use). Writes to
+//! other collections, and an index being built for another collection, do not wait for it:
 //! the store changes no collection a write does not name (its lazy purge stays within the
-//! written collection). An index made while an unlocked write commits is labelled with the
-//! generation read before its scan, so it is found stale and made again at its next use. A query first compares the generation with the
-//! store's and rebuilds the index if they differ (e.g. after writes made through
-//! [`Db::store`] directly; such a write made *while* a Db write runs is not told apart from
-//! it, so writes through `store()` must not race the Db's own). On close the indexes that
-//! changed are written as snapshots (`snapshot.rs`), under the write lock, after a flush.
+//! written collection). A query first compares the generation with the store's and catches
+//! the index up if they differ (such a write made through `store()` *while* a Db write runs is
+//! not told apart from it, so writes through `store()` must not race the Db's own).
+//!
+//! **Checkpoints.** The indexes that changed are written as checkpoints on close, and in the
+//! background (`CheckpointPolicy`, `checkpoints.rs`) after enough writes or time: each one's
+//! marks and snapshot are taken under its lock after a flush, and written outside it.
 
-use super::held_files::{self, OptionsStamp, SnapshotFile};
+use super::held_files::{self, OptionsStamp, Payload};
 use super::{Db, DbError};
 use adjoin_index::{AdId, AdSource, Converted, Converter, Index, IndexOptions, RoaringBitmap};
 use adjoin_query::ClassAd;
-use adjoin_storage::{AdError, AdStore, Generation};
+use adjoin_storage::{
+    difference, write_checkpoint, AdError, AdStore, Checkpoint, CommitObserver, Committed,
+    Generation, LiveAd, StoredAd,
+};
 use parking_lot::{Mutex, RwLock};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-/// Ids by index number, shared by a held index and its source. The reverse map is made on
-/// first need (a write), so that a restart that only reads does not build it.
+/// An ad a held index holds: its id and its record's revision.
+#[derive(Debug)]
+struct HeldAd {
+    id: Arc<str>,
+    revision: u64,
+}
+
+/// The ads of a held index by number, shared with its source. The reverse map (id → number)
+/// is made on first need (a write), so that a restart that only reads does not build it.
 #[derive(Debug, Default)]
 pub(crate) struct IdMap {
-    ids: Vec<Option<Box<str>>>,
-    by_id: Option<FxHashMap<Box<str>, AdId>>,
-    live: usize,
+    ads: FxHashMap<AdId, HeldAd>,
+    by_id: Option<FxHashMap<Arc<str>, AdId>>,
 }
 
 impl IdMap {
-    /// The map of `ids`, by index number.
-    fn from_ids(ids: Vec<Option<String>>) -> IdMap {
-        let ids: Vec<Option<Box<str>>> = ids
-            .into_iter()
-            .map(|i| i.map(String::into_boxed_str))
-            .collect();
-        let live = ids.iter().filter(|i| i.is_some()).count();
-        IdMap {
-            ids,
-            by_id: None,
-            live,
-        }
-    }
-
     /// The id of number `n`.
     pub(crate) fn id(&self, n: AdId) -> Option<&str> {
-        self.ids.get(n as usize)?.as_deref()
+        self.ads.get(&n).map(|a| &*a.id)
     }
 
-    fn by_id(&mut self) -> &mut FxHashMap<Box<str>, AdId> {
-        let ids = &self.ids;
-        self.by_id.get_or_insert_with(|| {
-            (0..)
-                .zip(ids)
-                .filter_map(|(n, id)| Some((id.clone()?, n)))
-                .collect()
-        })
+    fn by_id(&mut self) -> &mut FxHashMap<Arc<str>, AdId> {
+        let ads = &self.ads;
+        self.by_id
+            .get_or_insert_with(|| ads.iter().map(|(&n, a)| (a.id.clone(), n)).collect())
     }
 
     fn number(&mut self, id: &str) -> Option<AdId> {
         self.by_id().get(id).copied()
     }
 
-    /// Gives `id` the next number.
-    fn push(&mut self, id: &str) -> Option<AdId> {
-        let n = AdId::try_from(self.ids.len()).ok()?;
-        self.by_id().insert(id.into(), n);
-        self.ids.push(Some(id.into()));
-        self.live += 1;
-        Some(n)
+    fn insert(&mut self, n: AdId, id: Arc<str>, revision: u64) {
+        self.remove(n);
+        if let Some(by_id) = &mut self.by_id {
+            by_id.insert(id.clone(), n);
+        }
+        self.ads.insert(n, HeldAd { id, revision });
     }
 
-    fn remove(&mut self, id: &str) -> Option<AdId> {
-        let n = self.by_id().remove(id)?;
-        if let Some(slot) = self.ids.get_mut(n as usize) {
-            *slot = None;
+    fn remove(&mut self, n: AdId) -> Option<HeldAd> {
+        let old = self.ads.remove(&n)?;
+        if let Some(by_id) = &mut self.by_id {
+            if by_id.get(&old.id) == Some(&n) {
+                by_id.remove(&old.id);
+            }
         }
-        self.live -= 1;
-        Some(n)
+        Some(old)
+    }
+
+    /// `(seq, revision)` of every ad, by number.
+    fn marks(&self) -> Vec<(u64, u64)> {
+        let mut m: Vec<(u64, u64)> = self
+            .ads
+            .iter()
+            .map(|(&n, a)| (u64::from(n), a.revision))
+            .collect();
+        m.sort_unstable();
+        m
     }
 }
 
@@ -181,26 +197,22 @@ impl AdSource for StoreSource {
             Ok(scan) => scan,
             Err(e) => return self.unread.lock().push((e.to_string(), None)),
         };
-        // The scan and the numbers both follow load order: walk them side by side.
         let map = self.ids.read();
-        let mut n = 0usize;
-        let unread = &self.unread;
-        let readable = scan.filter_map(|ad| {
-            ad.map_err(|e| unread.lock().push((e.to_string(), None)))
-                .ok()
-        });
-        for ad in readable {
-            let start = n;
-            while n < map.ids.len() && map.ids[n].as_deref() != Some(ad.id()) {
-                n += 1;
-            }
-            if n == map.ids.len() {
-                // Not held (an ad the index does not know): look no further for it.
-                n = start;
+        for ad in scan {
+            let ad = match ad {
+                Ok(ad) => ad,
+                Err(e) => {
+                    self.unread.lock().push((e.to_string(), None));
+                    continue;
+                }
+            };
+            // Only the ads the index holds, as it holds them (its number is the ad's seq).
+            let Ok(n) = AdId::try_from(ad.header.seq) else {
                 continue;
+            };
+            if map.id(n) == Some(ad.id()) {
+                f(n, Arc::new(ad.ad));
             }
-            f(n as AdId, Arc::new(ad.ad));
-            n += 1;
         }
     }
 
@@ -228,22 +240,33 @@ impl AdSource for StoreSource {
     }
 }
 
+/// How a held index was last made or caught up.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Made {
+    /// It started from the collection's checkpoint (rather than from nothing or a stale index).
+    pub restored: bool,
+    /// Ads read from the store and indexed (new or changed since its base).
+    pub replayed: usize,
+    /// Ads removed from its base (gone or changed since).
+    pub removed: usize,
+}
+
 /// One collection's index and what ties it to the store.
 #[derive(Debug)]
 pub struct Held {
-    /// The spatial index (its ad ids are index numbers).
+    /// The spatial index (its ad ids are the records' sequence numbers).
     pub index: Index,
     ids: Arc<RwLock<IdMap>>,
     expires: Expiries,
     /// Ads with ports: a constraint query evaluates them whole (the index holds their ports).
     ported: RoaringBitmap,
     generation: Option<Generation>,
-    /// The snapshot file holds exactly this state.
+    /// The checkpoint file holds exactly this state.
     saved: bool,
-    /// Ads the rebuild could not read (not indexed), as messages.
+    /// Ads that could not be read when it was last caught up (not indexed), as messages.
     damaged: Vec<String>,
-    /// Made from a snapshot (rather than by a scan).
-    restored: bool,
+    /// How it was last made.
+    made: Made,
     /// What the index's reads of the store could not read since last taken.
     unread: Arc<Mutex<Vec<Unread>>>,
 }
@@ -259,12 +282,19 @@ impl Held {
         self.expires.expired(n, now)
     }
 
-    /// Whether the index was restored from a snapshot (rather than built by a scan).
+    /// Whether the index was restored from a checkpoint (rather than built by reading every
+    /// ad).
     pub fn restored(&self) -> bool {
-        self.restored
+        self.made.restored
     }
 
-    /// Ads the rebuild could not read (not indexed), as messages.
+    /// How the index was last made or caught up: from a checkpoint or not, and how many ads
+    /// that read and removed.
+    pub fn made(&self) -> Made {
+        self.made
+    }
+
+    /// Ads the last catching up could not read (not indexed), as messages.
     pub fn damaged(&self) -> &[String] {
         &self.damaged
     }
@@ -292,46 +322,47 @@ impl Held {
         &self.ported
     }
 
-    /// Stores (or replaces) ad `id` as the store just did, converted by the index's
-    /// [`Converter`].
-    fn put(&mut self, id: &str, replaced: bool, expires: Option<i64>, ad: Converted) -> bool {
-        let n = {
-            let mut map = self.ids.write();
-            match map.number(id) {
-                Some(n) if replaced => Some(n),
-                // The store replaced an ad the index does not hold (e.g. one the rebuild could
-                // not read): its place in load order is unknown here; drop the index.
-                None if replaced => return false,
-                Some(_) => {
-                    // The old ad had expired: the new one is new, at the end of load order.
-                    if let Some(old) = map.remove(id) {
-                        self.index.remove(old);
-                        self.expires.set(old, None);
-                        self.ported.remove(old);
-                    }
-                    map.push(id)
-                }
-                None => map.push(id),
-            }
+    /// Stores (or replaces) the ad the store just stored as `put`, converted by the index's
+    /// [`Converter`]. False when the index could not hold it (its mark is then dropped, so
+    /// that catching up reads it again).
+    fn put(&mut self, put: &adjoin_storage::Put, ad: Converted) -> bool {
+        let Ok(n) = AdId::try_from(put.seq) else {
+            return false;
         };
-        let Some(n) = n else {
-            return false; // Out of numbers: the caller drops the index.
-        };
-        self.expires.set(n, expires);
+        let old = self.ids.write().number(&put.id);
+        if let Some(old) = old.filter(|&o| o != n) {
+            // The old ad had expired: the new one is new, at the end of load order.
+            self.forget(old);
+        }
+        self.expires.set(n, put.expires);
         if ad.has_ports() {
             self.ported.insert(n);
         } else {
             self.ported.remove(n);
         }
-        self.index.insert_converted(n, ad).is_ok()
+        if self.index.insert_converted(n, ad).is_err() {
+            self.forget(n);
+            return false;
+        }
+        self.ids
+            .write()
+            .insert(n, put.id.as_str().into(), put.revision);
+        true
+    }
+
+    /// Drops ad `n` from the index and its marks.
+    fn forget(&mut self, n: AdId) {
+        self.ids.write().remove(n);
+        self.index.remove(n);
+        self.expires.set(n, None);
+        self.ported.remove(n);
     }
 
     /// Applies a removal (or consumption) the store made; the index always follows.
     pub(crate) fn apply_remove(&mut self, id: &str) -> bool {
-        if let Some(n) = self.ids.write().remove(id) {
-            self.index.remove(n);
-            self.expires.set(n, None);
-            self.ported.remove(n);
+        let n = self.ids.write().number(id);
+        if let Some(n) = n {
+            self.forget(n);
         }
         true
     }
@@ -339,49 +370,130 @@ impl Held {
     /// Removes the ads expired at `now` (a purge).
     fn purge(&mut self, now: i64) {
         for n in self.expires.due(now) {
-            let id = self.ids.read().id(n).map(str::to_owned);
-            match id {
-                Some(id) => {
-                    self.apply_remove(&id);
-                }
-                None => self.expires.set(n, None),
-            }
+            self.forget(n);
         }
     }
 
-    fn file(&self) -> Option<SnapshotFile> {
-        let generation = self.generation?;
-        let map = self.ids.read();
-        let expires: Vec<(AdId, i64)> = self.expires.by_time.iter().map(|&(t, n)| (n, t)).collect();
-        Some(SnapshotFile {
-            generation,
-            options: OptionsStamp::of(self.index.options()),
-            ids: map
-                .ids
-                .iter()
-                .map(|i| i.as_deref().map(str::to_owned))
-                .collect(),
-            expires,
-            ported: self.ported.iter().collect(),
-            damaged: self.damaged.clone(),
-            index: self.index.snapshot(),
-        })
+    /// Adds ads read from the store (new or changed since the index's marks), recording
+    /// their marks and expiries: one by one, or (`many`) as one batch.
+    fn add_read(&mut self, ads: Vec<StoredAd>, many: bool) -> Result<(), DbError> {
+        let mut batch = Vec::new();
+        for ad in ads {
+            let Ok(n) = AdId::try_from(ad.header.seq) else {
+                self.damaged.push(format!(
+                    "ad {} is number {}, beyond the index's 32-bit numbers",
+                    ad.header.id, ad.header.seq
+                ));
+                continue;
+            };
+            let ad_arc = Arc::new(ad.ad);
+            let converted = (!many).then(|| self.index.converter().convert(&ad_arc));
+            let ported = match &converted {
+                Some(c) => c.has_ports(),
+                None => adjoin_index::units(&ad_arc)
+                    .first()
+                    .is_some_and(|u| u.port.is_some()),
+            };
+            if ported {
+                self.ported.insert(n);
+            } else {
+                self.ported.remove(n);
+            }
+            self.expires.set(n, ad.header.expires);
+            self.ids.write().insert(n, ad.header.id.into(), ad.revision);
+            match converted {
+                Some(c) => {
+                    if self.index.insert_converted(n, c).is_err() {
+                        self.forget(n);
+                    }
+                }
+                None => batch.push((n, ad_arc)),
+            }
+        }
+        if !batch.is_empty() {
+            self.index.extend(batch)?;
+        }
+        Ok(())
     }
 }
 
-/// A collection's slot: its held index, once made.
-type Slot = Arc<RwLock<Option<Held>>>;
+/// What catching an index up takes: the collection's live view, its difference from the
+/// index's marks, and the time ads expire by.
+struct Plan {
+    view: adjoin_storage::LiveView,
+    d: adjoin_storage::Difference,
+    now: i64,
+}
+
+impl Plan {
+    /// The ids of the ads the marks and the view agree on (those the plan keeps), as an
+    /// index restored from those marks holds them.
+    fn kept_ids(&self) -> IdMap {
+        let mut added = vec![false; self.view.ads.len()];
+        for &i in &self.d.added {
+            added[i] = true;
+        }
+        let mut map = IdMap::default();
+        map.ads.reserve(self.view.ads.len() - self.d.added.len());
+        let now = self.now;
+        for (a, _) in self
+            .view
+            .ads
+            .iter()
+            .zip(&added)
+            .filter(|(a, &x)| !x && a.expires.is_none_or(|t| t > now))
+        {
+            if let Ok(n) = AdId::try_from(a.seq) {
+                map.ads.insert(
+                    n,
+                    HeldAd {
+                        id: a.id.clone(),
+                        revision: a.revision,
+                    },
+                );
+            }
+        }
+        map
+    }
+}
+
+/// A collection's slot: its held index, once made, and the lock of whoever is making it.
+#[derive(Debug, Default)]
+pub(crate) struct SlotCell {
+    pub(crate) held: RwLock<Option<Held>>,
+    /// Taken by a query making the index (beside the slot), so that one makes it.
+    making: Mutex<()>,
+}
+
+/// A collection's slot, shared.
+pub(crate) type Slot = Arc<SlotCell>;
 
 /// The held indexes of a Db.
 #[derive(Debug)]
 pub(crate) struct Indexes {
-    /// Serializes the Db's writes (and snapshot saving), so that each write's generation
-    /// transition is its own (see [`Writing`]).
+    /// Serializes the Db's writes that may change any collection (and checkpoint saving), so
+    /// that each write's generation transition is its own (see [`Writing`]).
     pub(crate) write: Mutex<()>,
     slots: Mutex<HashMap<String, Slot>>,
-    /// The database's directory, where snapshots go (none in memory).
+    /// The database's directory, where checkpoints go (none in memory).
     dir: Option<PathBuf>,
     pub(crate) opts: IndexOptions,
+    /// Changes to records committed since the last checkpoint (writes through [`Db::store`]
+    /// count too).
+    pub(crate) unsaved: Arc<Unsaved>,
+    /// Checkpoints written.
+    pub(crate) checkpoints: AtomicU64,
+}
+
+/// Changes to records committed since the last checkpoint: told by the store, as its
+/// [`CommitObserver`] (it holds no index, which reads the store: no cycle of `Arc`s).
+#[derive(Debug, Default)]
+pub(crate) struct Unsaved(pub(crate) AtomicU64);
+
+impl CommitObserver for Unsaved {
+    fn committed(&self, changes: &[Committed<'_>]) {
+        self.0.fetch_add(changes.len() as u64, Ordering::Relaxed);
+    }
 }
 
 impl Indexes {
@@ -391,6 +503,8 @@ impl Indexes {
             slots: Mutex::new(HashMap::new()),
             dir,
             opts,
+            unsaved: Arc::new(Unsaved::default()),
+            checkpoints: AtomicU64::new(0),
         }
     }
 
@@ -398,38 +512,60 @@ impl Indexes {
         Arc::clone(self.slots.lock().entry(collection.to_owned()).or_default())
     }
 
-    /// Writes a snapshot of every held index that changed since its last one. Each is taken
-    /// under its index's lock after `flush` made every write to its collection durable (the
-    /// writes hold that lock), so that no snapshot runs ahead of what is durable: a snapshot's
-    /// generation is one the store keeps after a crash.
+    /// Writes a checkpoint of every held index that changed since its last one. Each one's
+    /// marks and snapshot are taken under its index's lock after `flush` (so that, but for
+    /// writes committed in between, it describes what is durable; those a crash loses are
+    /// found by the difference at restore, like any other), and written after the lock is
+    /// released: writers to the collection wait for the copy, not for the file.
     pub(crate) fn save(&self, flush: &dyn Fn() -> Result<(), DbError>) -> Result<(), DbError> {
         let Some(dir) = &self.dir else {
             return Ok(());
         };
         let slots: Vec<Slot> = self.slots.lock().values().cloned().collect();
+        self.unsaved.0.store(0, Ordering::Relaxed);
         for slot in slots {
-            let mut guard = slot.write();
-            let Some(held) = guard.as_mut() else { continue };
-            if held.saved {
+            if slot.held.read().as_ref().is_none_or(|h| h.saved) {
                 continue;
             }
-            if let (Some(g), Some(file)) = (held.generation, held.file()) {
-                flush()?;
-                held_files::write(dir, g.collection, &file).map_err(|source| DbError::Io {
+            flush()?;
+            let (g, marks, payload) = {
+                let mut guard = slot.held.write();
+                let Some(held) = guard.as_mut() else { continue };
+                let Some(g) = held.generation.filter(|_| !held.saved) else {
+                    continue;
+                };
+                held.saved = true;
+                let payload = Payload {
+                    options: OptionsStamp::of(held.index.options()),
+                    ported: held.ported.iter().collect(),
+                    index: held.index.snapshot(),
+                };
+                let marks = held.ids.read().marks();
+                (g, marks, payload)
+            };
+            let written = held_files::encode(&payload).and_then(|bytes| {
+                write_checkpoint(&held_files::path(dir, g.collection), g, &marks, &bytes)
+            });
+            if let Err(source) = written {
+                if let Some(h) = slot.held.write().as_mut() {
+                    h.saved = false;
+                }
+                return Err(DbError::Io {
                     path: dir.clone(),
                     source,
-                })?;
-                held.saved = true;
+                });
             }
+            self.checkpoints.fetch_add(1, Ordering::Relaxed);
         }
         Ok(())
     }
 }
 
 impl Db {
-    /// The index of `collection`, current with the store: restored from its snapshot or
-    /// rebuilt by one scan when not held yet or stale. `f` runs under the index's lock: it must
-    /// not call back into this `Db` (a query or a write there would wait for that lock).
+    /// The index of `collection`, current with the store: made (restored from its checkpoint
+    /// and caught up, or built) when not held yet, caught up when stale. `f` runs under the
+    /// index's lock: it must not call back into this `Db` (a query or a write there would
+    /// wait for that lock).
     pub fn with_index<R>(
         &self,
         collection: &str,
@@ -447,11 +583,69 @@ impl Db {
         f: impl FnOnce(&mut Held) -> R,
     ) -> Result<R, DbError> {
         let slot = self.indexes.slot(collection);
-        let mut guard = slot.write();
-        let current = self.store.generation(collection)?;
-        if guard.as_ref().is_none_or(|h| h.generation != current) {
-            *guard = Some(self.make_index(collection, current, attrs)?);
+        let current = |held: &Option<Held>| -> Result<bool, DbError> {
+            Ok(held.as_ref().is_some_and(|h| {
+                h.generation.is_some()
+                    && h.generation == self.store.generation(collection).ok().flatten()
+            }))
+        };
+        {
+            let mut guard = slot.held.write();
+            if current(&guard)? {
+                if let Some(held) = guard.as_mut() {
+                    return Ok(f(held));
+                }
+            }
         }
+        // Made beside the slot: writers to the collection go on meanwhile.
+        let _making = slot.making.lock();
+        let taken = {
+            let mut guard = slot.held.write();
+            if current(&guard)? {
+                if let Some(held) = guard.as_mut() {
+                    return Ok(f(held));
+                }
+            }
+            guard.take()
+        };
+        let (mut held, first) = match taken {
+            Some(mut held) => {
+                let made = self.catch_up(&mut held, collection)?;
+                (held, made)
+            }
+            None => self.made_from_base(collection, attrs)?,
+        };
+        // Still beside the slot: what writers committed meanwhile, a few rounds while that is
+        // much, so that the last round, under the lock, has little to replay.
+        let (mut replayed, mut removed) = (first.replayed, first.removed);
+        let mut round = first;
+        for _ in 0..4 {
+            if round.replayed + round.removed <= 64
+                || self.store.generation(collection)? == held.generation
+            {
+                break;
+            }
+            round = self.catch_up(&mut held, collection)?;
+            (replayed, removed) = (replayed + round.replayed, removed + round.removed);
+        }
+        // Under the slot's lock: what writers committed meanwhile, then swapped in.
+        let mut guard = slot.held.write();
+        let last = match self.store.generation(collection)? {
+            g if g.is_some() && g == held.generation => Made::default(),
+            _ => self.catch_up(&mut held, collection)?,
+        };
+        held.made.restored = first.restored;
+        held.made.replayed = replayed + last.replayed;
+        held.made.removed = removed + last.removed;
+        tracing::info!(
+            collection,
+            restored = held.made.restored,
+            replayed = held.made.replayed,
+            removed = held.made.removed,
+            replayed_under_lock = last.replayed,
+            "held index made"
+        );
+        *guard = Some(held);
         match guard.as_mut() {
             Some(held) => Ok(f(held)),
             None => Err(DbError::Ad(AdError::NotFound {
@@ -461,12 +655,8 @@ impl Db {
         }
     }
 
-    fn make_index(
-        &self,
-        collection: &str,
-        current: Option<Generation>,
-        attrs: &[adjoin_query::Key],
-    ) -> Result<Held, DbError> {
+    /// An empty held index of `collection`, reading its ads back from the store.
+    fn empty_held(&self, collection: &str) -> Held {
         let ids = Arc::new(RwLock::new(IdMap::default()));
         let unread = Arc::new(Mutex::new(Vec::new()));
         let source = Arc::new(StoreSource {
@@ -475,106 +665,237 @@ impl Db {
             ids: Arc::clone(&ids),
             unread: Arc::clone(&unread),
         });
-        let stamp = OptionsStamp::of(&self.indexes.opts);
-        let mut earlier = None;
-        if let (Some(dir), Some(g)) = (&self.indexes.dir, current) {
-            match held_files::read(dir, g.collection) {
-                Ok(file) if file.generation == g && file.options == stamp => {
-                    let _span = tracing::info_span!("restore_index", collection).entered();
-                    let ads = file.index.ads();
-                    let opts = self.indexes.opts.clone();
-                    // The id map and the index are independent: make them side by side.
-                    let (map, restored) = std::thread::scope(|scope| {
-                        let map = scope.spawn(|| IdMap::from_ids(file.ids));
-                        let restored = Index::restore(opts, source.clone(), file.index);
-                        (map.join(), restored)
-                    });
-                    // A snapshot that passed its checksum may still contradict itself: every
-                    // number it uses must have an id.
-                    let known = |map: &IdMap, n: AdId| map.id(n).is_some();
-                    let consistent = |map: &IdMap, index: &Index| {
-                        index.len() == map.live
-                            && index.ad_ids().all(|n| known(map, n))
-                            && file.expires.iter().all(|&(n, _)| known(map, n))
-                            && file.ported.iter().all(|&n| known(map, n))
-                    };
-                    match (map, restored) {
-                        (Ok(map), Ok(index)) if consistent(&map, &index) => {
-                            let mut expires = Expiries::default();
-                            for &(n, t) in &file.expires {
-                                expires.set(n, Some(t));
-                            }
-                            *ids.write() = map;
-                            tracing::debug!(ads, "index restored from its snapshot");
-                            return Ok(Held {
-                                index,
-                                ids,
-                                expires,
-                                ported: file.ported.iter().copied().collect(),
-                                generation: current,
-                                saved: true,
-                                damaged: file.damaged.clone(),
-                                restored: true,
-                                unread,
-                            });
-                        }
-                        (_, Err(e)) => {
-                            tracing::warn!(%e, "index snapshot not restored; rebuilding")
-                        }
-                        _ => tracing::warn!("index snapshot inconsistent; rebuilding"),
-                    }
-                }
-                Ok(file) => earlier = Some(file.index),
-                Err(e) => tracing::debug!(%e, "no index snapshot"),
-            }
-        }
-        let _span = tracing::info_span!("rebuild_index", collection).entered();
-        let mut index = Index::with_source(self.indexes.opts.clone(), source);
-        // Attributes earlier queries imported, and the coming query's, are imported as the
-        // ads go in (on an empty index, declaring them reads nothing).
-        let mut keys: Vec<adjoin_query::Key> = attrs.to_vec();
-        if let Some(old) = earlier {
-            keys.extend(old.imported_names().map(adjoin_query::Key::of));
-        }
-        index.ensure_imported(&keys);
-        let mut held = Held {
-            index,
+        Held {
+            index: Index::with_source(self.indexes.opts.clone(), source),
             ids,
             expires: Expiries::default(),
             ported: RoaringBitmap::new(),
-            generation: current,
+            generation: None,
             saved: false,
             damaged: Vec::new(),
-            restored: false,
+            made: Made::default(),
             unread,
-        };
-        let mut ads = Vec::new();
-        for ad in self.store.scan(collection)? {
-            let ad = match ad {
-                Ok(ad) => ad,
-                Err(e) => {
-                    held.damaged.push(e.to_string());
-                    continue;
-                }
-            };
-            let Some(n) = held.ids.write().push(ad.id()) else {
-                break;
-            };
-            held.expires.set(n, ad.header.expires);
-            let ad = Arc::new(ad.ad);
-            if adjoin_index::units(&ad)
-                .first()
-                .is_some_and(|u| u.port.is_some())
-            {
-                held.ported.insert(n);
-            }
-            ads.push((n, ad));
-            if ads.len() == 4096 {
-                held.index.extend(std::mem::take(&mut ads))?;
+        }
+    }
+
+    /// A new held index of `collection`: its checkpoint restored and caught up (the
+    /// restore on this thread while another takes the live view and the difference), or,
+    /// without a usable checkpoint, built from nothing importing `attrs`.
+    fn made_from_base(
+        &self,
+        collection: &str,
+        attrs: &[adjoin_query::Key],
+    ) -> Result<(Held, Made), DbError> {
+        let mut held = self.empty_held(collection);
+        if let Some(checkpoint) = self.checkpoint_of(collection) {
+            let (restored, plan) = std::thread::scope(|scope| {
+                let planning = scope.spawn(|| -> Result<(Plan, IdMap), DbError> {
+                    let plan = self.plan(collection, checkpoint.marks())?;
+                    let ids = plan.kept_ids();
+                    Ok((plan, ids))
+                });
+                let restored = self.restore(&checkpoint, &held);
+                let plan = planning.join().unwrap_or_else(|_| {
+                    Err(DbError::Io {
+                        path: PathBuf::new(),
+                        source: std::io::Error::other("the planning thread panicked"),
+                    })
+                });
+                (restored, plan)
+            });
+            let (plan, ids) = plan?;
+            if let Some((index, ported)) = restored {
+                held.index = index;
+                held.ported = ported;
+                *held.ids.write() = ids;
+                held.saved = true;
+                let made = self.apply_plan(&mut held, collection, plan, true)?;
+                return Ok((held, made));
             }
         }
-        held.index.extend(ads)?;
-        Ok(held)
+        held.index.ensure_imported(attrs);
+        let made = self.catch_up(&mut held, collection)?;
+        Ok((held, made))
+    }
+
+    /// `collection`'s checkpoint, if there is one of it that passes its checks.
+    fn checkpoint_of(&self, collection: &str) -> Option<Checkpoint> {
+        let dir = self.indexes.dir.as_ref()?;
+        let g = self.store.generation(collection).ok()??;
+        match Checkpoint::open(&held_files::path(dir, g.collection)) {
+            Ok(c) if c.generation().collection == g.collection => Some(c),
+            Ok(_) => {
+                tracing::warn!(
+                    collection,
+                    "index checkpoint of another collection; building"
+                );
+                None
+            }
+            Err(e) => {
+                tracing::debug!(collection, %e, "no index checkpoint");
+                None
+            }
+        }
+    }
+
+    /// The index `checkpoint` holds, reading through `like`'s source, with its ads with
+    /// ports, if its payload is usable.
+    fn restore(&self, checkpoint: &Checkpoint, like: &Held) -> Option<(Index, RoaringBitmap)> {
+        let _span = tracing::info_span!("restore_index").entered();
+        let payload = match held_files::decode(checkpoint.payload()) {
+            Ok(p) if p.options == OptionsStamp::of(&self.indexes.opts) => p,
+            Ok(_) => {
+                tracing::debug!("index checkpoint of other options; building");
+                return None;
+            }
+            Err(e) => {
+                tracing::warn!(%e, "index checkpoint not restored; building");
+                return None;
+            }
+        };
+        let source = like.index.source()?;
+        let index = match Index::restore(self.indexes.opts.clone(), source, payload.index) {
+            Ok(index) => index,
+            Err(e) => {
+                tracing::warn!(%e, "index checkpoint not restored; building");
+                return None;
+            }
+        };
+        // A checkpoint that passed its checksum may still contradict itself: its marks must
+        // be exactly the index's ads.
+        let consistent = index.len() == checkpoint.len()
+            && checkpoint
+                .marks()
+                .all(|(s, _)| AdId::try_from(s).is_ok_and(|n| index.contains(n)))
+            && payload.ported.iter().all(|&n| index.contains(n));
+        if !consistent {
+            tracing::warn!("index checkpoint inconsistent; building");
+            return None;
+        }
+        Some((index, payload.ported.into_iter().collect()))
+    }
+
+    /// The difference between `marks` (what an index holds, by seq) and `collection`'s live
+    /// view, ads expired by now left out.
+    fn plan(
+        &self,
+        collection: &str,
+        marks: impl Iterator<Item = (u64, u64)>,
+    ) -> Result<Plan, DbError> {
+        let now = self.now();
+        let view = self.store.live_view(collection)?;
+        let d = difference(marks, &view.ads, |a| a.expires.is_none_or(|t| t > now));
+        Ok(Plan { view, d, now })
+    }
+
+    /// Brings `held` up to date with the store by the difference between its marks and the
+    /// collection's live view.
+    fn catch_up(&self, held: &mut Held, collection: &str) -> Result<Made, DbError> {
+        let marks = held.ids.read().marks();
+        let plan = self.plan(collection, marks.into_iter())?;
+        self.apply_plan(held, collection, plan, false)
+    }
+
+    /// Applies `plan` to `held`: ads gone or changed are removed, ads new or changed read and
+    /// added, expiries set as the view has them; it takes the view's generation. `restored`:
+    /// `held` was just restored from the checkpoint the plan was made from.
+    fn apply_plan(
+        &self,
+        held: &mut Held,
+        collection: &str,
+        plan: Plan,
+        restored: bool,
+    ) -> Result<Made, DbError> {
+        let _span = tracing::debug_span!("catch_up", collection).entered();
+        let Plan { view, d, now } = plan;
+        let keep = |a: &LiveAd| a.expires.is_none_or(|t| t > now);
+        for &seq in &d.removed {
+            if let Ok(n) = AdId::try_from(seq) {
+                held.forget(n);
+            }
+        }
+        // Expiries of the ads kept, as the view has them (those read below as read).
+        held.expires = Expiries::default();
+        {
+            let map = held.ids.read();
+            for a in view.ads.iter().filter(|a| a.expires.is_some() && keep(a)) {
+                if let Ok(n) = AdId::try_from(a.seq) {
+                    if map.id(n).is_some() {
+                        held.expires.set(n, a.expires);
+                    }
+                }
+            }
+        }
+        let mut damaged: Vec<String> = view.damaged.iter().map(ToString::to_string).collect();
+        let wanted: Vec<&LiveAd> = d.added.iter().map(|&i| &view.ads[i]).collect();
+        // A few ads go in one by one (each updates the axes); many in batches (the axes
+        // built once per batch).
+        let many = wanted.len() > 4096.max(held.index.len() / 16);
+        let mut replayed = 0;
+        self.read_wanted(collection, &wanted, &mut damaged, &mut |ads| {
+            replayed += ads.len();
+            held.add_read(ads, many)
+        })?;
+        held.damaged.extend(damaged);
+        let made = Made {
+            restored,
+            replayed,
+            removed: d.removed.len(),
+        };
+        if !d.removed.is_empty() || !d.added.is_empty() {
+            held.saved = false;
+        }
+        held.generation = view.generation;
+        Ok(made)
+    }
+
+    /// The ads of `wanted` (from a live view), read from the store as they are now and handed
+    /// to `each` in batches: one by one when few, by one scan of the collection when many.
+    /// What cannot be read goes to `damaged`; an ad gone since is skipped.
+    fn read_wanted(
+        &self,
+        collection: &str,
+        wanted: &[&LiveAd],
+        damaged: &mut Vec<String>,
+        each: &mut dyn FnMut(Vec<StoredAd>) -> Result<(), DbError>,
+    ) -> Result<(), DbError> {
+        const BATCH: usize = 4096;
+        let mut out = Vec::with_capacity(wanted.len().min(BATCH));
+        if wanted.len() <= 256 {
+            for a in wanted {
+                match self.store.get(collection, &a.id) {
+                    Ok(Some(ad)) => out.push(ad),
+                    Ok(None) => {}
+                    Err(e) => damaged.push(e.to_string()),
+                }
+            }
+            return each(out);
+        }
+        let seqs: FxHashSet<u64> = wanted.iter().map(|a| a.seq).collect();
+        let scan = self.store.scan_with(collection, |coll, header, raw| {
+            if !seqs.contains(&header.seq) {
+                return Ok(None);
+            }
+            Ok(Some(StoredAd {
+                collection: coll.to_owned(),
+                header,
+                revision: raw.revision(),
+                ad: raw.decode()?,
+            }))
+        })?;
+        for item in scan {
+            match item {
+                Ok(Some(ad)) => {
+                    out.push(ad);
+                    if out.len() == BATCH {
+                        each(std::mem::take(&mut out))?;
+                    }
+                }
+                Ok(None) => {}
+                Err(e) => damaged.push(e.to_string()),
+            }
+        }
+        each(out)
     }
 
     /// The clock the store reads.
@@ -582,15 +903,16 @@ impl Db {
         (self.store.options().clock)()
     }
 
-    /// Holds `collection`'s index if that costs no scan: the collection is empty or new, or
-    /// its snapshot is current. A load then feeds the index as it goes (a collection loaded
-    /// without one is indexed by one scan when first queried).
+    /// Holds `collection`'s index if that costs no full read: the collection is empty or new,
+    /// or it has a checkpoint (restored, then caught up by what changed since). A load then
+    /// feeds the index as it goes (a collection loaded without one is indexed by one scan
+    /// when first queried).
     pub(crate) fn hold_index_if_cheap(&self, collection: &str) -> Result<(), DbError> {
         let g = self.store.generation(collection)?;
         let cheap = match (g, &self.indexes.dir) {
             (None, _) => true,
             (Some(_), _) if self.store.stored_count(collection)? == 0 => true,
-            (Some(g), Some(dir)) => held_files::generation(dir, g.collection) == Some(g),
+            (Some(g), Some(dir)) => held_files::path(dir, g.collection).exists(),
             (Some(_), None) => false,
         };
         if cheap {
@@ -628,9 +950,10 @@ impl Db {
     }
 }
 
-/// A write in progress, holding every held index's lock (see the module invariant). A write
-/// changes its own collections, and may purge expired ads of any: [`Writing::apply`] applies
-/// the former, [`Writing::finish`] the latter, then records each index's new generation.
+/// A write in progress, holding its collections' held indexes' locks (see the module
+/// invariant). A write changes its own collections, and may purge expired ads of any:
+/// [`Writing::apply`] applies the former, [`Writing::finish`] the latter, then records each
+/// index's new generation.
 pub(crate) struct Writing<'a> {
     db: &'a Db,
     held: Vec<Locked<'a>>,
@@ -650,9 +973,11 @@ impl<'a> Writing<'a> {
     pub(crate) fn begin(db: &'a Db, slots: &'a [(String, Slot)]) -> Result<Writing<'a>, DbError> {
         let mut held = Vec::with_capacity(slots.len());
         for (name, slot) in slots {
-            let guard = slot.write();
+            let guard = slot.held.write();
             let before = db.store.generation(name)?;
-            let current = guard.as_ref().is_some_and(|h| h.generation == before);
+            let current = guard
+                .as_ref()
+                .is_some_and(|h| h.generation.is_some() && h.generation == before);
             held.push(Locked(name.as_str(), guard, before, current));
         }
         Ok(Writing { db, held })
@@ -668,8 +993,8 @@ impl<'a> Writing<'a> {
             .map(|h| h.index.converter())
     }
 
-    /// Applies a change the write made to `collection`'s index, if held; `f` returns false
-    /// when the index cannot follow (it is dropped at [`Writing::finish`]).
+    /// Applies a change the write made to `collection`'s index, if held and current; `f`
+    /// returns false when the index cannot follow (it is caught up at its next use).
     pub(crate) fn apply(&mut self, collection: &str, f: impl FnOnce(&mut Held) -> bool) {
         let Some(Locked(_, guard, _, current)) = self.held.iter_mut().find(|h| h.0 == collection)
         else {
@@ -680,24 +1005,25 @@ impl<'a> Writing<'a> {
         }
     }
 
-    /// Records the write's end: each held index whose collection changed drops the ads
-    /// expired by now (a purge the write may have made) and takes the new generation; one
-    /// that was stale or could not follow is dropped, to be made again when next used. After
-    /// a failed write (`ok` false) an index whose collection changed anyway (e.g. committed,
-    /// then the flush failed) is dropped too: what was applied to it is unknown.
+    /// Records the write's end: each current held index whose collection changed drops the
+    /// ads expired by now (a purge the write may have made) and takes the new generation.
+    /// One that was stale, could not follow, or followed a failed write whose changes are
+    /// unknown (e.g. committed, then the flush failed) keeps its marks, which say exactly what
+    /// it holds, and is caught up at its next use.
     pub(crate) fn finish(mut self, ok: bool) -> Result<(), DbError> {
         let now = self.db.now();
         for Locked(name, guard, before, current) in &mut self.held {
             let after = self.db.store.generation(name)?;
-            match guard.as_mut() {
-                Some(h) if *current && (ok || after == *before) => {
-                    if after != *before {
-                        h.purge(now);
-                        h.generation = after;
-                        h.saved = false;
-                    }
-                }
-                _ => **guard = None,
+            let Some(h) = guard.as_mut() else { continue };
+            if after == *before {
+                continue;
+            }
+            h.saved = false;
+            if *current && ok {
+                h.purge(now);
+                h.generation = after;
+            } else {
+                h.generation = None;
             }
         }
         Ok(())
@@ -708,12 +1034,12 @@ impl Held {
     /// Applies a put the store made.
     pub(crate) fn apply_put(&mut self, put: &adjoin_storage::Put, ad: Arc<ClassAd>) -> bool {
         let converted = self.index.converter().convert(&ad);
-        self.put(&put.id, put.replaced, put.expires, converted)
+        self.put(put, converted)
     }
 
     /// Applies a put the store made, of an ad converted ahead by [`Writing::converter`].
     pub(crate) fn apply_converted(&mut self, put: &adjoin_storage::Put, ad: Converted) -> bool {
-        self.put(&put.id, put.replaced, put.expires, ad)
+        self.put(put, ad)
     }
 }
 

@@ -5,6 +5,7 @@
 //! take no lock and run while a write goes on; a constraint query locks its collection's held
 //! index (`indexes.rs`), which a write to any collection also holds while it runs.
 
+mod checkpoints;
 mod held_files;
 mod history;
 mod indexes;
@@ -13,12 +14,13 @@ mod maintenance;
 mod opening;
 mod query;
 
+pub use self::checkpoints::CheckpointPolicy;
 pub use self::history::{match_json, rank_json, RetentionPolicy, RETENTION_STEP};
-pub use self::indexes::Held;
+pub use self::indexes::{Held, Made};
 pub use self::loading::{LoadOptions, LoadProgress, LoadReport, LoadedAd};
 pub use self::maintenance::{MaintainReport, Maintenance};
 pub(crate) use self::query::same_eval;
-pub use self::query::{selects, Answer, Query};
+pub use self::query::{selects, Answer, Joined, Query};
 
 use self::indexes::{Indexes, Writing};
 use adjoin_index::IndexOptions;
@@ -61,6 +63,10 @@ pub struct DbOptions {
     /// copy of the directory, made at open and removed at drop (its cost: copying the
     /// files).
     pub read_only: bool,
+    /// Checkpoints of the held indexes taken in the background (on-disk databases that are
+    /// not read-only), so that a restart after a kill replays only what came after the last
+    /// one; `None` checkpoints only at close. Default: [`CheckpointPolicy::default`].
+    pub checkpoints: Option<CheckpointPolicy>,
 }
 
 /// A clock as [`DbOptions`] holds it.
@@ -86,6 +92,7 @@ impl Default for DbOptions {
             retention: None,
             lock_wait: SledOptions::default().lock_grace,
             read_only: false,
+            checkpoints: Some(CheckpointPolicy::default()),
         }
     }
 }
@@ -202,9 +209,11 @@ impl From<crate::cycle::CycleError> for DbError {
 /// dropping the Db) writes the snapshots of those that changed.
 #[derive(Debug)]
 pub struct Db {
+    /// The background checkpoints (stopped first when the Db goes).
+    checkpointer: Option<checkpoints::Checkpointer>,
     store: Arc<AdStore>,
     path: Option<PathBuf>,
-    indexes: Indexes,
+    indexes: Arc<Indexes>,
     retention: Option<RetentionPolicy>,
     /// This process's claim on the directory.
     _claim: Option<opening::Claim>,
@@ -248,11 +257,29 @@ impl Db {
         // Under the lock sled now holds: what interrupted snapshot writes left.
         held_files::remove_temporaries(dir);
         let store = Arc::new(AdStore::open(Arc::new(backend), opts.store_options())?);
+        let indexes = Arc::new(Indexes::new(Some(dir.to_owned()), IndexOptions::default()));
+        // The store tells the indexes every commit's changes, to count towards a checkpoint.
+        store.observe(Arc::clone(&indexes.unsaved) as Arc<dyn adjoin_storage::CommitObserver>);
+        let checkpointer = match (&opts.checkpoints, &read_only) {
+            (Some(policy), None) => Some(
+                checkpoints::Checkpointer::spawn(
+                    Arc::clone(&indexes),
+                    Arc::clone(&store),
+                    policy.clone(),
+                )
+                .map_err(|source| DbError::Io {
+                    path: path.to_owned(),
+                    source,
+                })?,
+            ),
+            _ => None,
+        };
         Ok(Db {
+            checkpointer,
             store,
             path: Some(path.to_owned()),
             retention: opts.retention.clone(),
-            indexes: Indexes::new(Some(dir.to_owned()), IndexOptions::default()),
+            indexes,
             _claim: Some(claim),
             read_only,
         })
@@ -273,9 +300,10 @@ impl Db {
         let backend: Arc<dyn Store> = Arc::new(MemStore::new());
         let store = Arc::new(AdStore::open(backend, opts.store_options())?);
         Ok(Db {
+            checkpointer: None,
             store,
             path: None,
-            indexes: Indexes::new(None, IndexOptions::default()),
+            indexes: Arc::new(Indexes::new(None, IndexOptions::default())),
             retention: opts.retention.clone(),
             _claim: None,
             read_only: None,
@@ -391,8 +419,15 @@ impl Db {
         out
     }
 
-    /// Writes the snapshots of the held indexes that changed (the store flushed first, so
-    /// that no snapshot runs ahead of what is durable).
+    /// How many held-index checkpoints this Db has written (at close, by
+    /// [`Db::save_indexes`] and in the background).
+    pub fn checkpoints_written(&self) -> u64 {
+        self.indexes
+            .checkpoints
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Writes the checkpoints of the held indexes that changed (each after a flush).
     pub fn save_indexes(&self) -> Result<(), DbError> {
         // No purge or maintenance step between the flushes and the snapshots; other writes
         // wait for the index being saved (its lock), and each snapshot follows a flush.
@@ -551,7 +586,8 @@ impl Db {
 
 impl Drop for Db {
     fn drop(&mut self) {
-        // Best effort: a snapshot not written only costs a rebuild on the next open.
+        self.checkpointer = None;
+        // Best effort: a checkpoint not written only costs replaying more on the next open.
         if let Err(e) = self.save_indexes() {
             tracing::warn!(%e, "index snapshots not written");
         }

@@ -100,6 +100,16 @@ pub struct Answer {
     pub damaged: Vec<String>,
 }
 
+/// What [`Db::join`] found.
+#[derive(Debug, Default)]
+pub struct Joined {
+    /// Each live request's id (in load order) and the ids of the live offers that match it
+    /// both ways (in load order).
+    pub rows: Vec<(String, Vec<String>)>,
+    /// Ads that could not be read (requests skipped, or offers the index could not read).
+    pub damaged: Vec<String>,
+}
+
 /// Whether two sets of evaluation options evaluate alike (the index's and a query's).
 pub(crate) fn same_eval(a: &EvalOptions, b: &EvalOptions) -> bool {
     (
@@ -228,6 +238,45 @@ impl Db {
                 explain,
                 damaged: [held.damaged().to_vec(), held.take_unread()].concat(),
             }
+        })
+    }
+
+    /// The spatial join of `requests` with `offers`: for each live request, the live offers
+    /// matching it both ways (as [`Db::candidates`]), through `offers`' held index (made or
+    /// caught up once, then kept; no private index is built per call). The requests are read
+    /// by one scan.
+    pub fn join(&self, requests: &str, offers: &str) -> Result<Joined, DbError> {
+        let _span = tracing::info_span!("join", requests, offers).entered();
+        let mut ids = Vec::new();
+        let mut ads = Vec::new();
+        let mut damaged = Vec::new();
+        for ad in self.scan(requests)? {
+            match ad {
+                Ok(ad) => {
+                    ids.push(ad.header.id);
+                    ads.push(Arc::new(ad.ad));
+                }
+                Err(e) => damaged.push(e.to_string()),
+            }
+        }
+        let now = self.now();
+        self.with_index(offers, |held| {
+            let found = adjoin_index::join(&mut held.index, &ads);
+            let rows = ids
+                .into_iter()
+                .zip(found)
+                .map(|(id, offers)| {
+                    let names = offers
+                        .iter()
+                        .filter(|&n| !held.expired(n, now))
+                        .filter_map(|n| held.id(n))
+                        .collect();
+                    (id, names)
+                })
+                .collect();
+            damaged.extend(held.damaged().iter().cloned());
+            damaged.extend(held.take_unread());
+            Joined { rows, damaged }
         })
     }
 

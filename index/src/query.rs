@@ -396,6 +396,61 @@ impl Index {
         Counters::add(&c.confirmed, confirmed);
     }
 
+    /// A raw answer split by ad, for confirming one ad at a time ([`Index::confirm_ad`]):
+    /// the ads with a candidate known to match (counted as exact and confirmed), and the
+    /// others, whose candidates must be evaluated.
+    pub fn split_ads(&self, a: &Answer) -> (RoaringBitmap, RoaringBitmap) {
+        let all_exact = a.all_exact();
+        let (mut sure, mut pending) = (Vec::new(), Vec::new());
+        for rid in a.rids.iter() {
+            let Some(unit) = self.rids.owner(rid).and_then(|&u| self.unit(u)) else {
+                continue;
+            };
+            if all_exact || a.exact.contains(rid) {
+                sure.push(unit.ad);
+            } else {
+                pending.push(unit.ad);
+            }
+        }
+        let sorted = |mut v: Vec<AdId>| {
+            v.sort_unstable();
+            v.dedup();
+            RoaringBitmap::from_sorted_iter(v).unwrap_or_default()
+        };
+        let (sure, mut pending) = (sorted(sure), sorted(pending));
+        pending -= &sure;
+        let c = &self.counters;
+        Counters::add(&c.exact, sure.len());
+        Counters::add(&c.confirmed, sure.len());
+        (sure, pending)
+    }
+
+    /// Whether ad `id` has a unit among `a`'s candidates that matches `q`, by evaluating
+    /// them (an ad [`Index::split_ads`] left pending): what [`Index::confirm_ads`] finds of
+    /// that ad. Counted as evaluations and confirmations.
+    pub fn confirm_ad(&self, q: &Query, a: &Answer, id: AdId) -> bool {
+        let Some(us) = self.ads.get(&id) else {
+            return false;
+        };
+        let mine: Vec<u32> = us
+            .iter()
+            .copied()
+            .filter(|&u| {
+                self.unit(u)
+                    .is_some_and(|d| d.rids.iter().any(|&r| a.rids.contains(r)))
+            })
+            .collect();
+        let c = &self.counters;
+        for view in self.views(&mine) {
+            Counters::add(&c.evaluations, 1);
+            if view.is_some_and(|v| self.evaluate(q, &v)) {
+                Counters::add(&c.confirmed, 1);
+                return true;
+            }
+        }
+        false
+    }
+
     /// Prepares, runs and confirms `q`: the matching units and what was done.
     pub fn matching(&mut self, q: &Query) -> (Vec<Hit>, Explain) {
         let span = tracing::debug_span!("index_query", candidates = 0u64, confirmed = 0u64);

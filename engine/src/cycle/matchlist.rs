@@ -6,6 +6,7 @@
 //! reads nothing of the offer, a request's constant rank): a first-fit list over thousands of
 //! candidates holds one vector, and ordering it is a counting sort over the distinct vectors.
 
+use super::offers::{Offers, Unconfirmed};
 use super::vector::cmp_vectors;
 use adjoin_index::AdId;
 use adjoin_query::Value;
@@ -21,6 +22,9 @@ pub struct Matchlist {
     /// (vector number, offer), best first.
     entries: Vec<(u32, AdId)>,
     next: usize,
+    /// Entries not yet known to match, confirmed as the list is read
+    /// ([`Matchlist::peek_confirmed`]); `None`: every entry matches.
+    unconfirmed: Option<Box<Unconfirmed>>,
 }
 
 impl Matchlist {
@@ -37,7 +41,33 @@ impl Matchlist {
             vectors: b.vectors,
             entries: b.entries,
             next: 0,
+            unconfirmed: None,
         }
+    }
+
+    /// This list with some entries still to confirm (`u`): read it with
+    /// [`Matchlist::peek_confirmed`].
+    pub fn unconfirmed(mut self, u: Option<Box<Unconfirmed>>) -> Matchlist {
+        self.unconfirmed = u;
+        self
+    }
+
+    /// [`Matchlist::peek`] of a list whose entries may still need confirming: the best
+    /// candidate not taken that matches, entries found not to match passed over for good.
+    /// The order is the fully confirmed list's (confirming drops entries, it moves none).
+    pub fn peek_confirmed(&mut self, taken: &[bool], pool: &Offers) -> Option<(&[Value], AdId)> {
+        loop {
+            let (_, o) = self.peek(taken)?;
+            let ok = match self.unconfirmed.as_deref_mut() {
+                Some(u) => pool.holds(u, o),
+                None => true,
+            };
+            if ok {
+                break;
+            }
+            self.next += 1;
+        }
+        self.peek(taken)
     }
 
     #[cfg(test)]
@@ -90,6 +120,7 @@ impl Matchlist {
             vectors: b.vectors,
             entries: entries.into_iter().map(|(_, v, o)| (v, o)).collect(),
             next: 0,
+            unconfirmed: self.unconfirmed,
         }
     }
 
@@ -193,6 +224,7 @@ impl Builder {
             vectors,
             entries,
             next: 0,
+            unconfirmed: None,
         }
     }
 }

@@ -627,7 +627,17 @@ impl Cycle<'_> {
             }
         }
         let (pool, offers, dock, eval) = (&mut self.pool, self.offers, &self.dock, &self.eval);
-        let compute = || dock.matchlist(req, pool.candidates(req), &offers.ads, eval);
+        let compute = || {
+            // Ranked by the default vector without preferences (no fraction kept), the list
+            // is confirmed only as far as it is read.
+            if matches!(dock, Dock::Ranks(_)) && req.get("Preferences").is_none() {
+                let (all, unconfirmed) = pool.candidates_unconfirmed(req);
+                dock.matchlist(req, all, &offers.ads, eval)
+                    .unconfirmed(unconfirmed)
+            } else {
+                dock.matchlist(req, pool.candidates(req), &offers.ads, eval)
+            }
+        };
         let Some(list) = self.clusters.list(ri, compute) else {
             return;
         };
@@ -637,7 +647,7 @@ impl Cycle<'_> {
         let first = got;
         let mut got = got;
         while got < want {
-            let Some((vector, o)) = list.peek(&self.taken) else {
+            let Some((vector, o)) = list.peek_confirmed(&self.taken, &self.pool) else {
                 break;
             };
             let vector = vector.to_vec();

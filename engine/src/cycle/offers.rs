@@ -6,7 +6,7 @@
 //! more than passing over it.
 
 use crate::collection::{Collection, CollectionError};
-use adjoin_index::{units, AdId, Bits, Index, IndexOptions, Query, RoaringBitmap};
+use adjoin_index::{units, AdId, Answer, Bits, Index, IndexOptions, Query, RoaringBitmap};
 use adjoin_query::eval::{symmetric_match, EvalOptions};
 use adjoin_query::ClassAd;
 use std::sync::Arc;
@@ -91,6 +91,57 @@ impl Offers {
         }
     }
 
+    /// [`Offers::candidates`] with confirmation put off: every raw candidate of the index's
+    /// window, and, when some are not known to match, what confirms them one at a time
+    /// ([`Offers::holds`]) — so that a ranked list confirms only as far as it is
+    /// read. Through the index with one probing unit (a request without ports); otherwise
+    /// the candidates are confirmed now and nothing is left.
+    pub fn candidates_unconfirmed(
+        &mut self,
+        request: &Arc<ClassAd>,
+    ) -> (RoaringBitmap, Option<Box<Unconfirmed>>) {
+        let Offers::Indexed { index: idx, gone } = self else {
+            return (self.candidates(request), None);
+        };
+        let mut qs = Query::two_sided(request, idx.options());
+        let (Some(query), true) = (qs.pop(), qs.is_empty()) else {
+            return (self.candidates(request), None);
+        };
+        idx.prepare(&query);
+        let answer = idx.candidates_except(&query, gone);
+        let (mut all, pending) = idx.split_ads(&answer);
+        if pending.is_empty() {
+            return (all, None);
+        }
+        all |= &pending;
+        let u = Unconfirmed {
+            query,
+            answer,
+            pending,
+            rejected: RoaringBitmap::new(),
+        };
+        (all, Some(Box::new(u)))
+    }
+
+    /// Whether `u`'s offer `o` matches its request (evaluated once, then remembered).
+    pub fn holds(&self, u: &mut Unconfirmed, o: AdId) -> bool {
+        if u.rejected.contains(o) {
+            return false;
+        }
+        if !u.pending.contains(o) {
+            return true;
+        }
+        u.pending.remove(o);
+        let Offers::Indexed { index, .. } = self else {
+            return true;
+        };
+        let ok = index.confirm_ad(&u.query, &u.answer, o);
+        if !ok {
+            u.rejected.insert(o);
+        }
+        ok
+    }
+
     /// Readies the index for `request`'s searches (imports the attributes its windows bound),
     /// so that its first search costs no more than any other.
     pub fn prepare_for(&mut self, request: &Arc<ClassAd>) {
@@ -162,4 +213,14 @@ impl Offers {
             Offers::Naive { evaluations, .. } => (0, *evaluations),
         }
     }
+}
+
+/// Raw candidates of one request not yet confirmed ([`Offers::candidates_unconfirmed`]):
+/// the window and its answer, the offers still to evaluate and those found not to match.
+#[derive(Debug)]
+pub struct Unconfirmed {
+    query: Query,
+    answer: Answer,
+    pending: RoaringBitmap,
+    rejected: RoaringBitmap,
 }

@@ -413,7 +413,10 @@ impl Index {
             }
         }
         let sorted = |mut v: Vec<AdId>| {
-            v.sort_unstable();
+            // RIDs are mostly given in the order of their ads: sorted already, as a rule.
+            if !v.windows(2).all(|w| w[0] <= w[1]) {
+                v.sort_unstable();
+            }
             v.dedup();
             RoaringBitmap::from_sorted_iter(v).unwrap_or_default()
         };

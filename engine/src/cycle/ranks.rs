@@ -212,7 +212,7 @@ impl Ranker {
         offers: &[Arc<ClassAd>],
         opts: &EvalOptions,
     ) -> Matchlist {
-        let list = self.matchlist(request, candidates, offers, opts);
+        let mut list = self.matchlist(request, candidates, offers, opts);
         let ids = list.ids();
         let keys = self
             .outcomes

@@ -7,6 +7,7 @@
 //! candidates holds one vector, and ordering it is a counting sort over the distinct vectors.
 
 use super::offers::{Offers, Unconfirmed};
+use super::topk::RankWalk;
 use super::vector::cmp_vectors;
 use adjoin_index::AdId;
 use adjoin_query::Value;
@@ -39,6 +40,11 @@ pub struct Matchlist {
     /// Entries not yet known to match, confirmed as the list is read
     /// ([`Matchlist::peek_confirmed`]); `None`: every entry matches.
     unconfirmed: Option<Box<Unconfirmed>>,
+    /// Entries still to come, a group at a time, from a walk in rank order (`topk.rs`),
+    /// after every entry in `entries`. Only [`Matchlist::peek_confirmed`] reads them: a
+    /// walked list is made only for a request without preferences, whose list is read by
+    /// nothing else.
+    walk: Option<Box<RankWalk>>,
 }
 
 impl Matchlist {
@@ -58,6 +64,7 @@ impl Matchlist {
             chunk: 0,
             next: 0,
             unconfirmed: None,
+            walk: None,
         }
     }
 
@@ -92,6 +99,21 @@ impl Matchlist {
         self.fill();
     }
 
+    /// A list of `[request rank, offer rank]` vectors read from `walk` (`topk.rs`), its
+    /// entries confirmed as read (`u`): read it with [`Matchlist::peek_confirmed`].
+    pub fn walked(walk: RankWalk, u: Option<Box<Unconfirmed>>) -> Matchlist {
+        Matchlist {
+            dim: 2,
+            vectors: Vec::new(),
+            entries: Vec::new(),
+            rest: Vec::new(),
+            chunk: 0,
+            next: 0,
+            unconfirmed: u,
+            walk: Some(Box::new(walk)),
+        }
+    }
+
     /// This list with some entries still to confirm (`u`): read it with
     /// [`Matchlist::peek_confirmed`].
     pub fn unconfirmed(mut self, u: Option<Box<Unconfirmed>>) -> Matchlist {
@@ -102,9 +124,31 @@ impl Matchlist {
     /// [`Matchlist::peek`] of a list whose entries may still need confirming: the best
     /// candidate not taken that matches, entries found not to match passed over for good.
     /// The order is the fully confirmed list's (confirming drops entries, it moves none).
-    pub fn peek_confirmed(&mut self, taken: &[bool], pool: &Offers) -> Option<(&[Value], AdId)> {
+    /// A walked list's next groups come from its walk, `theirs` giving an offer's rank
+    /// against the request.
+    pub fn peek_confirmed(
+        &mut self,
+        taken: &[bool],
+        pool: &Offers,
+        theirs: &mut dyn FnMut(AdId) -> Value,
+    ) -> Option<(&[Value], AdId)> {
         loop {
-            let (_, o) = self.peek(taken)?;
+            let o = match self.peek(taken) {
+                Some((_, o)) => o,
+                None => {
+                    let walk = self.walk.as_deref_mut()?;
+                    let group = walk.next_group(theirs);
+                    if group.is_empty() {
+                        return None;
+                    }
+                    for (mine, their, o) in group {
+                        let n = (self.vectors.len() / self.dim.max(1)) as u32;
+                        self.vectors.extend([mine, their]);
+                        self.entries.push((n, o));
+                    }
+                    continue;
+                }
+            };
             let ok = match self.unconfirmed.as_deref_mut() {
                 Some(u) => pool.holds(u, o),
                 None => true,
@@ -178,6 +222,7 @@ impl Matchlist {
             chunk: 0,
             next: 0,
             unconfirmed: self.unconfirmed,
+            walk: self.walk,
         }
     }
 
@@ -251,6 +296,7 @@ impl Builder {
                 chunk: FIRST_CHUNK,
                 next: 0,
                 unconfirmed: None,
+                walk: None,
             };
         }
         let vector = |n: u32| {
@@ -297,6 +343,7 @@ impl Builder {
             chunk: 0,
             next: 0,
             unconfirmed: None,
+            walk: None,
         }
     }
 }

@@ -45,6 +45,7 @@ pub(crate) mod order;
 mod partition;
 pub(crate) mod ranks;
 mod shape;
+mod topk;
 pub(crate) mod vector;
 
 use self::cluster::{roots, Clusters, Roots, Shapes};
@@ -630,10 +631,9 @@ impl Cycle<'_> {
         let compute = || {
             // Ranked by the default vector without preferences (no fraction kept), the list
             // is confirmed only as far as it is read.
-            if matches!(dock, Dock::Ranks(_)) && req.get("Preferences").is_none() {
+            if let (Dock::Ranks(r), None) = (dock, req.get("Preferences")) {
                 let (all, unconfirmed) = pool.candidates_unconfirmed(req);
-                dock.matchlist(req, all, &offers.ads, eval)
-                    .unconfirmed(unconfirmed)
+                r.ranked(req, all, unconfirmed, &offers.ads, eval)
             } else {
                 dock.matchlist(req, pool.candidates(req), &offers.ads, eval)
             }
@@ -646,8 +646,15 @@ impl Cycle<'_> {
         }
         let first = got;
         let mut got = got;
+        // Offers' ranks against the request, for lists read in rank order, per offer class.
+        let mut memo = rustc_hash::FxHashMap::default();
         while got < want {
-            let Some((vector, o)) = list.peek_confirmed(&self.taken, &self.pool) else {
+            let mut theirs = |o| match &self.dock {
+                Dock::Ranks(r) => r.offer_rank(&mut memo, req, o, &self.offers.ads, &self.eval),
+                Dock::Exprs(_) => Value::Int(0),
+            };
+            let Some((vector, o)) = list.peek_confirmed(&self.taken, &self.pool, &mut theirs)
+            else {
                 break;
             };
             let vector = vector.to_vec();

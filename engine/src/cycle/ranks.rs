@@ -38,9 +38,9 @@ const REMEMBERED: usize = 1 << 24;
 const WALK_MIN: u64 = if cfg!(test) { 1 } else { 64 };
 /// ... and at least one offer in this many is a candidate (a walk passes over the others) ...
 const WALK_SPARSE: u64 = if cfg!(test) { u32::MAX as u64 } else { 16 };
-/// ... once the shape has ranked this many lists (sorting its offers costs about as much as
-/// ranking them all once).
-const SORT_AFTER: u32 = if cfg!(test) { 2 } else { 4 };
+/// ... once the shape has had this many such lists (sorting its offers costs about as much
+/// as ranking them all once; a list that long ranks at least 1/16 of them).
+const SORT_AFTER: u32 = if cfg!(test) { 2 } else { 8 };
 
 /// How a cycle ranks candidates by the default vector.
 #[derive(Clone, Debug)]
@@ -89,6 +89,8 @@ struct Table {
 pub struct Lists {
     /// Lists ranked so far.
     lists: u32,
+    /// Lists long enough to be read through the sorted offers, so far.
+    long: u32,
     /// Every offer sorted by its remembered rank (`topk.rs`), once the shape's lists are
     /// many and long.
     sorted: Option<Arc<Sorted>>,
@@ -196,7 +198,8 @@ impl Ranker {
         };
         let many =
             candidates.len() >= WALK_MIN && candidates.len() * WALK_SPARSE >= ranks.len() as u64;
-        if !many || lists.lists < SORT_AFTER {
+        lists.long += u32::from(many);
+        if !many || lists.long < SORT_AFTER {
             return self
                 .list_with(
                     request,

@@ -435,18 +435,24 @@ impl Index {
         let Some(us) = self.ads.get(&id) else {
             return false;
         };
-        let mine: Vec<u32> = us
-            .iter()
-            .copied()
-            .filter(|&u| {
-                self.unit(u)
-                    .is_some_and(|d| d.rids.iter().any(|&r| a.rids.contains(r)))
-            })
-            .collect();
         let c = &self.counters;
-        for view in self.views(&mine) {
+        for &u in us {
+            let Some(d) = self.unit(u) else { continue };
+            if !d.rids.iter().any(|&r| a.rids.contains(r)) {
+                continue;
+            }
             Counters::add(&c.evaluations, 1);
-            if view.is_some_and(|v| self.evaluate(q, &v)) {
+            let holds = match (&d.view, &self.source) {
+                (Some(view), _) => self.evaluate(q, view),
+                // Read back from the source; an ad that cannot be read matches nothing.
+                (None, Some(_)) => self
+                    .views(&[u])
+                    .pop()
+                    .flatten()
+                    .is_some_and(|v| self.evaluate(q, &v)),
+                (None, None) => false,
+            };
+            if holds {
                 Counters::add(&c.confirmed, 1);
                 return true;
             }

@@ -17,7 +17,7 @@
 //! is an expression) are ranked when the list is made and merged in by their vectors.
 
 use super::vector::cmp_vectors;
-use adjoin_index::{AdId, RoaringBitmap};
+use adjoin_index::{AdId, Bits, RoaringBitmap};
 use adjoin_query::Value;
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -50,8 +50,8 @@ pub struct RankWalk {
     sorted: Arc<Sorted>,
     /// The next position in `sorted` to look at.
     at: usize,
-    /// The request's candidates.
-    candidates: RoaringBitmap,
+    /// The request's candidates (a bitset: the walk asks about every offer it passes).
+    candidates: Bits,
     /// Candidates outside the sorted order, with their vectors `[request rank, offer
     /// rank]`, best first; and how many have been read.
     others: Vec<(Value, Value, AdId)>,
@@ -74,7 +74,7 @@ impl RankWalk {
         RankWalk {
             sorted,
             at: 0,
-            candidates,
+            candidates: Bits::from_rids(candidates.iter()),
             others,
             others_at: 0,
         }

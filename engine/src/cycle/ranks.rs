@@ -35,9 +35,9 @@ const REMEMBERED: usize = 1 << 24;
 
 /// A request's list is read through its rank shape's sorted offers (`topk.rs`) when it has
 /// at least this many candidates (unit tests walk the smallest lists)...
-const WALK_MIN: u64 = if cfg!(test) { 1 } else { 16 };
+const WALK_MIN: u64 = if cfg!(test) { 1 } else { 64 };
 /// ... and at least one offer in this many is a candidate (a walk passes over the others) ...
-const WALK_SPARSE: u64 = if cfg!(test) { u32::MAX as u64 } else { 64 };
+const WALK_SPARSE: u64 = if cfg!(test) { u32::MAX as u64 } else { 16 };
 /// ... once the shape has had this many such lists (sorting its offers costs about as much
 /// as ranking them all once; a list that long ranks at least 1/16 of them).
 const SORT_AFTER: u32 = if cfg!(test) { 2 } else { 8 };

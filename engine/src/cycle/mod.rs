@@ -31,6 +31,12 @@
 //!   of them share one sorted candidate list, computed once and popped, taken offers skipped.
 //!   The results are exactly those of the uncached path (`no_clusters`, and `naive`), which
 //!   computes every request's list afresh. `clusters` reports the number of clusters.
+//! - A request ranked by the default vector without preferences is confirmed lazily: its
+//!   list holds the index's raw candidates, each evaluated only when the list reaches it
+//!   (`offers::Unconfirmed`); where its rank's values are remembered for every offer, the
+//!   list is read in rank order, group by group, through the offers sorted once per rank
+//!   shape (`topk.rs`). Either gives exactly the order of the fully confirmed, fully ranked
+//!   list.
 //! - The offers are read, indexed and analysed on a second thread while the requests are
 //!   read, and the requests are shaped for clustering there as they come. Deciding the
 //!   matches is one sequential pass: a cluster's list is computed when its first request is

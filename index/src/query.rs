@@ -28,7 +28,7 @@ use crate::index::{AdId, Counters, Index, UnitData};
 use crate::position::{ends, Pos};
 use crate::rectangle::{imp_value, ImpValue};
 use crate::window::{accepts, satisfies, Direction, Query};
-use adjoin_query::eval::symmetric_match;
+use adjoin_query::eval::{one_side_match, symmetric_match};
 use adjoin_query::{ClassAd, Expr, Key};
 use roaring::RoaringBitmap;
 use rustc_hash::FxHashMap;
@@ -331,8 +331,8 @@ impl Index {
         let opts = &self.opts.eval;
         match (q.direction, &q.probe, known) {
             (Direction::TwoSided, Some(_), (true, true)) => true,
-            (Direction::TwoSided, Some(p), (true, false)) => accepts(&p.ad, view, opts),
-            (Direction::TwoSided, Some(p), (false, true)) => accepts(view, &p.ad, opts),
+            (Direction::TwoSided, Some(p), (true, false)) => one_side_match(&p.ad, view, opts),
+            (Direction::TwoSided, Some(p), (false, true)) => one_side_match(view, &p.ad, opts),
             _ => self.evaluate(q, view),
         }
     }

@@ -9,11 +9,11 @@
 //! Those are the roots; a request's signature is the expression (or absence), compared
 //! structurally, of each root and, transitively, of every attribute of the request they read.
 //! Two requests with equal signatures evaluate alike against every offer, so they see the same
-//! candidates in the same order; offers only disappear during a cycle, so a later request's candidates are the
-//! cached list with the taken offers skipped. What the static analysis cannot follow (`eval`,
-//! `random`, computed subscripts, whole-ad uses of `TARGET`/`MY`/…, a request with `Ports`)
-//! makes the request a cluster of its own, or, in an offer or dock expression, turns
-//! clustering off.
+//! candidates in the same order; offers only disappear during a cycle, so a later request's
+//! candidates are the cached list with the taken offers skipped. What the static analysis
+//! cannot follow (`eval`, `random`, computed subscripts, whole-ad uses of `TARGET`/`MY`/…, a
+//! request with `Ports`) makes the request a cluster of its own, or, in an offer or dock
+//! expression, turns clustering off.
 
 use super::shape::{self, dynamic, plain, ByHash, Fx};
 use adjoin_index::units;

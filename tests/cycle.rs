@@ -521,3 +521,33 @@ fn heterogeneous_pools_match_as_the_naive_cycle_does() {
         assert_eq!(indexed.matches, naive.matches, "seed {seed}");
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(6))]
+
+    /// Heterogeneous pools of random seeds (ranks of every kind on both sides, ties, undefined
+    /// ranks, attributes of mixed types): the indexed cycle — lists confirmed as read, read in
+    /// rank order where the rank's values are remembered — decides as the naive one does.
+    #[test]
+    fn heterogeneous_pools_of_any_seed_match_as_the_naive_cycle_does(
+        seed in 4u64..1_000_000,
+        offers in 50u64..250,
+        requests in 50u64..250,
+    ) {
+        let mut h = adjoin_workload::hetero::Heterogeneous::new(seed);
+        let db = Db::open_in_memory().expect("db");
+        for n in 0..offers {
+            db.put("machines", &h.offer(n).expect("offer")).expect("put");
+        }
+        for n in 0..requests {
+            db.put("jobs", &h.request(n).expect("request")).expect("put");
+        }
+        let indexed = run(&db, |o| o.dry_run = true);
+        let naive = run(&db, |o| {
+            o.dry_run = true;
+            o.naive = true;
+        });
+        prop_assert_eq!(&indexed.matches, &naive.matches);
+        prop_assert!(indexed.evaluations < naive.evaluations);
+    }
+}

@@ -86,6 +86,14 @@ pub struct Answer {
     pub rids: Bits,
     /// The candidates whose match needs no evaluation.
     pub exact: Bits,
+    /// Two-sided queries: the candidates whose own constraint the window decided true (their
+    /// rectangle converted exactly and holds the probe's points), so that confirming them
+    /// needs only the probe's constraint evaluated.
+    pub stored_decided: Bits,
+    /// Two-sided queries: the candidates for which the window decided the probe's constraint
+    /// true (it converted exactly and their values are in it), so that confirming them needs
+    /// only their own constraint evaluated.
+    pub probe_decided: Bits,
     /// What was done.
     pub explain: Explain,
 }

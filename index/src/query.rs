@@ -28,7 +28,7 @@ use crate::index::{AdId, Counters, Index, UnitData};
 use crate::position::{ends, Pos};
 use crate::rectangle::{imp_value, ImpValue};
 use crate::window::{accepts, satisfies, Direction, Query};
-use adjoin_query::eval::symmetric_match;
+use adjoin_query::eval::{one_side_match, symmetric_match};
 use adjoin_query::{ClassAd, Expr, Key};
 use roaring::RoaringBitmap;
 use rustc_hash::FxHashMap;
@@ -136,9 +136,31 @@ impl Index {
                 all
             }
         };
-        // Exact: both sides exact and prepared; no deviant value meets a bound.
-        let exact = if q.exact && unprepared.is_empty() {
+        // Exact: both sides exact and prepared; no deviant value meets a bound. Each side
+        // apart: the stored units' constraints decided by the probe's points (converted
+        // exactly, no deviant value of the probe on a bound attribute), and the probe's
+        // constraint decided by the window (converted exactly and prepared, no deviant stored
+        // value in it).
+        let decided = if q.direction == Direction::TwoSided {
+            let mut stored = rids.clone();
+            stored.andnot_assign(&self.inexact);
+            for k in &deviant_values {
+                if let Some(a) = self.exported.get(k) {
+                    stored.andnot_assign(a.rids());
+                }
+            }
+            stored
+        } else {
+            Bits::new()
+        };
+        let (exact, probe_decided) = if q.exact && unprepared.is_empty() {
             let mut good = rids.clone();
+            for k in q.window_attrs() {
+                if let Some(a) = self.imported.get(&k) {
+                    good.andnot_assign(a.deviant());
+                }
+            }
+            let probe = (q.direction == Direction::TwoSided).then(|| good.clone());
             if q.direction != Direction::OneSided {
                 good.andnot_assign(&self.inexact);
             }
@@ -147,14 +169,9 @@ impl Index {
                     good.andnot_assign(a.rids());
                 }
             }
-            for k in q.window_attrs() {
-                if let Some(a) = self.imported.get(&k) {
-                    good.andnot_assign(a.deviant());
-                }
-            }
-            good
+            (good, probe.unwrap_or_default())
         } else {
-            Bits::new()
+            (Bits::new(), Bits::new())
         };
         ex.unprepared = unprepared.iter().map(|k| k.as_str().to_owned()).collect();
         ex.candidates = self.count_units(&rids);
@@ -166,6 +183,8 @@ impl Index {
         Answer {
             rids,
             exact,
+            stored_decided: decided,
+            probe_decided,
             explain: ex,
         }
     }
@@ -306,6 +325,18 @@ impl Index {
         }
     }
 
+    /// [`Index::evaluate`] of a two-sided query, `known` saying whether the stored unit's
+    /// constraint and the probe's are known to hold: only the others are evaluated.
+    fn evaluate_rest(&self, q: &Query, view: &ClassAd, known: (bool, bool)) -> bool {
+        let opts = &self.opts.eval;
+        match (q.direction, &q.probe, known) {
+            (Direction::TwoSided, Some(_), (true, true)) => true,
+            (Direction::TwoSided, Some(p), (true, false)) => one_side_match(&p.ad, view, opts),
+            (Direction::TwoSided, Some(p), (false, true)) => one_side_match(view, &p.ad, opts),
+            _ => self.evaluate(q, view),
+        }
+    }
+
     /// Confirms a raw answer: the matching units, sorted by ad and port. Exact candidates
     /// are taken as they are; the others are evaluated (counted in the answer's explain).
     pub fn confirm(&self, q: &Query, a: &mut Answer) -> Vec<Hit> {
@@ -394,6 +425,77 @@ impl Index {
         Counters::add(&c.exact, exact);
         Counters::add(&c.evaluations, evaluated);
         Counters::add(&c.confirmed, confirmed);
+    }
+
+    /// A raw answer split by ad, for confirming one ad at a time ([`Index::confirm_ad`]):
+    /// the ads with a candidate known to match (counted as exact and confirmed), and the
+    /// others, whose candidates must be evaluated.
+    pub fn split_ads(&self, a: &Answer) -> (RoaringBitmap, RoaringBitmap) {
+        let all_exact = a.all_exact();
+        let (mut sure, mut pending) = (Vec::new(), Vec::new());
+        for rid in a.rids.iter() {
+            let Some(unit) = self.rids.owner(rid).and_then(|&u| self.unit(u)) else {
+                continue;
+            };
+            if all_exact || a.exact.contains(rid) {
+                sure.push(unit.ad);
+            } else {
+                pending.push(unit.ad);
+            }
+        }
+        let sorted = |mut v: Vec<AdId>| {
+            // RIDs are mostly given in the order of their ads: sorted already, as a rule.
+            if !v.windows(2).all(|w| w[0] <= w[1]) {
+                v.sort_unstable();
+            }
+            v.dedup();
+            RoaringBitmap::from_sorted_iter(v).unwrap_or_default()
+        };
+        let (sure, mut pending) = (sorted(sure), sorted(pending));
+        pending -= &sure;
+        let c = &self.counters;
+        Counters::add(&c.exact, sure.len());
+        Counters::add(&c.confirmed, sure.len());
+        (sure, pending)
+    }
+
+    /// Whether ad `id` has a unit among `a`'s candidates that matches `q`, by evaluating
+    /// them (an ad [`Index::split_ads`] left pending): what [`Index::confirm_ads`] finds of
+    /// that ad. Counted as evaluations and confirmations.
+    pub fn confirm_ad(&self, q: &Query, a: &Answer, id: AdId) -> bool {
+        let Some(us) = self.ads.get(&id) else {
+            return false;
+        };
+        let c = &self.counters;
+        for &u in us {
+            let Some(d) = self.unit(u) else { continue };
+            if !d.rids.iter().any(|&r| a.rids.contains(r)) {
+                continue;
+            }
+            Counters::add(&c.evaluations, 1);
+            // What the window decided of each side is not evaluated again.
+            let decided = |set: &Bits| {
+                d.rids
+                    .iter()
+                    .any(|&r| a.rids.contains(r) && set.contains(r))
+            };
+            let known = (decided(&a.stored_decided), decided(&a.probe_decided));
+            let holds = match (&d.view, &self.source) {
+                (Some(view), _) => self.evaluate_rest(q, view, known),
+                // Read back from the source; an ad that cannot be read matches nothing.
+                (None, Some(_)) => self
+                    .views(&[u])
+                    .pop()
+                    .flatten()
+                    .is_some_and(|v| self.evaluate_rest(q, &v, known)),
+                (None, None) => false,
+            };
+            if holds {
+                Counters::add(&c.confirmed, 1);
+                return true;
+            }
+        }
+        false
     }
 
     /// Prepares, runs and confirms `q`: the matching units and what was done.

@@ -6,14 +6,14 @@
 //! references of every offer attribute, per matchable unit), (b) what `--dock` reads of it
 //! (`request.X`), (c) its own `Requirements`, `Rank`, `RequestCount` and `Preferences` (with what its values
 //! read of it), and (d) `--order-by`.
-//! Those are the roots; a request's signature is the printed expression (or absence) of each
-//! root and, transitively, of every attribute of the request they read. Two requests with
-//! equal signatures evaluate alike against every offer, so they see the same candidates in the
-//! same order; offers only disappear during a cycle, so a later request's candidates are the
-//! cached list with the taken offers skipped. What the static analysis cannot follow (`eval`,
-//! `random`, computed subscripts, whole-ad uses of `TARGET`/`MY`/…, a request with `Ports`)
-//! makes the request a cluster of its own, or, in an offer or dock expression, turns
-//! clustering off.
+//! Those are the roots; a request's signature is the expression (or absence), compared
+//! structurally, of each root and, transitively, of every attribute of the request they read.
+//! Two requests with equal signatures evaluate alike against every offer, so they see the same
+//! candidates in the same order; offers only disappear during a cycle, so a later request's
+//! candidates are the cached list with the taken offers skipped. What the static analysis
+//! cannot follow (`eval`, `random`, computed subscripts, whole-ad uses of `TARGET`/`MY`/…, a
+//! request with `Ports`) makes the request a cluster of its own, or, in an offer or dock
+//! expression, turns clustering off.
 
 use super::shape::{self, dynamic, plain, ByHash, Fx};
 use adjoin_index::units;
@@ -480,7 +480,7 @@ enum Kind {
 /// The exact signatures seen and the clusters they were given.
 #[derive(Debug, Default)]
 struct Exact {
-    ids: HashMap<BTreeMap<String, Option<String>>, usize>,
+    ids: HashMap<BTreeMap<String, Option<Printed>>, usize>,
     count: usize,
 }
 
@@ -516,6 +516,26 @@ impl Exact {
     }
 }
 
+/// An expression of a signature, compared and hashed structurally
+/// ([`adjoin_query::structural`]: at least as strict as comparing the printed `Debug` output,
+/// so that equal ones print and evaluate alike) without printing it.
+#[derive(Debug)]
+struct Printed(Expr);
+
+impl PartialEq for Printed {
+    fn eq(&self, other: &Printed) -> bool {
+        shape::same(&self.0, &other.0)
+    }
+}
+
+impl Eq for Printed {}
+
+impl std::hash::Hash for Printed {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        shape::hash(&self.0, h);
+    }
+}
+
 /// Adds the X of each `request.X` in `e` to `names`; false when `e` uses `request` otherwise.
 fn dock_reads(e: &Expr, names: &mut BTreeSet<String>) -> bool {
     match e {
@@ -543,13 +563,14 @@ fn dock_reads(e: &Expr, names: &mut BTreeSet<String>) -> bool {
     }
 }
 
-/// The printed expression (or absence) of each attribute of `r` that `roots` lead to; `None`
-/// when one of them reads in ways the analysis cannot follow, or `r` has ports.
+/// The expression (or absence), compared structurally, of each attribute of `r` that `roots`
+/// lead to; `None` when one of them reads in ways the analysis cannot follow, or `r` has
+/// ports.
 fn signature(
     r: &ClassAd,
     mut todo: BTreeSet<String>,
     opts: &EvalOptions,
-) -> Option<BTreeMap<String, Option<String>>> {
+) -> Option<BTreeMap<String, Option<Printed>>> {
     // Ports, and a keep fraction (applied to the list as made for one request), make a
     // request a cluster of its own.
     if r.get("Ports").is_some() || r.get("PreferenceKeep").is_some() {
@@ -570,8 +591,7 @@ fn signature(
                         todo.insert(n);
                     }
                 }
-                // Debug output is structural: equal strings mean equal expressions.
-                Some(format!("{e:?}"))
+                Some(Printed(e.clone()))
             }
             None => None,
         };

@@ -6,10 +6,19 @@
 //! reads nothing of the offer, a request's constant rank): a first-fit list over thousands of
 //! candidates holds one vector, and ordering it is a counting sort over the distinct vectors.
 
+use super::offers::{Offers, Unconfirmed};
+use super::topk::RankWalk;
 use super::vector::cmp_vectors;
 use adjoin_index::AdId;
 use adjoin_query::Value;
 use std::cmp::Ordering;
+
+/// Lists with at most this many distinct vectors (or entries) are ordered when made (a
+/// counting sort over the distinct vectors); longer ones as they are read.
+const ORDER_AT_ONCE: usize = 64;
+
+/// The entries a list with many distinct vectors orders first (then twice as many each time).
+const FIRST_CHUNK: usize = 8;
 
 /// One cluster's candidates, best first, and how far its requests have taken them.
 #[derive(Debug, Default)]
@@ -20,7 +29,22 @@ pub struct Matchlist {
     vectors: Vec<Value>,
     /// (vector number, offer), best first.
     entries: Vec<(u32, AdId)>,
+    /// Entries not yet ordered, all after those in `entries`: (vector number, order pushed,
+    /// offer). The best of them are moved to `entries` as the list is read
+    /// ([`Matchlist::fill`]), so that a list read no further than its first few entries is
+    /// not sorted whole.
+    rest: Vec<(u32, u32, AdId)>,
+    /// How many entries of `rest` the next [`Matchlist::fill`] orders.
+    chunk: usize,
     next: usize,
+    /// Entries not yet known to match, confirmed as the list is read
+    /// ([`Matchlist::peek_confirmed`]); `None`: every entry matches.
+    unconfirmed: Option<Box<Unconfirmed>>,
+    /// Entries still to come, a group at a time, from a walk in rank order (`topk.rs`),
+    /// after every entry in `entries`. Only [`Matchlist::peek_confirmed`] reads them: a
+    /// walked list is made only for a request without preferences, whose list is read by
+    /// nothing else.
+    walk: Option<Box<RankWalk>>,
 }
 
 impl Matchlist {
@@ -36,14 +60,111 @@ impl Matchlist {
             dim,
             vectors: b.vectors,
             entries: b.entries,
+            rest: Vec::new(),
+            chunk: 0,
             next: 0,
+            unconfirmed: None,
+            walk: None,
         }
+    }
+
+    /// Moves the best entries of `rest` (a growing number each time) to the end of
+    /// `entries`, in order: vector descending, ties in the order pushed.
+    fn fill(&mut self) {
+        if self.rest.is_empty() {
+            return;
+        }
+        let (dim, vectors) = (self.dim, &self.vectors);
+        let vector = |n: u32| {
+            let at = n as usize * dim;
+            vectors.get(at..at + dim).unwrap_or(&[])
+        };
+        let best_first = |a: &(u32, u32, AdId), b: &(u32, u32, AdId)| {
+            cmp_vectors(vector(b.0), vector(a.0)).then(a.1.cmp(&b.1))
+        };
+        let k = self.chunk.clamp(1, self.rest.len());
+        if k < self.rest.len() {
+            self.rest.select_nth_unstable_by(k - 1, best_first);
+        }
+        let head = self.rest.get_mut(..k).unwrap_or_default();
+        head.sort_unstable_by(best_first);
+        self.entries
+            .extend(self.rest.drain(..k).map(|(n, _, o)| (n, o)));
+        self.chunk = self.chunk.saturating_mul(2);
+    }
+
+    /// Orders every entry (for what reads the whole list).
+    fn fill_all(&mut self) {
+        self.chunk = usize::MAX;
+        self.fill();
+    }
+
+    /// A list of `[request rank, offer rank]` vectors read from `walk` (`topk.rs`), its
+    /// entries confirmed as read (`u`): read it with [`Matchlist::peek_confirmed`].
+    pub fn walked(walk: RankWalk, u: Option<Box<Unconfirmed>>) -> Matchlist {
+        Matchlist {
+            dim: 2,
+            vectors: Vec::new(),
+            entries: Vec::new(),
+            rest: Vec::new(),
+            chunk: 0,
+            next: 0,
+            unconfirmed: u,
+            walk: Some(Box::new(walk)),
+        }
+    }
+
+    /// This list with some entries still to confirm (`u`): read it with
+    /// [`Matchlist::peek_confirmed`].
+    pub fn unconfirmed(mut self, u: Option<Box<Unconfirmed>>) -> Matchlist {
+        self.unconfirmed = u;
+        self
+    }
+
+    /// [`Matchlist::peek`] of a list whose entries may still need confirming: the best
+    /// candidate not taken that matches, entries found not to match passed over for good.
+    /// The order is the fully confirmed list's (confirming drops entries, it moves none).
+    /// A walked list's next groups come from its walk, `theirs` giving an offer's rank
+    /// against the request.
+    pub fn peek_confirmed(
+        &mut self,
+        taken: &[bool],
+        pool: &Offers,
+        theirs: &mut dyn FnMut(AdId) -> Value,
+    ) -> Option<(&[Value], AdId)> {
+        loop {
+            let o = match self.peek(taken) {
+                Some((_, o)) => o,
+                None => {
+                    let walk = self.walk.as_deref_mut()?;
+                    let group = walk.next_group(theirs);
+                    if group.is_empty() {
+                        return None;
+                    }
+                    for (mine, their, o) in group {
+                        let n = (self.vectors.len() / self.dim.max(1)) as u32;
+                        self.vectors.extend([mine, their]);
+                        self.entries.push((n, o));
+                    }
+                    continue;
+                }
+            };
+            let ok = match self.unconfirmed.as_deref_mut() {
+                Some(u) => pool.holds(u, o),
+                None => true,
+            };
+            if ok {
+                break;
+            }
+            self.next += 1;
+        }
+        self.peek(taken)
     }
 
     #[cfg(test)]
     /// The number of entries (taken ones included).
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.entries.len() + self.rest.len()
     }
 
     fn vector(&self, n: u32) -> &[Value] {
@@ -53,7 +174,13 @@ impl Matchlist {
 
     /// The best candidate not yet taken (entries taken by anyone are passed over for good).
     pub fn peek(&mut self, taken: &[bool]) -> Option<(&[Value], AdId)> {
-        while let Some((_, o)) = self.entries.get(self.next) {
+        loop {
+            if self.next >= self.entries.len() {
+                self.fill();
+            }
+            let Some((_, o)) = self.entries.get(self.next) else {
+                break;
+            };
             if taken.get(*o as usize).copied().unwrap_or(true) {
                 self.next += 1;
             } else {
@@ -65,7 +192,8 @@ impl Matchlist {
     }
 
     /// The offers of the entries not yet passed over, best first.
-    pub fn ids(&self) -> Vec<AdId> {
+    pub fn ids(&mut self) -> Vec<AdId> {
+        self.fill_all();
         self.entries.iter().skip(self.next).map(|e| e.1).collect()
     }
 
@@ -73,7 +201,8 @@ impl Matchlist {
     /// `lead(keys[i])` in front of its vector, and the entries are sorted by their keys
     /// ascending, stably (equal keys keep this list's order); the first `keep` are kept.
     /// Vectors stay shared where both the key and the old vector repeat.
-    pub fn led_by(self, keys: &[u64], keep: usize, lead: impl Fn(u64) -> Value) -> Matchlist {
+    pub fn led_by(mut self, keys: &[u64], keep: usize, lead: impl Fn(u64) -> Value) -> Matchlist {
+        self.fill_all();
         let mut b = Builder::new(self.dim + 1);
         let mut memo: rustc_hash::FxHashMap<(u64, u32), u32> = Default::default();
         let mut entries: Vec<(u64, u32, AdId)> = Vec::with_capacity(keys.len());
@@ -89,7 +218,11 @@ impl Matchlist {
             dim: self.dim + 1,
             vectors: b.vectors,
             entries: entries.into_iter().map(|(_, v, o)| (v, o)).collect(),
+            rest: Vec::new(),
+            chunk: 0,
             next: 0,
+            unconfirmed: self.unconfirmed,
+            walk: self.walk,
         }
     }
 
@@ -152,6 +285,20 @@ impl Builder {
             mut entries,
         } = self;
         let count = vectors.len().checked_div(dim).unwrap_or(0);
+        if count > ORDER_AT_ONCE && entries.len() > ORDER_AT_ONCE {
+            // Many distinct vectors: ordered as the list is read.
+            let rest = (0..).zip(entries).map(|(i, (n, o))| (n, i, o)).collect();
+            return Matchlist {
+                dim,
+                vectors,
+                entries: Vec::new(),
+                rest,
+                chunk: FIRST_CHUNK,
+                next: 0,
+                unconfirmed: None,
+                walk: None,
+            };
+        }
         let vector = |n: u32| {
             let at = n as usize * dim;
             vectors.get(at..at + dim).unwrap_or(&[])
@@ -192,7 +339,11 @@ impl Builder {
             dim,
             vectors,
             entries,
+            rest: Vec::new(),
+            chunk: 0,
             next: 0,
+            unconfirmed: None,
+            walk: None,
         }
     }
 }
@@ -231,6 +382,44 @@ mod tests {
         );
         // Components compare as totally ordered numbers: -0 below 0.
         check(&[[-0.0, 0.0], [0.0, 0.0]], &[1, 0]);
+    }
+
+    #[test]
+    fn long_lists_ordered_as_read_are_sorted_lists() {
+        // Many distinct vectors (ordered as read), with ties, read with some entries taken.
+        let mut seed = 7u64;
+        let mut next = |m: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % m
+        };
+        for n in [65usize, 200, 1000] {
+            let vectors: Vec<[f64; 2]> =
+                (0..n).map(|_| [next(40) as f64, next(3) as f64]).collect();
+            let mut want: Vec<AdId> = (0..n as AdId).collect();
+            want.sort_by(|&a, &b| {
+                let (x, y) = (vectors[a as usize], vectors[b as usize]);
+                cmp_vectors(&y.map(Value::Real), &x.map(Value::Real))
+            });
+            let taken: Vec<bool> = (0..n).map(|_| next(5) == 0).collect();
+            want.retain(|&o| !taken[o as usize]);
+            let mut b = Builder::new(2);
+            for (o, v) in (0..).zip(&vectors) {
+                let k = b.vector(v.map(Value::Real));
+                b.push(k, o);
+            }
+            let mut l = b.finish();
+            assert!(!l.rest.is_empty(), "ordered as read");
+            let mut got = Vec::new();
+            while let Some((_, o)) = l.peek(&taken) {
+                got.push(o);
+                l.advance();
+            }
+            assert_eq!(got, want, "{n}");
+            l.rewind();
+            assert_eq!(l.peek(&taken).map(|x| x.1), want.first().copied());
+        }
     }
 
     #[test]

@@ -31,6 +31,12 @@
 //!   of them share one sorted candidate list, computed once and popped, taken offers skipped.
 //!   The results are exactly those of the uncached path (`no_clusters`, and `naive`), which
 //!   computes every request's list afresh. `clusters` reports the number of clusters.
+//! - A request ranked by the default vector without preferences is confirmed lazily: its
+//!   list holds the index's raw candidates, each evaluated only when the list reaches it
+//!   (`offers::Unconfirmed`); where its rank's values are remembered for every offer, the
+//!   list is read in rank order, group by group, through the offers sorted once per rank
+//!   shape (`topk.rs`). Either gives exactly the order of the fully confirmed, fully ranked
+//!   list.
 //! - The offers are read, indexed and analysed on a second thread while the requests are
 //!   read, and the requests are shaped for clustering there as they come. Deciding the
 //!   matches is one sequential pass: a cluster's list is computed when its first request is
@@ -45,6 +51,7 @@ pub(crate) mod order;
 mod partition;
 pub(crate) mod ranks;
 mod shape;
+mod topk;
 pub(crate) mod vector;
 
 use self::cluster::{roots, Clusters, Roots, Shapes};
@@ -627,7 +634,16 @@ impl Cycle<'_> {
             }
         }
         let (pool, offers, dock, eval) = (&mut self.pool, self.offers, &self.dock, &self.eval);
-        let compute = || dock.matchlist(req, pool.candidates(req), &offers.ads, eval);
+        let compute = || {
+            // Ranked by the default vector without preferences (no fraction kept), the list
+            // is confirmed only as far as it is read.
+            if let (Dock::Ranks(r), None) = (dock, req.get("Preferences")) {
+                let (all, unconfirmed) = pool.candidates_unconfirmed(req);
+                r.ranked(req, all, unconfirmed, &offers.ads, eval)
+            } else {
+                dock.matchlist(req, pool.candidates(req), &offers.ads, eval)
+            }
+        };
         let Some(list) = self.clusters.list(ri, compute) else {
             return;
         };
@@ -636,8 +652,15 @@ impl Cycle<'_> {
         }
         let first = got;
         let mut got = got;
+        // Offers' ranks against the request, for lists read in rank order, per offer class.
+        let mut memo = rustc_hash::FxHashMap::default();
         while got < want {
-            let Some((vector, o)) = list.peek(&self.taken) else {
+            let mut theirs = |o| match &self.dock {
+                Dock::Ranks(r) => r.offer_rank(&mut memo, req, o, &self.offers.ads, &self.eval),
+                Dock::Exprs(_) => Value::Int(0),
+            };
+            let Some((vector, o)) = list.peek_confirmed(&self.taken, &self.pool, &mut theirs)
+            else {
                 break;
             };
             let vector = vector.to_vec();

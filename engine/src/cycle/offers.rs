@@ -6,9 +6,10 @@
 //! more than passing over it.
 
 use crate::collection::{Collection, CollectionError};
-use adjoin_index::{units, AdId, Bits, Index, IndexOptions, Query, RoaringBitmap};
+use adjoin_index::{units, AdId, Answer, Bits, Index, IndexOptions, Query, RoaringBitmap};
 use adjoin_query::eval::{symmetric_match, EvalOptions};
 use adjoin_query::ClassAd;
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 /// The live offers of a cycle and how they are searched.
@@ -19,6 +20,10 @@ pub enum Offers {
         index: Box<Index>,
         /// The rectangles of the offers taken (or gone) so far.
         gone: Bits,
+        /// The windows of the requests readied ([`Offers::prepare_for`]) and not yet
+        /// searched, by the address of the request's ad (held here, so that the address
+        /// names it while it is here): made once, not again when the request is served.
+        readied: FxHashMap<usize, (Arc<ClassAd>, Vec<Query>)>,
     },
     /// By evaluating every pair: each live offer's matchable units (one per port, or the ad).
     Naive {
@@ -37,6 +42,7 @@ impl Offers {
         Ok(Offers::Indexed {
             index: Box::new(c.index(opts)?),
             gone: Bits::new(),
+            readied: FxHashMap::default(),
         })
     }
 
@@ -58,9 +64,15 @@ impl Offers {
     /// the other), in load order.
     pub fn candidates(&mut self, request: &Arc<ClassAd>) -> RoaringBitmap {
         match self {
-            Offers::Indexed { index: idx, gone } => {
+            Offers::Indexed {
+                index: idx,
+                gone,
+                readied,
+            } => {
                 let mut ads = RoaringBitmap::new();
-                for q in Query::two_sided(request, idx.options()) {
+                let qs = readied_for(readied, request)
+                    .unwrap_or_else(|| Query::two_sided(request, idx.options()));
+                for q in qs {
                     idx.prepare(&q);
                     let mut a = idx.candidates_except(&q, gone);
                     ads |= idx.confirm_ads(&q, &mut a);
@@ -91,20 +103,79 @@ impl Offers {
         }
     }
 
+    /// [`Offers::candidates`] with confirmation put off: every raw candidate of the index's
+    /// window, and, when some are not known to match, what confirms them one at a time
+    /// ([`Offers::holds`]) — so that a ranked list confirms only as far as it is
+    /// read. Through the index with one probing unit (a request without ports); otherwise
+    /// the candidates are confirmed now and nothing is left.
+    pub fn candidates_unconfirmed(
+        &mut self,
+        request: &Arc<ClassAd>,
+    ) -> (RoaringBitmap, Option<Box<Unconfirmed>>) {
+        let Offers::Indexed {
+            index: idx,
+            gone,
+            readied,
+        } = self
+        else {
+            return (self.candidates(request), None);
+        };
+        let mut qs = readied_for(readied, request)
+            .unwrap_or_else(|| Query::two_sided(request, idx.options()));
+        let (Some(query), true) = (qs.pop(), qs.is_empty()) else {
+            return (self.candidates(request), None);
+        };
+        idx.prepare(&query);
+        let answer = idx.candidates_except(&query, gone);
+        let (mut all, pending) = idx.split_ads(&answer);
+        if pending.is_empty() {
+            return (all, None);
+        }
+        all |= &pending;
+        let u = Unconfirmed {
+            query,
+            answer,
+            pending,
+            rejected: RoaringBitmap::new(),
+        };
+        (all, Some(Box::new(u)))
+    }
+
+    /// Whether `u`'s offer `o` matches its request (evaluated once, then remembered).
+    pub fn holds(&self, u: &mut Unconfirmed, o: AdId) -> bool {
+        if u.rejected.contains(o) {
+            return false;
+        }
+        if !u.pending.contains(o) {
+            return true;
+        }
+        u.pending.remove(o);
+        let Offers::Indexed { index, .. } = self else {
+            return true;
+        };
+        let ok = index.confirm_ad(&u.query, &u.answer, o);
+        if !ok {
+            u.rejected.insert(o);
+        }
+        ok
+    }
+
     /// Readies the index for `request`'s searches (imports the attributes its windows bound),
     /// so that its first search costs no more than any other.
     pub fn prepare_for(&mut self, request: &Arc<ClassAd>) {
-        if let Offers::Indexed { index, .. } = self {
-            for q in Query::two_sided(request, index.options()) {
-                index.prepare(&q);
+        if let Offers::Indexed { index, readied, .. } = self {
+            let qs = Query::two_sided(request, index.options());
+            for q in &qs {
+                index.prepare(q);
             }
+            readied.insert(address(request), (Arc::clone(request), qs));
         }
     }
 
     /// Drops offer `id` (consumed) from every later search.
     pub fn remove(&mut self, id: AdId) {
         match self {
-            Offers::Indexed { index, gone } => {
+            Offers::Indexed { index, gone, .. } => {
                 for rid in index.rids_of(id) {
                     gone.insert(rid);
                 }
@@ -120,7 +191,7 @@ impl Offers {
     /// Puts back offer `id` (`ad`), removed by a match that was undone.
     pub fn restore(&mut self, id: AdId, ad: &Arc<ClassAd>) {
         match self {
-            Offers::Indexed { index, gone } => {
+            Offers::Indexed { index, gone, .. } => {
                 for rid in index.rids_of(id) {
                     gone.remove(rid);
                 }
@@ -162,4 +233,28 @@ impl Offers {
             Offers::Naive { evaluations, .. } => (0, *evaluations),
         }
     }
+}
+
+/// The key of a request readied: the address of its ad.
+fn address(request: &Arc<ClassAd>) -> usize {
+    Arc::as_ptr(request) as usize
+}
+
+/// The windows readied for `request`, taken out of `readied`.
+fn readied_for(
+    readied: &mut FxHashMap<usize, (Arc<ClassAd>, Vec<Query>)>,
+    request: &Arc<ClassAd>,
+) -> Option<Vec<Query>> {
+    let (ad, qs) = readied.remove(&address(request))?;
+    Arc::ptr_eq(&ad, request).then_some(qs)
+}
+
+/// Raw candidates of one request not yet confirmed ([`Offers::candidates_unconfirmed`]):
+/// the window and its answer, the offers still to evaluate and those found not to match.
+#[derive(Debug)]
+pub struct Unconfirmed {
+    query: Query,
+    answer: Answer,
+    pending: RoaringBitmap,
+    rejected: RoaringBitmap,
 }

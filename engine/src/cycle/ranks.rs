@@ -16,20 +16,31 @@
 //! What the analysis cannot follow (`eval`, `random`, …) is evaluated every time.
 
 use super::matchlist::{Builder, Matchlist};
+use super::offers::Unconfirmed;
 use super::shape::{agree, binds_alike, plain, Bindings, ByHash, Walk};
+use super::topk::{RankWalk, Sorted};
 use super::vector::{rank_number, rank_of};
 use crate::prefer::rank::{keep_fraction, order_component};
 use crate::prefer::Preferences;
-use adjoin_index::AdId;
+use adjoin_index::{AdId, RoaringBitmap};
 use adjoin_query::eval::{EvalOptions, MatchAds};
 use adjoin_query::refs::external_refs;
 use adjoin_query::{ClassAd, Expr, Key, Value};
+use rustc_hash::FxHashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Remembered request ranks, at most this many in all (the tables are dense over offers).
 const REMEMBERED: usize = 1 << 24;
+
+/// A request's list is read through its rank shape's sorted offers (`topk.rs`) when it has
+/// at least this many candidates (unit tests walk the smallest lists)...
+const WALK_MIN: u64 = if cfg!(test) { 1 } else { 64 };
+/// ... and at least one offer in this many is a candidate (a walk passes over the others) ...
+const WALK_SPARSE: u64 = if cfg!(test) { u32::MAX as u64 } else { 16 };
+/// ... once the shape has had this many such lists (sorting its offers costs about as much
+/// as ranking them all once; a list that long ranks at least 1/16 of them).
+const SORT_AFTER: u32 = if cfg!(test) { 2 } else { 8 };
 
 /// How a cycle ranks candidates by the default vector.
 #[derive(Clone, Debug)]
@@ -67,10 +78,22 @@ type Ranks = Vec<Option<Option<Value>>>;
 struct Table {
     /// What its rank reads of the offer (the external references).
     reads: Vec<Key>,
-    /// Lists ranked so far.
-    lists: u32,
+    /// Lists ranked so far, and the offers sorted by rank.
+    walk: Lists,
     /// Empty until the second list.
     ranks: Ranks,
+}
+
+/// A rank shape's lists so far, and its offers sorted by their remembered rank.
+#[derive(Clone, Debug, Default)]
+pub struct Lists {
+    /// Lists ranked so far.
+    lists: u32,
+    /// Lists long enough to be read through the sorted offers, so far.
+    long: u32,
+    /// Every offer sorted by its remembered rank (`topk.rs`), once the shape's lists are
+    /// many and long.
+    sorted: Option<Arc<Sorted>>,
 }
 
 impl Ranker {
@@ -133,16 +156,132 @@ impl Ranker {
         offers: &[Arc<ClassAd>],
         opts: &EvalOptions,
     ) -> Matchlist {
+        let mine = constant_rank(request, self.rank);
+        let mut remembered = self.remembered.borrow_mut();
+        let table = match mine {
+            Some(_) => None,
+            None => remembered.table(request, self.rank, offers.len(), opts),
+        };
+        self.list_with(
+            request,
+            mine,
+            table.map(|t| (t.0, t.1)),
+            candidates,
+            offers,
+            opts,
+        )
+    }
+
+    /// The matchlist of `request` over its `candidates` (positions in `offers`), entries not
+    /// yet confirmed in `unconfirmed` ([`Matchlist::peek_confirmed`]): read in the order of
+    /// its rank through the offers sorted by it ([`RankWalk`]) when its rank's values are
+    /// remembered and the candidates are many; otherwise ranked whole.
+    pub fn ranked(
+        &self,
+        request: &Arc<ClassAd>,
+        candidates: RoaringBitmap,
+        unconfirmed: Option<Box<Unconfirmed>>,
+        offers: &[Arc<ClassAd>],
+        opts: &EvalOptions,
+    ) -> Matchlist {
         let rank = self.rank;
-        let mut b = Builder::new(2);
         let mine = constant_rank(request, rank);
         let mut remembered = self.remembered.borrow_mut();
-        let mut table = match mine {
+        let table = match mine {
             Some(_) => None,
             None => remembered.table(request, rank, offers.len(), opts),
         };
+        let Some((names, ranks, lists)) = table else {
+            return self
+                .list_with(request, mine, None, &candidates, offers, opts)
+                .unconfirmed(unconfirmed);
+        };
+        let many =
+            candidates.len() >= WALK_MIN && candidates.len() * WALK_SPARSE >= ranks.len() as u64;
+        lists.long += u32::from(many);
+        if !many || lists.long < SORT_AFTER {
+            return self
+                .list_with(
+                    request,
+                    mine,
+                    Some((names, ranks)),
+                    &candidates,
+                    offers,
+                    opts,
+                )
+                .unconfirmed(unconfirmed);
+        }
+        let sorted = Arc::clone(lists.sorted.get_or_insert_with(|| {
+            // Every offer's rank, remembered where it may be.
+            let (mut entries, mut outside) = (Vec::new(), RoaringBitmap::new());
+            for (o, offer) in (0..).zip(offers) {
+                match remember(ranks, names, o, offer, rank, request, opts) {
+                    Some(v) => entries.push((v, o)),
+                    None => {
+                        outside.insert(o);
+                    }
+                }
+            }
+            Arc::new(Sorted::new(entries, outside))
+        }));
+        // The candidates outside the order, ranked now.
+        let mut memo: FxHashMap<u32, Value> = FxHashMap::default();
+        let others = (&candidates & &sorted.outside)
+            .iter()
+            .filter_map(|o| {
+                let offer = offers.get(o as usize)?;
+                let r = MatchAds {
+                    my: request,
+                    target: offer,
+                };
+                let theirs = self.offer_rank(&mut memo, request, o, offers, opts);
+                Some((rank_of(rank, r, opts), theirs, o))
+            })
+            .collect();
+        Matchlist::walked(RankWalk::new(sorted, candidates, others), unconfirmed)
+    }
+
+    /// Offer `o`'s rank against `request`, remembered per offer class in `memo` (for one
+    /// request).
+    pub fn offer_rank(
+        &self,
+        memo: &mut FxHashMap<u32, Value>,
+        request: &ClassAd,
+        o: AdId,
+        offers: &[Arc<ClassAd>],
+        opts: &EvalOptions,
+    ) -> Value {
+        let Some(offer) = offers.get(o as usize) else {
+            return Value::Int(0);
+        };
+        let t = MatchAds {
+            my: offer,
+            target: request,
+        };
+        match self.class(o) {
+            Some(c) => memo
+                .entry(c)
+                .or_insert_with(|| rank_of(self.rank, t, opts))
+                .clone(),
+            None => rank_of(self.rank, t, opts),
+        }
+    }
+
+    /// The loop of [`Ranker::matchlist`]: `mine` the request's constant rank, `table` its
+    /// rank shape's remembered ranks.
+    fn list_with(
+        &self,
+        request: &Arc<ClassAd>,
+        mine: Option<Value>,
+        mut table: Option<(&[Key], &mut Ranks)>,
+        candidates: impl IntoIterator<Item = AdId>,
+        offers: &[Arc<ClassAd>],
+        opts: &EvalOptions,
+    ) -> Matchlist {
+        let rank = self.rank;
+        let mut b = Builder::new(2);
         // Per class: the offers' rank, and their vector when the request's is constant.
-        let mut memo: HashMap<u32, (Value, Option<u32>)> = HashMap::new();
+        let mut memo: FxHashMap<u32, (Value, Option<u32>)> = FxHashMap::default();
         for o in candidates {
             let Some(offer) = offers.get(o as usize) else {
                 continue;
@@ -157,7 +296,7 @@ impl Ranker {
                     target: request,
                 },
             );
-            let theirs = |memo: &mut HashMap<u32, (Value, Option<u32>)>| match self.class(o) {
+            let theirs = |memo: &mut FxHashMap<u32, (Value, Option<u32>)>| match self.class(o) {
                 Some(c) => memo
                     .entry(c)
                     .or_insert_with(|| (rank_of(rank, t, opts), None))
@@ -177,18 +316,9 @@ impl Ranker {
                 },
                 (Some(m), None) => b.vector([m.clone(), theirs(&mut memo)]),
                 (None, _) => {
-                    let slot = table.as_mut().and_then(|(names, t)| {
-                        let slot = t.get_mut(o as usize)?;
-                        if slot.is_none() {
-                            *slot = Some(
-                                names
-                                    .iter()
-                                    .all(|&k| offer.get_key(k).is_none_or(plain))
-                                    .then(|| rank_of(rank, r, opts)),
-                            );
-                        }
-                        slot.clone().flatten()
-                    });
+                    let slot = table
+                        .as_mut()
+                        .and_then(|(names, t)| remember(t, names, o, offer, rank, request, opts));
                     let m = slot.unwrap_or_else(|| rank_of(rank, r, opts));
                     b.vector([m, theirs(&mut memo)])
                 }
@@ -212,7 +342,7 @@ impl Ranker {
         offers: &[Arc<ClassAd>],
         opts: &EvalOptions,
     ) -> Matchlist {
-        let list = self.matchlist(request, candidates, offers, opts);
+        let mut list = self.matchlist(request, candidates, offers, opts);
         let ids = list.ids();
         let keys = self
             .outcomes
@@ -232,7 +362,7 @@ impl Remembered {
         rank: Key,
         offers: usize,
         opts: &EvalOptions,
-    ) -> Option<(&[Key], &mut Ranks)> {
+    ) -> Option<(&[Key], &mut Ranks, &mut Lists)> {
         let mut walk = Walk::default();
         let same = self.shapes.entry(walk.shape(request, &[rank])).or_default();
         let found = same
@@ -260,13 +390,41 @@ impl Remembered {
             }
         };
         let t = self.tables.get_mut(n as usize)?;
-        t.lists += 1;
-        if t.lists == 2 && self.entries + offers <= REMEMBERED {
+        t.walk.lists += 1;
+        if t.walk.lists == 2 && self.entries + offers <= REMEMBERED {
             self.entries += offers;
             t.ranks = vec![None; offers];
         }
-        (t.ranks.len() == offers).then_some((t.reads.as_slice(), &mut t.ranks))
+        (t.ranks.len() == offers).then_some((t.reads.as_slice(), &mut t.ranks, &mut t.walk))
     }
+}
+
+/// Offer `o`'s remembered rank for `request`'s rank shape (`ranks`, `names` what the rank
+/// reads of an offer), found now if not yet known; `None` when it is not to be remembered
+/// (the offer binds a name the rank reads to an expression).
+fn remember(
+    ranks: &mut Ranks,
+    names: &[Key],
+    o: AdId,
+    offer: &ClassAd,
+    rank: Key,
+    request: &ClassAd,
+    opts: &EvalOptions,
+) -> Option<Value> {
+    let slot = ranks.get_mut(o as usize)?;
+    if slot.is_none() {
+        let r = MatchAds {
+            my: request,
+            target: offer,
+        };
+        *slot = Some(
+            names
+                .iter()
+                .all(|&k| offer.get_key(k).is_none_or(plain))
+                .then(|| rank_of(rank, r, opts)),
+        );
+    }
+    slot.clone().flatten()
 }
 
 /// `request`'s Rank as a component when it is the same against every offer: absent (0) or a

@@ -157,6 +157,17 @@ pub fn matches(my: &ClassAd, target: &ClassAd, opts: &EvalOptions) -> bool {
     requirements_hold(&mut ev, &m)
 }
 
+/// One side of [`symmetric_match`]: `my`'s Requirements (or Constraint) true with `target` as
+/// TARGET, read as the symmetric match reads it (numbers count, non-zero is true).
+pub fn one_side_match(my: &ClassAd, target: &ClassAd, opts: &EvalOptions) -> bool {
+    let arena = Arena::new();
+    let (m, t) = (top(my), top(target));
+    m.other.set(Some(&t));
+    t.other.set(Some(&m));
+    let mut ev = Evaluator::new(&arena, opts);
+    requirements_true(&mut ev, &m)
+}
+
 /// HTCondor's symmetric match: each ad's Requirements (or Constraint) is true with the other as
 /// TARGET. Allocates nothing unless an expression builds a string, list or ad.
 pub fn symmetric_match(a: &ClassAd, b: &ClassAd, opts: &EvalOptions) -> bool {

@@ -30,7 +30,7 @@ use std::cell::{Cell, OnceCell};
 
 pub use api::{
     eval_attr_in_match, eval_attr_value, eval_expr, eval_in_match, eval_key_in_match, matches,
-    requirements_hold, requirements_key, symmetric_match, MatchAds,
+    one_side_match, requirements_hold, requirements_key, symmetric_match, MatchAds,
 };
 pub use compare::cmp_ignore_case;
 pub use counters::{counters, evaluation_count, Counters};

@@ -307,6 +307,30 @@ fn conveniences() {
 }
 
 #[test]
+fn one_side_matches_are_the_symmetric_match_halves() {
+    let o = opts();
+    let ads = [
+        "[Requirements = 1]",
+        "[Requirements = 2.5]",
+        "[Requirements = 0.0]",
+        "[Constraint = TARGET.Memory > 4]",
+        "[Memory = 8; Requirements = TARGET.Memory < Memory]",
+        "[Memory = 2; Requirements = MY.Memory <= TARGET.Memory && Other > 1; Other = 2]",
+        "[Requirements = undefined]",
+        "[Requirements = \"yes\"]",
+        "[Memory = 6]",
+    ]
+    .map(ad);
+    for a in &ads {
+        for b in &ads {
+            let halves = one_side_match(a, b, &o) && one_side_match(b, a, &o);
+            assert_eq!(halves, symmetric_match(a, b, &o), "{a:?} / {b:?}");
+        }
+    }
+    assert!(one_side_match(&ads[1], &ads[0], &o) && !matches(&ads[2], &ads[0], &o));
+}
+
+#[test]
 fn counters_count_evaluations() {
     let before = counters();
     let job = ad("[a = b + 1; b = 2]");

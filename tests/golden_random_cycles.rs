@@ -25,35 +25,32 @@ struct Pool {
 fn pools() -> Vec<Pool> {
     let text = common::read("tests/golden/random-cycles.golden");
     let mut pools: Vec<Pool> = Vec::new();
-    let mut section = "";
-    for line in text.lines() {
-        if line.starts_with("# ") || line.is_empty() {
-            continue;
-        }
-        if let Some(name) = line.strip_prefix("## pool ") {
+    for (section, lines) in common::sections(&text) {
+        if let Some(name) = section.strip_prefix("pool ") {
             pools.push(Pool {
                 name: name.to_owned(),
                 ..Pool::default()
             });
             continue;
         }
-        if let Some(s) = line.strip_prefix("## ") {
-            section = match s {
-                "machines" | "jobs" | "cycle" => s,
-                other => panic!("unknown section {other:?}"),
-            };
-            continue;
-        }
-        let pool = pools.last_mut().expect("a ## pool line first");
+        let pool = pools.last_mut().expect("a ## pool section first");
+        let ads = || {
+            lines
+                .iter()
+                .map(|l| parse::classad(l).expect("golden ads parse"))
+        };
         match section {
-            "machines" => pool.machines.push(parse::classad(line).expect("ad")),
-            "jobs" => pool.jobs.push(parse::classad(line).expect("ad")),
-            _ => {
-                let f: Vec<&str> = line.split('\t').collect();
-                let num = |s: &str| s.parse::<f64>().expect("a number");
-                pool.cycle
-                    .push((f[0].to_owned(), f[1].to_owned(), num(f[2]), num(f[3])));
+            "machines" => pool.machines.extend(ads()),
+            "jobs" => pool.jobs.extend(ads()),
+            "cycle" => {
+                for line in &lines {
+                    let f: Vec<&str> = line.split('\t').collect();
+                    let num = |s: &str| s.parse::<f64>().expect("a number");
+                    pool.cycle
+                        .push((f[0].to_owned(), f[1].to_owned(), num(f[2]), num(f[3])));
+                }
             }
+            other => panic!("unknown section {other:?}"),
         }
     }
     pools

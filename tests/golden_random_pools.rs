@@ -27,36 +27,32 @@ struct Pool {
 fn pools() -> Vec<Pool> {
     let text = common::read("tests/golden/random-pools.golden");
     let mut pools: Vec<Pool> = Vec::new();
-    let mut section = "";
-    for line in text.lines() {
-        if line.starts_with("# ") || line.is_empty() {
-            continue;
-        }
-        if let Some(name) = line.strip_prefix("## pool ") {
+    for (section, lines) in common::sections(&text) {
+        if let Some(name) = section.strip_prefix("pool ") {
             pools.push(Pool {
                 name: name.to_owned(),
                 ..Pool::default()
             });
             continue;
         }
-        if let Some(s) = line.strip_prefix("## ") {
-            section = match s {
-                "machines" | "jobs" | "matches old" | "matches new" => s,
-                other => panic!("unknown section {other:?}"),
-            };
-            continue;
-        }
-        let pool = pools.last_mut().expect("a ## pool line first");
-        let ad = || Arc::new(parse::classad(line).expect("golden ads parse"));
+        let pool = pools.last_mut().expect("a ## pool section first");
+        let ads = || {
+            lines
+                .iter()
+                .map(|l| Arc::new(parse::classad(l).expect("golden ads parse")))
+        };
         match section {
-            "machines" => pool.machines.push(ad()),
-            "jobs" => pool.jobs.push(ad()),
-            _ => {
-                let (job, ms) = line.split_once('\t').expect("JOB<TAB>MACHINES");
-                let ms = ms.split_whitespace().map(str::to_owned).collect();
-                pool.matches
-                    .push((section == "matches old", job.to_owned(), ms));
+            "machines" => pool.machines.extend(ads()),
+            "jobs" => pool.jobs.extend(ads()),
+            "matches old" | "matches new" => {
+                for line in &lines {
+                    let (job, ms) = line.split_once('\t').expect("JOB<TAB>MACHINES");
+                    let ms = ms.split_whitespace().map(str::to_owned).collect();
+                    pool.matches
+                        .push((section == "matches old", job.to_owned(), ms));
+                }
             }
+            other => panic!("unknown section {other:?}"),
         }
     }
     pools

@@ -16,41 +16,33 @@ use std::collections::BTreeSet;
 fn queries_agree_with_htcondor_on_random_ads() {
     let text = common::read("tests/golden/random-queries.golden");
     let db = Db::open_in_memory().expect("db");
-    let mut section = "";
     let (mut constraints, mut selected) = (0, 0);
-    for line in text.lines() {
-        if line.starts_with("# ") || line.is_empty() {
-            continue;
+    for (section, lines) in common::sections(&text) {
+        for line in lines {
+            if section == "machines" {
+                let ad: ClassAd = parse::classad(line).expect("golden ads parse");
+                let name = ad.eval_attr("Name");
+                let id = name.as_str().expect("a Name");
+                db.put_with_id("m", id, &ad).expect("put");
+                continue;
+            }
+            assert_eq!(section, "constraints", "unknown section");
+            let (constraint, names) = line.split_once('\t').expect("CONSTRAINT<TAB>NAMES");
+            let want: BTreeSet<&str> = names.split_whitespace().collect();
+            let got: Vec<String> = db
+                .query_str("m", constraint)
+                .expect("query")
+                .map(|a| a.expect("readable").header.id)
+                .collect();
+            let got_set: BTreeSet<&str> = got.iter().map(String::as_str).collect();
+            assert_eq!(got_set, want, "{constraint}");
+            assert_eq!(got.len(), want.len(), "{constraint}: no ad twice");
+            let e = parse::expr(constraint).expect("parses");
+            let count = db.count("m", Some(&e)).expect("count");
+            assert_eq!(count as usize, want.len(), "{constraint}: count");
+            constraints += 1;
+            selected += want.len();
         }
-        if let Some(s) = line.strip_prefix("## ") {
-            section = match s {
-                "machines" | "constraints" => s,
-                other => panic!("unknown section {other:?}"),
-            };
-            continue;
-        }
-        if section == "machines" {
-            let ad: ClassAd = parse::classad(line).expect("golden ads parse");
-            let name = ad.eval_attr("Name");
-            let id = name.as_str().expect("a Name");
-            db.put_with_id("m", id, &ad).expect("put");
-            continue;
-        }
-        let (constraint, names) = line.split_once('\t').expect("CONSTRAINT<TAB>NAMES");
-        let want: BTreeSet<&str> = names.split_whitespace().collect();
-        let got: Vec<String> = db
-            .query_str("m", constraint)
-            .expect("query")
-            .map(|a| a.expect("readable").header.id)
-            .collect();
-        let got_set: BTreeSet<&str> = got.iter().map(String::as_str).collect();
-        assert_eq!(got_set, want, "{constraint}");
-        assert_eq!(got.len(), want.len(), "{constraint}: no ad twice");
-        let e = parse::expr(constraint).expect("parses");
-        let count = db.count("m", Some(&e)).expect("count");
-        assert_eq!(count as usize, want.len(), "{constraint}: count");
-        constraints += 1;
-        selected += want.len();
     }
     assert_eq!(constraints, 400);
     assert!(

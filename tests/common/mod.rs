@@ -142,3 +142,20 @@ pub fn read_ads(rel: &str) -> Vec<ClassAd> {
     let text = read(rel);
     parse::ads(&text, parse::Format::Auto).unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
+
+/// The `## NAME` sections of a golden file, each with its lines (comments `# …` and blank
+/// lines left out), in order; lines before the first header are ignored.
+pub fn sections(text: &str) -> Vec<(&str, Vec<&str>)> {
+    let mut out: Vec<(&str, Vec<&str>)> = Vec::new();
+    for line in text.lines() {
+        if line.is_empty() || line.starts_with("# ") {
+            continue;
+        }
+        match (line.strip_prefix("## "), out.last_mut()) {
+            (Some(name), _) => out.push((name, Vec::new())),
+            (None, Some((_, lines))) => lines.push(line),
+            (None, None) => {}
+        }
+    }
+    out
+}

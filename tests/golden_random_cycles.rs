@@ -8,52 +8,30 @@
 mod common;
 
 use adjoin::cycle::CycleOptions;
-use adjoin::query::{parse, ClassAd, Value};
+use adjoin::query::Value;
 use adjoin::Db;
 use adjoin_index::IndexOptions;
 
-/// One `## pool` block: its ads and HTCondor's cycle.
-#[derive(Default)]
-struct Pool {
-    name: String,
-    machines: Vec<ClassAd>,
-    jobs: Vec<ClassAd>,
-    /// (job, machine, job rank, machine rank), in the order made.
-    cycle: Vec<(String, String, f64, f64)>,
-}
+/// (job, machine, job rank, machine rank) of each match HTCondor's cycle makes, in order.
+type Made = Vec<(String, String, f64, f64)>;
 
-fn pools() -> Vec<Pool> {
-    let text = common::read("tests/golden/random-cycles.golden");
-    let mut pools: Vec<Pool> = Vec::new();
-    for (section, lines) in common::sections(&text) {
-        if let Some(name) = section.strip_prefix("pool ") {
-            pools.push(Pool {
-                name: name.to_owned(),
-                ..Pool::default()
-            });
-            continue;
-        }
-        let pool = pools.last_mut().expect("a ## pool section first");
-        let ads = || {
-            lines
-                .iter()
-                .map(|l| parse::classad(l).expect("golden ads parse"))
-        };
-        match section {
-            "machines" => pool.machines.extend(ads()),
-            "jobs" => pool.jobs.extend(ads()),
-            "cycle" => {
-                for line in &lines {
+/// The golden file's pools, each with HTCondor's cycle.
+fn pools() -> Vec<(common::GoldenPool, Made)> {
+    common::golden_pools("tests/golden/random-cycles.golden")
+        .into_iter()
+        .map(|p| {
+            let mut made = Vec::new();
+            for (section, lines) in &p.other {
+                assert_eq!(section, "cycle", "unknown section");
+                for line in lines {
                     let f: Vec<&str> = line.split('\t').collect();
                     let num = |s: &str| s.parse::<f64>().expect("a number");
-                    pool.cycle
-                        .push((f[0].to_owned(), f[1].to_owned(), num(f[2]), num(f[3])));
+                    made.push((f[0].to_owned(), f[1].to_owned(), num(f[2]), num(f[3])));
                 }
             }
-            other => panic!("unknown section {other:?}"),
-        }
-    }
-    pools
+            (p, made)
+        })
+        .collect()
 }
 
 fn as_f64(v: &Value) -> f64 {
@@ -69,7 +47,7 @@ fn cycles_agree_with_htcondor_on_random_ranked_pools() {
     let pools = pools();
     assert_eq!(pools.len(), 4);
     let mut total = 0;
-    for pool in &pools {
+    for (pool, cycle) in &pools {
         let db = Db::open_in_memory().expect("db");
         for (coll, ads) in [("machines", &pool.machines), ("jobs", &pool.jobs)] {
             for ad in ads {
@@ -103,8 +81,8 @@ fn cycles_agree_with_htcondor_on_random_ranked_pools() {
                     (m.request.clone(), m.offer.clone(), v[0], v[1])
                 })
                 .collect();
-            assert_eq!(got.len(), pool.cycle.len(), "{} {how}: matches", pool.name);
-            for (g, w) in got.iter().zip(&pool.cycle) {
+            assert_eq!(got.len(), cycle.len(), "{} {how}: matches", pool.name);
+            for (g, w) in got.iter().zip(cycle) {
                 assert_eq!((&g.0, &g.1), (&w.0, &w.1), "{} {how}", pool.name);
                 let close =
                     |a: f64, b: f64| a == b || (a - b).abs() <= 1e-12 * a.abs().max(b.abs());
@@ -118,7 +96,7 @@ fn cycles_agree_with_htcondor_on_random_ranked_pools() {
                 );
             }
         }
-        total += pool.cycle.len();
+        total += cycle.len();
     }
     assert!(total > 60, "the pools match often enough ({total})");
 }

@@ -9,13 +9,12 @@
 mod common;
 
 use adjoin::query::eval::EvalOptions;
-use adjoin::query::{parse, ClassAd};
+use adjoin::query::ClassAd;
 use adjoin_index::{join, naive_join, AdId, Index, IndexOptions};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-/// One `## pool` block of the golden file.
-#[derive(Default)]
+/// One pool of the golden file, its ads shared as the index holds them.
 struct Pool {
     name: String,
     machines: Vec<Arc<ClassAd>>,
@@ -25,37 +24,30 @@ struct Pool {
 }
 
 fn pools() -> Vec<Pool> {
-    let text = common::read("tests/golden/random-pools.golden");
-    let mut pools: Vec<Pool> = Vec::new();
-    for (section, lines) in common::sections(&text) {
-        if let Some(name) = section.strip_prefix("pool ") {
-            pools.push(Pool {
-                name: name.to_owned(),
-                ..Pool::default()
-            });
-            continue;
-        }
-        let pool = pools.last_mut().expect("a ## pool section first");
-        let ads = || {
-            lines
-                .iter()
-                .map(|l| Arc::new(parse::classad(l).expect("golden ads parse")))
-        };
-        match section {
-            "machines" => pool.machines.extend(ads()),
-            "jobs" => pool.jobs.extend(ads()),
-            "matches old" | "matches new" => {
-                for line in &lines {
+    common::golden_pools("tests/golden/random-pools.golden")
+        .into_iter()
+        .map(|p| {
+            let mut matches = Vec::new();
+            for (section, lines) in &p.other {
+                let old = match section.as_str() {
+                    "matches old" => true,
+                    "matches new" => false,
+                    other => panic!("unknown section {other:?}"),
+                };
+                for line in lines {
                     let (job, ms) = line.split_once('\t').expect("JOB<TAB>MACHINES");
                     let ms = ms.split_whitespace().map(str::to_owned).collect();
-                    pool.matches
-                        .push((section == "matches old", job.to_owned(), ms));
+                    matches.push((old, job.to_owned(), ms));
                 }
             }
-            other => panic!("unknown section {other:?}"),
-        }
-    }
-    pools
+            Pool {
+                name: p.name,
+                machines: p.machines.into_iter().map(Arc::new).collect(),
+                jobs: p.jobs.into_iter().map(Arc::new).collect(),
+                matches,
+            }
+        })
+        .collect()
 }
 
 fn name(ad: &ClassAd) -> String {

@@ -159,3 +159,43 @@ pub fn sections(text: &str) -> Vec<(&str, Vec<&str>)> {
     }
     out
 }
+
+/// One `## pool NAME` block of a random-pool golden file: its machines and jobs (new-syntax
+/// ads, one a line) and its other sections with their lines.
+#[derive(Default)]
+pub struct GoldenPool {
+    pub name: String,
+    pub machines: Vec<ClassAd>,
+    pub jobs: Vec<ClassAd>,
+    pub other: Vec<(String, Vec<String>)>,
+}
+
+/// The `## pool` blocks of the golden file `rel` (`random-pools.golden`, `random-cycles.golden`).
+pub fn golden_pools(rel: &str) -> Vec<GoldenPool> {
+    let text = read(rel);
+    let mut pools: Vec<GoldenPool> = Vec::new();
+    for (section, lines) in sections(&text) {
+        if let Some(name) = section.strip_prefix("pool ") {
+            pools.push(GoldenPool {
+                name: name.to_owned(),
+                ..GoldenPool::default()
+            });
+            continue;
+        }
+        let pool = pools.last_mut().expect("a ## pool section first");
+        let ads = || {
+            lines
+                .iter()
+                .map(|l| parse::classad(l).expect("golden ads parse"))
+        };
+        match section {
+            "machines" => pool.machines.extend(ads()),
+            "jobs" => pool.jobs.extend(ads()),
+            other => pool.other.push((
+                other.to_owned(),
+                lines.iter().map(|l| (*l).to_owned()).collect(),
+            )),
+        }
+    }
+    pools
+}

@@ -3,33 +3,13 @@
 //! cycle consumes and records what it matched, in groups of matches. Autoclustered cycles (the
 //! default) agree with the uncached ones on pools of requests from a few templates.
 
-use adjoin::cycle::{self, CycleMatch, CycleOptions, CycleReport};
-use adjoin::storage::{IdRule, PutOptions};
-use adjoin::{Db, LoadOptions};
+mod common;
+
+use adjoin::cycle::{self, CycleMatch, CycleOptions};
+use adjoin::Db;
 use adjoin_query::parse;
+use common::cycles::{load, run};
 use proptest::prelude::*;
-
-/// Stores ads (one per line) in `coll` in the given order, ids from `Key`.
-fn load(db: &Db, coll: &str, lines: &[&str]) {
-    let opts = LoadOptions {
-        put: PutOptions {
-            id: IdRule::attr("Key"),
-            ..LoadOptions::default().put
-        },
-        ..LoadOptions::default()
-    };
-    let report = db
-        .load_text(coll, "t.ads", &lines.join("\n"), &opts)
-        .expect("load");
-    assert_eq!(report.stored.len(), lines.len(), "{:?}", report.bad);
-}
-
-/// A cycle of `requests` against `offers` with options set by `f`.
-fn run(db: &Db, f: impl FnOnce(&mut CycleOptions)) -> CycleReport {
-    let mut o = CycleOptions::new("jobs", "machines");
-    f(&mut o);
-    cycle::run(db, &o).expect("cycle")
-}
 
 /// The workload file's machines and jobs in their own collections.
 fn workload(n: usize) -> Db {

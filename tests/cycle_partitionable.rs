@@ -5,34 +5,15 @@
 //! stores each offer's remainder (what is left equals what it had less the shares recorded)
 //! and makes the matches of its dry run; the real slot ads load, match and load again.
 
-use adjoin::cycle::{self, CycleOptions, CycleReport};
+mod common;
+
+use adjoin::cycle::CycleReport;
 use adjoin::query::{ClassAd, Expr, Value};
-use adjoin::storage::{IdRule, PutOptions};
 use adjoin::{Db, LoadOptions};
+use common::cycles::{load, run};
 use proptest::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;
-
-/// Stores ads (one per line) in `coll` in the given order, ids from `Key`.
-fn load(db: &Db, coll: &str, lines: &[String]) {
-    let opts = LoadOptions {
-        put: PutOptions {
-            id: IdRule::attr("Key"),
-            ..LoadOptions::default().put
-        },
-        ..LoadOptions::default()
-    };
-    let report = db
-        .load_text(coll, "t.ads", &lines.join("\n"), &opts)
-        .expect("load");
-    assert_eq!(report.stored.len(), lines.len(), "{:?}", report.bad);
-}
-
-fn run(db: &Db, f: impl FnOnce(&mut CycleOptions)) -> CycleReport {
-    let mut o = CycleOptions::new("jobs", "machines");
-    f(&mut o);
-    cycle::run(db, &o).expect("cycle")
-}
 
 /// An integer attribute of `ad`.
 fn int(ad: &ClassAd, name: &str) -> i64 {

@@ -5,6 +5,7 @@
 pub mod chains;
 pub mod child;
 pub mod cli;
+pub mod cycles;
 
 use adjoin::query::eval::{eval_expr, EvalOptions};
 use adjoin::query::{parse, ClassAd, Expr, Value};

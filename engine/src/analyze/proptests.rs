@@ -107,6 +107,14 @@ fn case(conds: &[String], offers: &[String], image: i64, owner: bool) -> Case {
     }
 }
 
+/// How many offers of `pool` match `ad` both ways (a suggestion's `would_match` by evaluation).
+fn rematched(pool: &Pool, ad: &ClassAd, e: &EvalOptions) -> u64 {
+    pool.ads
+        .iter()
+        .filter(|o| symmetric_match(ad, o, e))
+        .count() as u64
+}
+
 /// `offers` put in a database (collection `slots`), its pool, and `req` analysed by
 /// evaluating every offer and through the index.
 fn both_ways(
@@ -205,7 +213,7 @@ proptest! {
         for s in &a.suggestions {
             let exprs: Vec<adjoin_query::Expr> = changed(&req, &cs, &s.changes, true).into_iter().map(|c| c.expr).collect();
             let ad = with_requirements(&req, &exprs);
-            let m = pool.ads.iter().filter(|o| symmetric_match(&ad, o, e)).count() as u64;
+            let m = rematched(&pool, &ad, e);
             prop_assert_eq!(s.would_match, m);
             prop_assert!(s.would_match > 0);
         }
@@ -217,7 +225,7 @@ proptest! {
             if let Some(v) = &o.suggest {
                 let mut ad = req.clone();
                 ad.set(&o.attribute, parse::expr(v).expect("value"));
-                let m = pool.ads.iter().filter(|x| symmetric_match(&ad, x, e)).count() as u64;
+                let m = rematched(&pool, &ad, e);
                 prop_assert_eq!(o.would_match, m);
             }
         }
@@ -253,7 +261,7 @@ proptest! {
         for s in &some.suggestions {
             let exprs: Vec<adjoin_query::Expr> = changed(&req, &cs, &s.changes, true).into_iter().map(|c| c.expr).collect();
             let ad = with_requirements(&req, &exprs);
-            let m = pool.ads.iter().filter(|o| symmetric_match(&ad, o, e)).count() as u64;
+            let m = rematched(&pool, &ad, e);
             prop_assert_eq!(s.would_match, m);
         }
     }
@@ -333,7 +341,7 @@ proptest! {
                 let mut ad = req.clone();
                 ad.set(&o.attribute, parse::expr(v).expect("value"));
                 prop_assert!(accepting(&ad) > accepting(&req), "{:?}", o);
-                let m = pool.ads.iter().filter(|x| symmetric_match(&ad, x, e)).count() as u64;
+                let m = rematched(&pool, &ad, e);
                 prop_assert_eq!(o.would_match, m);
             }
         }

@@ -4,7 +4,7 @@
 
 use super::candidates::read_ad;
 use super::db_arg::DbPath;
-use super::match_cmd::{cycle_note, expr};
+use super::match_cmd::{cycle_note, expr, summary_json};
 use super::query::require_collection;
 use adjoin::gang::{Algorithm, Gang, GangOptions, GangReport};
 use anyhow::Result;
@@ -98,16 +98,9 @@ fn gang_text(g: &Gang) -> String {
 /// The summary, as JSON or text.
 fn summary(r: &GangReport, json: bool, dry_run: bool) -> String {
     if json {
-        // Keys in the order, spaced as there.
-        return format!(
-            "{{\"summary\": {{\"requests\": {}, \"matched\": {}, \"seconds\": {}, \"probes\": {}, \"evaluations\": {}, \"algorithm\": \"{}\"}}}}\n",
-            r.requests,
-            r.matched,
-            serde_json::json!(r.seconds),
-            r.probes,
-            r.evaluations,
-            r.algorithm
-        );
+        let counts = [r.requests, r.matched].map(|n| n as u64);
+        let algorithm = format!("\"algorithm\": \"{}\"", r.algorithm);
+        return summary_json(counts, r.seconds, [r.probes, r.evaluations], &algorithm);
     }
     let what = cycle_note(dry_run, r.cycle);
     let gave_up = if r.gave_up.is_empty() {

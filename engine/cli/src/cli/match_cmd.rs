@@ -92,17 +92,29 @@ pub(super) fn cycle_note(dry_run: bool, cycle: u64) -> String {
     }
 }
 
+/// The JSON summary object of a cycle (bilateral or gang): `requests`, `matched`, `seconds`,
+/// `probes`, `evaluations` in the issues' order and spacing, then the cycle's own `last` field.
+pub(super) fn summary_json(
+    [requests, matched]: [u64; 2],
+    seconds: f64,
+    [probes, evaluations]: [u64; 2],
+    last: &str,
+) -> String {
+    format!(
+        "{{\"summary\": {{\"requests\": {requests}, \"matched\": {matched}, \"seconds\": {}, \"probes\": {probes}, \"evaluations\": {evaluations}, {last}}}}}\n",
+        serde_json::json!(seconds),
+    )
+}
+
 /// The summary line, as JSON or text.
 fn summary_line(r: &CycleReport, json: bool, dry_run: bool) -> String {
     if json {
-        return format!(
-            "{{\"summary\": {{\"requests\": {}, \"matched\": {}, \"seconds\": {}, \"probes\": {}, \"evaluations\": {}, \"clusters\": {}}}}}\n",
-            r.requests,
-            r.matched,
-            serde_json::json!(r.seconds),
-            r.probes,
-            r.evaluations,
-            r.clusters
+        let counts = [r.requests, r.matched].map(|n| n as u64);
+        return summary_json(
+            counts,
+            r.seconds,
+            [r.probes, r.evaluations],
+            &format!("\"clusters\": {}", r.clusters),
         );
     }
     let what = cycle_note(dry_run, r.cycle);

@@ -4,7 +4,7 @@
 
 use super::candidates::read_ad;
 use super::db_arg::DbPath;
-use super::match_cmd::{cycle_note, expr, summary_json};
+use super::match_cmd::{cycle_note, ordering, summary_json};
 use super::query::require_collection;
 use adjoin::gang::{Algorithm, Gang, GangOptions, GangReport};
 use anyhow::Result;
@@ -116,16 +116,7 @@ fn summary(r: &GangReport, json: bool, dry_run: bool) -> String {
 
 /// Runs `adjoin gang`.
 pub fn run(args: GangArgs, db: &DbPath) -> Result<ExitCode> {
-    let order_by = args
-        .order_by
-        .as_deref()
-        .map(|t| expr("--order-by", t))
-        .transpose()?;
-    let dock = args
-        .dock
-        .iter()
-        .map(|t| expr("--dock", t))
-        .collect::<Result<Vec<_>>>()?;
+    let (order_by, dock) = ordering(args.order_by.as_deref(), &args.dock)?;
     let algorithm: Algorithm = args.algorithm.parse().map_err(anyhow::Error::msg)?;
     let request = args.ad.as_deref().map(read_ad).transpose()?;
     let db = db.open_existing()?;

@@ -131,18 +131,22 @@ fn summary_line(r: &CycleReport, json: bool, dry_run: bool) -> String {
     )
 }
 
-/// Runs `adjoin match`.
-pub fn run(args: MatchArgs, db: &DbPath) -> Result<ExitCode> {
-    let order_by = args
-        .order_by
-        .as_deref()
-        .map(|t| expr("--order-by", t))
-        .transpose()?;
-    let dock = args
-        .dock
+/// A cycle's `--order-by` and `--dock` expressions, parsed (errors name the flag).
+pub(super) fn ordering(
+    order_by: Option<&str>,
+    dock: &[String],
+) -> Result<(Option<Expr>, Vec<Expr>)> {
+    let order_by = order_by.map(|t| expr("--order-by", t)).transpose()?;
+    let dock = dock
         .iter()
         .map(|t| expr("--dock", t))
         .collect::<Result<Vec<_>>>()?;
+    Ok((order_by, dock))
+}
+
+/// Runs `adjoin match`.
+pub fn run(args: MatchArgs, db: &DbPath) -> Result<ExitCode> {
+    let (order_by, dock) = ordering(args.order_by.as_deref(), &args.dock)?;
     let db = db.open_existing()?;
     for c in [&args.requests, &args.offers] {
         if let Err(e) = require_collection(&db, c) {

@@ -2,6 +2,7 @@
 //! with ours at the precision HTCondor prints (15 significant digits).
 #![allow(dead_code)] // each test binary uses the part it needs
 
+pub mod analysis;
 pub mod chains;
 pub mod child;
 pub mod cli;

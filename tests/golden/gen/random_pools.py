@@ -23,10 +23,20 @@ RANK_SHAPES = ["TARGET.Memory", "-TARGET.LoadAvg", "TARGET.Cpus * 100 + TARGET.M
                "TARGET.Tag", "TARGET.Memory * 1e308", "TARGET.Disk > 2", "-1", "0.5", "Memory",
                "TARGET.KFlops - MY.KFlops", "ifThenElse(TARGET.Gpus > 0, 5, 1)", "TARGET.Names"]
 
-def gen(seed, nm, nj, d, ranks=False):
-    RANKS[:] = RANK_SHAPES if ranks else []
-    r = random.Random(seed)
-    def val(kind):
+ATTRS = ["Memory", "Cpus", "Arch", "OpSys", "Disk", "HasGPU", "LoadAvg", "Tag", "KFlops", "Site", "Owner", "Gpus", "Names"]
+NUMS = ["Memory", "Cpus", "Disk", "LoadAvg", "KFlops", "Gpus", "Tag"]
+STRS = ["Arch", "OpSys", "Site", "Owner", "Tag", "Names"]
+
+
+class Maker:
+    """Random values, conditions, constraints and ads, drawn from one random.Random (also used
+    by random_analyze.py)."""
+
+    def __init__(self, r):
+        self.r = r
+
+    def val(self, kind):
+        r = self.r
         if kind == "int": return str(r.choice([0, 1, 2, 4, 8, 16, 512, 1024, 2048, 4096, 8192, -1]))
         if kind == "real": return r.choice(["0.0", "0.5", "1.5", "2048.0", "3.25", "-0.5", "1e3"])
         if kind == "str": return r.choice(['"X86_64"', '"x86_64"', '"INTEL"', '"LINUX"', '"linux"', '"WINDOWS"', '""', '"a,b"', '"b"', '"slot1@h1"', '"h2"'])
@@ -34,10 +44,9 @@ def gen(seed, nm, nj, d, ranks=False):
         if kind == "undef": return "undefined"
         if kind == "err": return "error"
         if kind == "list": return r.choice(['{1, 2}', '{"a", "b"}', '{}', '{"X86_64"}'])
-    ATTRS = ["Memory", "Cpus", "Arch", "OpSys", "Disk", "HasGPU", "LoadAvg", "Tag", "KFlops", "Site", "Owner", "Gpus", "Names"]
-    NUMS = ["Memory", "Cpus", "Disk", "LoadAvg", "KFlops", "Gpus", "Tag"]
-    STRS = ["Arch", "OpSys", "Site", "Owner", "Tag", "Names"]
-    def attrval(a):
+
+    def attrval(self, a):
+        r, val = self.r, self.val
         p = r.random()
         if p < 0.12: return None
         if p < 0.16: return val(r.choice(["undef", "err", "bool", "list"]))
@@ -45,7 +54,9 @@ def gen(seed, nm, nj, d, ranks=False):
         if a == "HasGPU": return val("bool")
         if a == "Tag": return val(r.choice(["int", "str"]))
         return val("str")
-    def term(side, other):
+
+    def term(self, side, other):
+        r, val = self.r, self.val
         a = r.choice(ATTRS)
         ref = r.choice([f"{other}.{a}", f"{other}.{a}", f"{other}.{a}", a, f"{side}.{a}"])
         k = r.randrange(14)
@@ -65,27 +76,41 @@ def gen(seed, nm, nj, d, ranks=False):
         if k == 11: return f"({ref} ?: {val('int')}) > {val('int')}"
         if k == 12: return f"{ref} == {side}.{r.choice(ATTRS)}"
         return f"!({ref} < {val('int')})"
-    def constraint(side, other, depth=2):
+
+    def constraint(self, side, other, depth=2):
+        r = self.r
         if depth == 0 or r.random() < 0.3:
-            return term(side, other)
+            return self.term(side, other)
         op = r.choice(["&&", "&&", "||"])
-        return f"({constraint(side, other, depth - 1)} {op} {constraint(side, other, depth - 1)})"
-    def ad(name, side, other, req_p):
+        return f"({self.constraint(side, other, depth - 1)} {op} {self.constraint(side, other, depth - 1)})"
+
+    def ad(self, name, side, other, req_p, requirements=None):
+        """An ad named NAME; its Requirements REQUIREMENTS when given, else random."""
+        r = self.r
         parts = [f'Name = "{name}"']
         for a in ATTRS:
-            v = attrval(a)
+            v = self.attrval(a)
             if v is not None: parts.append(f"{a} = {v}")
         if RANKS and r.random() < 0.7:
             parts.append("Rank = " + r.choice(RANKS))
+        if requirements is not None:
+            parts.append(f"Requirements = {requirements}")
+            return "[ " + "; ".join(parts) + " ]"
         p = r.random()
-        if p < req_p: parts.append(f"Requirements = {constraint(side, other)}")
+        if p < req_p: parts.append(f"Requirements = {self.constraint(side, other)}")
         elif p < req_p + 0.05: parts.append(f"Requirements = {r.choice(['true', 'false', 'undefined', '1', '0.0', 'error'])}")
         return "[ " + "; ".join(parts) + " ]"
+
+
+def gen(seed, nm, nj, d, ranks=False):
+    RANKS[:] = RANK_SHAPES if ranks else []
+    m = Maker(random.Random(seed))
     os.makedirs(d, exist_ok=True)
-    machines = [ad(f"m{i}", "MY", "TARGET", 0.6) for i in range(nm)]
-    jobs = [ad(f"j{i}", "MY", "TARGET", 0.9) for i in range(nj)]
+    machines = [m.ad(f"m{i}", "MY", "TARGET", 0.6) for i in range(nm)]
+    jobs = [m.ad(f"j{i}", "MY", "TARGET", 0.9) for i in range(nj)]
     open(os.path.join(d, "machines.ads"), "w").write("\n".join(machines) + "\n")
     open(os.path.join(d, "jobs.ads"), "w").write("\n".join(jobs) + "\n")
+
 
 def oracle(d, mode):
     if mode == "new":
@@ -115,9 +140,10 @@ def golden(dirs):
             for j, ms in exp.items():
                 print(j + "\t" + " ".join(ms))
 
-if sys.argv[1] == "golden":
-    golden(sys.argv[2:])
-elif sys.argv[1] == "gen":
-    gen(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], "--ranks" in sys.argv)
-else:
-    oracle(sys.argv[2], sys.argv[3])
+if __name__ == "__main__":
+    if sys.argv[1] == "golden":
+        golden(sys.argv[2:])
+    elif sys.argv[1] == "gen":
+        gen(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], "--ranks" in sys.argv)
+    else:
+        oracle(sys.argv[2], sys.argv[3])

@@ -12,13 +12,9 @@ keeps the ads in which the constraint, set as an attribute of the ad, evaluates 
 old-ClassAd semantics (as condor_status -constraint does).
 """
 import json, os, random, sys
-sys.path.insert(0, "/work/fuzzdiff")
 mode = sys.argv[1]
 d = sys.argv[2]
 if mode == "gen":
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("m", "/work/fuzzdiff/match_diff.py")
-    # reuse the generator's term builder by re-implementing a small one here
     r = random.Random(int(sys.argv[3]))
     ATTRS = ["Memory", "Cpus", "Arch", "OpSys", "Disk", "HasGPU", "LoadAvg", "Tag", "KFlops", "Site", "Owner", "Gpus", "Names", "Missing"]
     def val():

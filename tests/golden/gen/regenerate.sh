@@ -39,6 +39,15 @@ python3 gen/random_queries.py gen - 21 400 > "$T/c.txt"
 run gen/random_queries.py oracle "$T/pool1" "$T/c.txt" > "$T/c.jsonl"
 python3 gen/random_queries.py golden "$T/pool1" "$T/c.txt" "$T/c.jsonl" > random-queries.golden
 rm -rf "$T"
+# Analyses of random requests over random pools.
+T=$(mktemp -d)
+for s in 11 12 13; do
+  python3 gen/random_analyze.py gen $s 300 40 "$T/a$s"
+  run gen/random_analyze.py oracle "$T/a$s" old
+  run gen/random_analyze.py oracle "$T/a$s" new
+done
+python3 gen/random_analyze.py golden "$T/a11" "$T/a12" "$T/a13" > random-analyze.golden
+rm -rf "$T"
 # Ranked cycles over random pools (the fourth without compatibility functions, as the
 # negotiator harness of benches/htcondor has none; it has -0.0 rank ties).
 T=$(mktemp -d)

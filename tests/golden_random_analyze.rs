@@ -19,13 +19,6 @@ use std::sync::Arc;
 
 const GOLDEN: &str = "tests/golden/random-analyze.golden";
 
-fn name(ad: &ClassAd) -> String {
-    ad.eval_attr("Name")
-        .as_str()
-        .expect("every golden ad has a Name")
-        .to_owned()
-}
-
 #[test]
 fn analyses_agree_with_htcondor_on_random_pools() {
     let pools = common::golden_pools(GOLDEN);
@@ -58,7 +51,12 @@ fn analyses_agree_with_htcondor_on_random_pools() {
                 p.name
             );
             for (req, case) in p.jobs.iter().zip(&cases) {
-                assert_eq!(name(req), case.name, "{}: requests in order", p.name);
+                assert_eq!(
+                    common::ad_name(req),
+                    case.name,
+                    "{}: requests in order",
+                    p.name
+                );
                 let what = format!("{} {} (old: {old})", p.name, case.name);
                 let opts = AnalyzeOptions {
                     eval: common::golden_opts(old),

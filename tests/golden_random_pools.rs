@@ -50,13 +50,6 @@ fn pools() -> Vec<Pool> {
         .collect()
 }
 
-fn name(ad: &ClassAd) -> String {
-    ad.eval_attr("Name")
-        .as_str()
-        .expect("every golden ad has a Name")
-        .to_owned()
-}
-
 #[test]
 fn joins_agree_with_htcondor_on_random_pools() {
     let pools = pools();
@@ -87,9 +80,16 @@ fn joins_agree_with_htcondor_on_random_pools() {
             for ((job, (got_i, got_n)), (_, want_job, want_ms)) in
                 pool.jobs.iter().zip(indexed.iter().zip(&naive)).zip(want)
             {
-                assert_eq!(&name(job), want_job, "{}: jobs in order", pool.name);
+                assert_eq!(
+                    &common::ad_name(job),
+                    want_job,
+                    "{}: jobs in order",
+                    pool.name
+                );
                 let names = |b: &adjoin_index::RoaringBitmap| -> BTreeSet<String> {
-                    b.iter().map(|m| name(&pool.machines[m as usize])).collect()
+                    b.iter()
+                        .map(|m| common::ad_name(&pool.machines[m as usize]))
+                        .collect()
                 };
                 let semantics = if old { "old" } else { "new" };
                 assert_eq!(

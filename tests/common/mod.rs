@@ -26,6 +26,14 @@ pub fn golden_opts(target_fallback: bool) -> EvalOptions {
     }
 }
 
+/// The `Name` of a golden ad.
+pub fn ad_name(ad: &ClassAd) -> String {
+    ad.eval_attr("Name")
+        .as_str()
+        .expect("every golden ad has a Name")
+        .to_owned()
+}
+
 /// A path under the workspace's top.
 pub fn top(rel: &str) -> PathBuf {
     let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));

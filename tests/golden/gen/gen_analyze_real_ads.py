@@ -52,6 +52,31 @@ def true(v):
     return False
 
 
+def request_lines(name, req, conds, slots, requirements=REQUIREMENTS, sizes=(2,), key="pairs"):
+    """The golden lines of request REQ (named NAME, its Requirements the conjunction of CONDS)
+    over SLOTS: the counts, one line per condition, and the minimal failing sets of SIZES
+    conditions (each subset one smaller true together for some slot, the whole set for none)
+    on a line headed KEY. REQUIREMENTS is the expression read as each side's Requirements."""
+    trees = [parse_expr(t) for t in conds]
+    rows = [[true(t.eval(req, s)) for t in trees] for s in slots]
+    matching = sum(1 for s in slots if req.symmetricMatch(s))
+    rejected = sum(1 for s in slots if not true(requirements.eval(req, s)))
+    rejecting = sum(1 for s in slots if not true(requirements.eval(s, req)))
+    out = ["\t".join([name, str(len(slots)), str(matching), str(rejected), str(rejecting)])]
+    for i, t in enumerate(conds):
+        matched = sum(1 for r in rows if r[i])
+        step = sum(1 for r in rows if all(r[: i + 1]))
+        out.append("\t".join(["  " + esc(t), str(matched), str(step)]))
+    sat = lambda s: any(all(r[i] for i in s) for r in rows)  # noqa: E731
+    failing = []
+    for k in sizes:
+        for s in itertools.combinations(range(len(conds)), k):
+            if not sat(s) and all(sat(sub) for sub in itertools.combinations(s, k - 1)):
+                failing.append(",".join(map(str, s)))
+    out.append(f"  {key}\t" + " ".join(failing))
+    return out
+
+
 def section(mode, src):
     ads = load(mode, src)
     slots = [ad for _, ad in ads if kind_of(ad) == "slot"]
@@ -60,23 +85,7 @@ def section(mode, src):
     for jn, job in jobs:
         for name, conds in REQUESTS:
             req = with_attrs(job, "[Requirements = " + " && ".join(conds) + "]")
-            trees = [parse_expr(t) for t in conds]
-            rows = [[true(t.eval(req, s)) for t in trees] for s in slots]
-            matching = sum(1 for s in slots if req.symmetricMatch(s))
-            rejected = sum(1 for s in slots if not true(REQUIREMENTS.eval(req, s)))
-            rejecting = sum(1 for s in slots if not true(REQUIREMENTS.eval(s, req)))
-            out.append("\t".join([f"{jn}/{name}", str(len(slots)), str(matching), str(rejected),
-                                  str(rejecting)]))
-            for i, t in enumerate(conds):
-                matched = sum(1 for r in rows if r[i])
-                step = sum(1 for r in rows if all(r[: i + 1]))
-                out.append("\t".join(["  " + esc(t), str(matched), str(step)]))
-            failing = []
-            for i, j in itertools.combinations(range(len(conds)), 2):
-                alone = any(r[i] for r in rows) and any(r[j] for r in rows)
-                if alone and not any(r[i] and r[j] for r in rows):
-                    failing.append(f"{i},{j}")
-            out.append("  pairs\t" + " ".join(failing))
+            out += request_lines(f"{jn}/{name}", req, conds, slots)
     return out
 
 

@@ -369,6 +369,33 @@ impl Index {
         v
     }
 
+    /// The exported side of ad `id`'s constraint when the index converted it exactly: `f` is
+    /// called with the bounds of each of its rectangles (sorted by attribute; never, when the
+    /// constraint is never true) and the answer is `true`. `false` (and `f` not called) when
+    /// the ad is not stored, has ports, or its constraint did not convert exactly — only
+    /// evaluating it tells then.
+    pub fn exact_bounds(&self, id: AdId, mut f: impl FnMut(&[(Key, MangledInterval)])) -> bool {
+        let unit = match self.ads.get(&id).map(Vec::as_slice) {
+            Some(&[u]) => match self.unit(u) {
+                Some(unit) if unit.port.is_none() => unit,
+                _ => return false,
+            },
+            _ => return false,
+        };
+        if unit.rids.iter().any(|&r| self.inexact.contains(r)) {
+            return false;
+        }
+        for &r in &unit.rids {
+            if self.never.contains(r) {
+                continue;
+            }
+            if let Some(Some(rec)) = self.rects.get(r as usize) {
+                f(&rec.exp);
+            }
+        }
+        true
+    }
+
     /// Whether every unit has at most one rectangle, so that RIDs stand for units.
     pub(crate) fn one_rect_per_unit(&self) -> bool {
         self.multi == 0

@@ -227,6 +227,31 @@ impl MangledValue {
             MangledValue::RelTime(_) => Domain::RelTime,
         }
     }
+
+    /// A value with this key: an integer for an integer's key (a whole double with its
+    /// residue), a real for any other number (a bound's sentinel tie: the real it was placed
+    /// around), the folded string, the time (offset 0). Comparisons see it as they see every
+    /// value of this key; its type and spelling may differ from the constant read.
+    pub fn to_value(&self) -> Value {
+        match self {
+            MangledValue::Number(k) => {
+                let x = k.approx.get();
+                let sentinel = k.tie == NumKey::TIE_BELOW || k.tie == NumKey::TIE_ABOVE;
+                let whole = x.is_finite() && x.fract() == 0.0 && x.abs() <= 9.3e18;
+                match whole && !sentinel {
+                    true => i64::try_from(x as i128 + i128::from(k.tie))
+                        .map_or(Value::Real(x), Value::Int),
+                    false => Value::Real(x),
+                }
+            }
+            MangledValue::String(k) => Value::str(k.as_str()),
+            MangledValue::AbsTime(t) => Value::AbsTime(adjoin_query::AbsTime {
+                secs: *t,
+                offset: 0,
+            }),
+            MangledValue::RelTime(r) => Value::RelTime(r.get()),
+        }
+    }
 }
 
 /// What an attribute's constant value is to the index.

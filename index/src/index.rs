@@ -374,7 +374,11 @@ impl Index {
     /// constraint is never true) and the answer is `true`. `false` (and `f` not called) when
     /// the ad is not stored, has ports, or its constraint did not convert exactly — only
     /// evaluating it tells then.
-    pub fn exact_bounds(&self, id: AdId, mut f: impl FnMut(&[(Key, MangledInterval)])) -> bool {
+    pub fn exact_bounds<'a>(
+        &'a self,
+        id: AdId,
+        mut f: impl FnMut(&'a [(Key, MangledInterval)]),
+    ) -> bool {
         let unit = match self.ads.get(&id).map(Vec::as_slice) {
             Some(&[u]) => match self.unit(u) {
                 Some(unit) if unit.port.is_none() => unit,

@@ -5,9 +5,10 @@
 use super::batch::{any_match, quick, Quick};
 use super::conditions::Condition;
 use super::indexed::{
-    accepting, detail_offers, index_table, read_back, universe, Imported, IndexValues, Remembered,
+    accepting, detail_offers, index_table, read_back, tally_bounds, universe, Imported,
+    IndexValues, Remembered,
 };
-use super::offer_side::first_attribute;
+use super::offer_side::{first_attribute, tally_pool, Tally};
 use super::ports::has_ports;
 use super::table::Table;
 use super::unmatched::{
@@ -71,7 +72,12 @@ impl Db {
         let conds = conditions(id, request, opts)?;
         // A request with `Ports` is analysed over the offers read (its gang side needs them).
         if !has_ports(request) {
-            if let Some(t) = self.index_table(request, &conds, offers, opts, true, None)? {
+            // The offer side weighs every rejecting offer: no detail offers are read back.
+            let none = AnalyzeOptions {
+                max_detail_offers: 0,
+                ..opts.clone()
+            };
+            if let Some(t) = self.index_table(request, &conds, offers, &none, true, None)? {
                 return self.detail_indexed(id, request, &conds, &t, offers, opts);
             }
         }
@@ -108,28 +114,35 @@ impl Db {
         })?)
     }
 
-    /// The analysis from a table through the index: the detail offers read back, changed
-    /// requests re-matched through the index.
+    /// The analysis from a table through the index: the offer side weighed from the index's
+    /// bounds (the offers it did not convert exactly read back), changed requests re-matched
+    /// through the index.
     fn detail_indexed(
         &self,
         id: &str,
         request: &ClassAd,
         conds: &[Condition],
-        (t, ids, imported): &Indexed,
+        (t, _, imported): &Indexed,
         offers: &str,
         opts: &AnalyzeOptions,
     ) -> Result<Analysis, AnalyzeError> {
-        let (pool, numbers) = read_back(self, offers, ids, None)?;
-        let sub = t.restricted(&numbers);
+        let mut tally = Tally::default();
+        let rejecting = &t.universe - &t.accepting;
+        let rest = self.with_index(offers, |held| {
+            tally_bounds(held, request, &rejecting, &opts.eval, &mut tally)
+        })?;
+        let (pool, _) = read_back(self, offers, &rest, None)?;
+        for offer in &pool.ads {
+            tally.offer(request, offer, &opts.eval);
+        }
         let rematch = |ad: &ClassAd| self.rematch(offers, ad);
         let values = IndexValues::new(imported, self, offers, request, &opts.eval)?;
-        // The offer side weighs the offers read back; its value is chosen over every offer.
         let whole = |ad: &ClassAd| {
             self.with_index(offers, |held| accepting(held, ad, &t.universe).len())
                 .unwrap_or(0)
         };
         Ok(detail(
-            id, request, conds, t, &values, &sub, &pool, opts, &rematch, &whole,
+            id, request, conds, t, &values, tally, opts, &rematch, &whole,
         ))
     }
 
@@ -250,7 +263,8 @@ impl Db {
                                     sets: Vec::new(),
                                     accepting: Default::default(),
                                 };
-                                first_attribute(request, &none, &pool, opts)
+                                let tally = tally_pool(request, &none, &pool, &opts.eval);
+                                first_attribute(request, tally)
                             });
                     return Some(attribute(first));
                 }
@@ -260,7 +274,8 @@ impl Db {
                 Ok(Some((t, ids, _))) => {
                     let side = |_: &Table| match read_back(self, offers, &ids, Some(&memo)) {
                         Ok((sub_pool, numbers)) => {
-                            first_attribute(request, &t.restricted(&numbers), &sub_pool, opts)
+                            let sub = t.restricted(&numbers);
+                            first_attribute(request, tally_pool(request, &sub, &sub_pool, &opts.eval))
                         }
                         Err(_) => None,
                     };

@@ -4,14 +4,15 @@
 //! `Memory >= 2048`; confirmed by evaluation only where the
 //! index's conversion is inexact), the offers accepting the request a reverse query, and a
 //! changed request is re-matched by the index's two-sided join. No offer is read for the
-//! counts, conflicts or M1; M2 and the offer side read back a bounded number of offers (those
-//! failing the fewest conditions, and rejecting ones).
+//! counts, conflicts or M1; M2 reads back the offers whose values the index does not hold as
+//! constants, the offer side those whose constraints it did not convert exactly.
 //!
 //! A condition that cannot be rewritten (it reads a non-literal attribute of the request, a
 //! scope as a whole, or a function that inspects its arguments' form), offers with ports, or
 //! evaluation options other than the index's: the analysis reads every offer instead.
 
 use super::conditions::{is_scope, Condition, Simple};
+use super::offer_side::{Bounds, Tally};
 use super::suggest::{offer_value, seen, OfferValues, Seen};
 use super::table::Table;
 use super::{AnalyzeOptions, Pool};
@@ -167,6 +168,9 @@ pub(crate) fn accepting(held: &mut Held, ad: &ClassAd, available: &RoaringBitmap
 /// fewest conditions (at least one), then up to `most` rejecting ones, in index order; every
 /// offer when there are no more than `most`.
 pub(crate) fn detail_offers(t: &Table, most: usize) -> Vec<AdId> {
+    if most == 0 {
+        return Vec::new();
+    }
     if t.universe.len() <= most as u64 {
         return t.universe.iter().collect();
     }
@@ -181,6 +185,29 @@ pub(crate) fn detail_offers(t: &Table, most: usize) -> Vec<AdId> {
     out.extend((&t.universe - &t.accepting).iter().take(most));
     out.sort_unstable();
     out
+}
+
+/// The offer side through a held index: every offer of `rejecting` whose constraint the index
+/// converted exactly is weighed from its rectangles' bounds, with no offer read
+/// ([`Tally::bounds`]); the others (and those whose bounds meet a request value that is not
+/// a constant) are returned, to be read back and weighed by evaluation ([`Tally::offer`]).
+pub(crate) fn tally_bounds(
+    held: &Held,
+    request: &ClassAd,
+    rejecting: &RoaringBitmap,
+    eval: &EvalOptions,
+    tally: &mut Tally,
+) -> Vec<(AdId, String)> {
+    let mut rest = Vec::new();
+    let mut rects: Vec<Bounds<'_>> = Vec::new();
+    for n in rejecting {
+        rects.clear();
+        let exact = held.index.exact_bounds(n, |r| rects.push(r));
+        if !(exact && tally.bounds(request, &rects, eval)) {
+            rest.extend(held.id(n).map(|id| (n, id)));
+        }
+    }
+    rest
 }
 
 /// What a batch of analyses (`--unmatched`) remembers from one to the next: the available

@@ -1,15 +1,39 @@
 //! The offer side ("nobody likes me", seed 001 section 4): for each attribute of the request
-//! that a failing condition of an offer's Requirements reads, how many offers reject the
-//! request over it, and the value of that attribute accepted by the most offers — tried among
-//! the literals those conditions compare it with — with the matches it really yields.
+//! that offers reject it over, how many offers do, and the value of that attribute accepted by
+//! the most offers — tried among the values those offers' constraints compare it with — with
+//! the matches it really yields.
+//!
+//! What "an offer rejects the request over X" means is decided per offer, the same whether the
+//! offers are evaluated ([`Tally::offer`]) or read through the held index
+//! (`indexed::tally_bounds`, which weighs [`Tally::bounds`] with no offer read and hands the
+//! rest to [`Tally::offer`]):
+//! - an offer without ports whose constraint the index converts exactly (its rectangles: a
+//!   conjunction of comparisons of the request's attributes with constants, the offer's own
+//!   attributes folded in), when the request's value of every attribute it bounds is a
+//!   constant or absent: X is one it bounds and the request's value of X lies in none of its
+//!   rectangles' intervals on X; the candidate values are those intervals' ends (an open end
+//!   of an integer also the integers beside it). An offer whose constraint is never true
+//!   rejects the request over no attribute (no value of one makes it accept);
+//! - any other offer: its Requirements' top-level conjuncts are evaluated with the request as
+//!   TARGET; every request attribute a failing conjunct reads (`TARGET.x`, or a bare name the
+//!   offer lacks under the TARGET fallback); the candidates are the literals those conjuncts
+//!   compare it with (and the integers beside one under a strict comparison).
+//!
+//! An attribute is spelled as the request spells it, else by the least spelling seen (an
+//! exactly converted offer's bound is spelled in lower case).
 
 use super::conditions::{children, target_ref};
 use super::table::Table;
 use super::{selects, AnalyzeOptions, OfferSide, Pool, Rematch};
+use adjoin_index::{
+    constraint_dpf, imp_value, rectangles, units, Bound, ImpValue, IndexOptions, MangledInterval,
+    MangledValue,
+};
 use adjoin_query::ast::{BinOp, Expr};
-use adjoin_query::eval::{eval_in_match, requirements_key, MatchAds};
+use adjoin_query::eval::{eval_in_match, requirements_key, EvalOptions, MatchAds};
 use adjoin_query::{ClassAd, Key, Name, Value};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
+use std::sync::Arc;
 
 /// The top-level conjuncts of `e` (past 4,096 of them, the operands of a conjunction are
 /// taken whole).
@@ -81,28 +105,218 @@ fn near(op: BinOp, v: &Value) -> Vec<Value> {
     }
 }
 
-/// Per attribute: the rejecting offers whose failing conditions read it, and the candidate
-/// values with how often they were seen.
-type Readers = FxHashMap<Key, (Name, FxHashSet<u32>, FxHashMap<String, (Value, u64)>)>;
+/// One attribute's share of the offer side.
+#[derive(Debug, Default)]
+struct Entry {
+    /// The least spelling seen.
+    spelling: Option<&'static str>,
+    /// Offers rejecting the request over it.
+    rejecting: u64,
+    /// Candidate values from evaluated conjuncts, by their printing, with how often seen.
+    values: FxHashMap<String, (Value, u64)>,
+    /// Candidate interval ends from exactly converted offers (the end, whether it is open),
+    /// with how often seen.
+    ends: FxHashMap<(MangledValue, bool), u64>,
+}
 
-/// The offer side of the analysis, attributes by the most rejecting offers first. `t` and
-/// `pool` are the offers looked at (every offer, or those read back); the `would_match` of a
-/// suggested value comes from `rematch`.
+impl Entry {
+    fn spelled(&mut self, s: &'static str) {
+        if self.spelling.is_none_or(|t| s < t) {
+            self.spelling = Some(s);
+        }
+    }
+}
+
+/// One exactly converted rectangle's bounds, sorted by attribute.
+pub(crate) type Bounds<'a> = &'a [(Key, MangledInterval)];
+
+/// The interval `r` bounds `k` by.
+fn bound(r: Bounds<'_>, k: Key) -> Option<&MangledInterval> {
+    r.binary_search_by(|(a, _)| a.cmp(&k)).ok().map(|i| &r[i].1)
+}
+
+/// The offer side summed over offers, attribute by attribute (see the module note).
+#[derive(Debug, Default)]
+pub(crate) struct Tally {
+    by: FxHashMap<Key, Entry>,
+    /// The request's values as the offers' constraints read them, by attribute.
+    points: FxHashMap<Key, ImpValue>,
+}
+
+impl Tally {
+    /// Weighs one offer rejecting `request` whose constraint converted exactly to the
+    /// rectangles `rects` (none: never true). `false`, and nothing weighed, when the
+    /// request's value of an attribute they bound is not a constant (then only evaluation
+    /// tells: [`Tally::offer`]).
+    pub(crate) fn bounds(
+        &mut self,
+        request: &ClassAd,
+        rects: &[Bounds<'_>],
+        eval: &EvalOptions,
+    ) -> bool {
+        for r in rects {
+            for (k, _) in r.iter() {
+                let p = self
+                    .points
+                    .entry(*k)
+                    .or_insert_with(|| imp_value(request, *k, eval));
+                if matches!(p, ImpValue::Deviant) {
+                    return false;
+                }
+            }
+        }
+        for (i, r) in rects.iter().enumerate() {
+            for (k, _) in r.iter() {
+                if rects[..i].iter().any(|q| bound(q, *k).is_some()) {
+                    continue;
+                }
+                let inside = match self.points.get(k) {
+                    Some(ImpValue::Point(m)) => rects
+                        .iter()
+                        .filter_map(|q| bound(q, *k))
+                        .any(|iv| iv.contains(m)),
+                    _ => false,
+                };
+                if inside {
+                    continue;
+                }
+                let e = self.by.entry(*k).or_default();
+                e.rejecting += 1;
+                e.spelled(k.as_str());
+                for (j, q) in rects.iter().enumerate() {
+                    let Some(iv) = bound(q, *k) else { continue };
+                    if rects[..j].iter().any(|o| bound(o, *k) == Some(iv)) {
+                        continue;
+                    }
+                    let (lo, hi) = iv.value_ends();
+                    for end in [lo, hi] {
+                        let key = match end {
+                            Bound::Included(m) => (m, false),
+                            Bound::Excluded(m) => (m, true),
+                            Bound::Unbounded => continue,
+                        };
+                        *e.ends.entry(key).or_default() += 1;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Weighs one offer rejecting `request`, read: by its exact conversion when it has one,
+    /// else by evaluating its Requirements conjunct by conjunct.
+    pub(crate) fn offer(&mut self, request: &ClassAd, offer: &Arc<ClassAd>, eval: &EvalOptions) {
+        if let Some(rects) = exact_rectangles(offer, eval) {
+            let bounds: Vec<Bounds<'_>> = rects.iter().map(|r| r.exp.as_slice()).collect();
+            if self.bounds(request, &bounds, eval) {
+                return;
+            }
+        }
+        self.conjuncts(request, offer, eval);
+    }
+
+    /// Weighs one offer by evaluating its Requirements' top-level conjuncts.
+    fn conjuncts(&mut self, request: &ClassAd, offer: &ClassAd, eval: &EvalOptions) {
+        let Some(req) = requirements_key(offer).and_then(|k| offer.get_key(k)) else {
+            return;
+        };
+        let mut parts = Vec::new();
+        conjuncts(req, &mut parts);
+        let mut read = FxHashMap::default();
+        for part in parts {
+            let holds = selects(&eval_in_match(
+                part,
+                MatchAds {
+                    my: offer,
+                    target: request,
+                },
+                eval,
+            ));
+            if !holds {
+                reads(part, offer, eval.target_fallback, &mut read, 0);
+            }
+        }
+        for (k, (name, values)) in read {
+            let e = self.by.entry(k).or_default();
+            e.rejecting += 1;
+            e.spelled(name.as_str());
+            for v in values {
+                e.values.entry(v.to_string()).or_insert((v, 0)).1 += 1;
+            }
+        }
+    }
+
+    /// Per attribute: its name, the offers rejecting over it and the candidate values with
+    /// how often each was seen.
+    fn attributes(self, request: &ClassAd) -> Vec<(Name, u64, FxHashMap<String, (Value, u64)>)> {
+        self.by
+            .into_iter()
+            .map(|(k, e)| {
+                let name = match (request.entry(k), e.spelling) {
+                    (Some((n, _)), _) => n,
+                    (None, Some(s)) => Name::new(s),
+                    (None, None) => Name::new(k.as_str()),
+                };
+                let mut values = e.values;
+                for ((m, open), n) in e.ends {
+                    let v = m.to_value();
+                    let vs = match open {
+                        true => near(BinOp::Lt, &v),
+                        false => vec![v],
+                    };
+                    for v in vs {
+                        values.entry(v.to_string()).or_insert((v, 0)).1 += n;
+                    }
+                }
+                (name, e.rejecting, values)
+            })
+            .collect()
+    }
+}
+
+/// The rectangles of `offer`'s constraint as the index converts it, when it has no ports and
+/// the conversion is exact.
+fn exact_rectangles(offer: &Arc<ClassAd>, eval: &EvalOptions) -> Option<Vec<adjoin_index::Rectangle>> {
+    let [unit] = units(offer).try_into().ok()?;
+    if unit.port.is_some() {
+        return None;
+    }
+    let caps = IndexOptions::default();
+    let r = rectangles(
+        &constraint_dpf(&unit.ad, eval, caps.profile_cap),
+        caps.rectangle_cap,
+    );
+    r.exact.then_some(r.rects)
+}
+
+/// The offer side weighed over every offer of `pool` that `t` says rejects the request.
+pub(crate) fn tally_pool(request: &ClassAd, t: &Table, pool: &Pool, eval: &EvalOptions) -> Tally {
+    let mut tally = Tally::default();
+    for (o, offer) in pool.ads.iter().enumerate() {
+        if !t.accepting.contains(o as u32) {
+            tally.offer(request, offer, eval);
+        }
+    }
+    tally
+}
+
+/// The offer side of the analysis from its tally, attributes by the most rejecting offers
+/// first; the `would_match` of a suggested value comes from `rematch`.
 pub(crate) fn offer_side(
     request: &ClassAd,
-    t: &Table,
-    pool: &Pool,
+    tally: Tally,
     opts: &AnalyzeOptions,
     rematch: Rematch<'_>,
     whole: Acceptors<'_>,
 ) -> Vec<OfferSide> {
-    let mut out: Vec<OfferSide> = readers(request, t, pool, opts)
-        .into_values()
+    let mut out: Vec<OfferSide> = tally
+        .attributes(request)
+        .into_iter()
         .map(|(name, rejecting, values)| {
             let (suggest, would_match) = best_value(request, name, values, opts, rematch, whole);
             OfferSide {
                 attribute: name.as_str().to_owned(),
-                rejecting: rejecting.len() as u64,
+                rejecting,
                 suggest,
                 would_match,
             }
@@ -118,60 +332,13 @@ pub(crate) fn offer_side(
 
 /// The attribute the offer side puts first (the most rejecting offers, then the name), with
 /// no value tried for it: what `--unmatched` groups by.
-pub(crate) fn first_attribute(
-    request: &ClassAd,
-    t: &Table,
-    pool: &Pool,
-    opts: &AnalyzeOptions,
-) -> Option<String> {
-    readers(request, t, pool, opts)
-        .into_values()
-        .map(|(name, rejecting, _)| (rejecting.len(), name.as_str().to_owned()))
+pub(crate) fn first_attribute(request: &ClassAd, tally: Tally) -> Option<String> {
+    tally
+        .attributes(request)
+        .into_iter()
+        .map(|(name, rejecting, _)| (rejecting, name.as_str().to_owned()))
         .min_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)))
         .map(|(_, name)| name)
-}
-
-/// Per attribute the rejecting offers whose failing conditions read it and the candidate
-/// values.
-fn readers(request: &ClassAd, t: &Table, pool: &Pool, opts: &AnalyzeOptions) -> Readers {
-    let eval = &opts.eval;
-    let mut by_attr: Readers = FxHashMap::default();
-    for (o, offer) in pool.ads.iter().enumerate() {
-        let o = o as u32;
-        let Some(req) = requirements_key(offer).and_then(|k| offer.get_key(k)) else {
-            continue;
-        };
-        if t.accepting.contains(o) {
-            continue;
-        }
-        let mut parts = Vec::new();
-        conjuncts(req, &mut parts);
-        for part in parts {
-            let holds = selects(&eval_in_match(
-                part,
-                MatchAds {
-                    my: offer,
-                    target: request,
-                },
-                eval,
-            ));
-            if holds {
-                continue;
-            }
-            let mut read = FxHashMap::default();
-            reads(part, offer, eval.target_fallback, &mut read, 0);
-            for (k, (name, values)) in read {
-                let entry = by_attr
-                    .entry(k)
-                    .or_insert_with(|| (name, FxHashSet::default(), FxHashMap::default()));
-                entry.1.insert(o);
-                for v in values {
-                    entry.2.entry(v.to_string()).or_insert((v, 0)).1 += 1;
-                }
-            }
-        }
-    }
-    by_attr
 }
 
 /// How many offers of the whole pool accept an ad (their Requirements true for it), and how

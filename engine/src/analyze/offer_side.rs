@@ -248,7 +248,7 @@ impl Tally {
 
     /// Per attribute: its name, the offers rejecting over it and the candidate values with
     /// how often each was seen.
-    fn attributes(self, request: &ClassAd) -> Vec<(Name, u64, FxHashMap<String, (Value, u64)>)> {
+    pub(crate) fn attributes(self, request: &ClassAd) -> Vec<(Name, u64, FxHashMap<String, (Value, u64)>)> {
         self.by
             .into_iter()
             .map(|(k, e)| {

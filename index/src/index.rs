@@ -794,3 +794,48 @@ impl Index {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use adjoin_query::parse;
+
+    /// `exact_bounds` hands out the rectangles of exactly converted ads only: one per `!=`
+    /// alternative, none for a constraint never true, and refuses inexact ones, ads with
+    /// ports and ads not stored.
+    #[test]
+    fn exact_bounds_of_exact_ads_only() {
+        let ads = [
+            (
+                "[Requirements = TARGET.Memory >= 10 && TARGET.Arch == \"X\"]",
+                Some(vec![2]),
+            ),
+            ("[Requirements = TARGET.Memory != 10]", Some(vec![1, 1])),
+            (
+                "[Requirements = TARGET.Memory > 10 && TARGET.Memory < 5]",
+                Some(vec![]),
+            ),
+            ("[Requirements = false]", Some(vec![])),
+            ("[Requirements = TARGET.Arch =?= \"X\"]", None),
+            (
+                "[Requirements = TARGET.Memory > 1 || TARGET.Arch == \"X\"]",
+                None,
+            ),
+            (
+                "[Ports = {[Label = \"a\"; Requirements = TARGET.Memory > 1]}]",
+                None,
+            ),
+        ];
+        let mut index = Index::default();
+        for (i, (text, _)) in ads.iter().enumerate() {
+            let ad = Arc::new(parse::classad(text).expect("ad"));
+            index.insert(i as AdId, ad).expect("insert");
+        }
+        for (i, (text, want)) in ads.iter().enumerate() {
+            let mut got = Vec::new();
+            let exact = index.exact_bounds(i as AdId, |r| got.push(r.len()));
+            assert_eq!(exact.then_some(got), *want, "{text}");
+        }
+        assert!(!index.exact_bounds(99, |_| {}));
+    }
+}

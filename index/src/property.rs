@@ -116,7 +116,10 @@ impl MangledInterval {
 
     /// The two ends (lower, upper) as bounds on mangled values.
     pub fn value_ends(&self) -> (Bound<MangledValue>, Bound<MangledValue>) {
-        fn each<K: Clone>(i: &Interval<K>, wrap: fn(K) -> MangledValue) -> (Bound<MangledValue>, Bound<MangledValue>) {
+        fn each<K: Clone>(
+            i: &Interval<K>,
+            wrap: fn(K) -> MangledValue,
+        ) -> (Bound<MangledValue>, Bound<MangledValue>) {
             (i.lo.clone().map(wrap), i.hi.clone().map(wrap))
         }
         match self {

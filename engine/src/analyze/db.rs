@@ -275,7 +275,10 @@ impl Db {
                     let side = |_: &Table| match read_back(self, offers, &ids, Some(&memo)) {
                         Ok((sub_pool, numbers)) => {
                             let sub = t.restricted(&numbers);
-                            first_attribute(request, tally_pool(request, &sub, &sub_pool, &opts.eval))
+                            first_attribute(
+                                request,
+                                tally_pool(request, &sub, &sub_pool, &opts.eval),
+                            )
                         }
                         Err(_) => None,
                     };

@@ -248,7 +248,10 @@ impl Tally {
 
     /// Per attribute: its name, the offers rejecting over it and the candidate values with
     /// how often each was seen.
-    pub(crate) fn attributes(self, request: &ClassAd) -> Vec<(Name, u64, FxHashMap<String, (Value, u64)>)> {
+    pub(crate) fn attributes(
+        self,
+        request: &ClassAd,
+    ) -> Vec<(Name, u64, FxHashMap<String, (Value, u64)>)> {
         self.by
             .into_iter()
             .map(|(k, e)| {
@@ -276,7 +279,10 @@ impl Tally {
 
 /// The rectangles of `offer`'s constraint as the index converts it, when it has no ports and
 /// the conversion is exact.
-fn exact_rectangles(offer: &Arc<ClassAd>, eval: &EvalOptions) -> Option<Vec<adjoin_index::Rectangle>> {
+fn exact_rectangles(
+    offer: &Arc<ClassAd>,
+    eval: &EvalOptions,
+) -> Option<Vec<adjoin_index::Rectangle>> {
     let [unit] = units(offer).try_into().ok()?;
     if unit.port.is_some() {
         return None;
@@ -388,6 +394,69 @@ mod tests {
     use crate::analyze::analyze;
     use adjoin_query::parse;
     use std::sync::Arc;
+
+    /// One offer rejecting the job, weighed alone: the attributes it rejects the job over,
+    /// each with its candidate values.
+    #[test]
+    fn one_offer_each_way() {
+        let job = parse::classad("[ImageSize = 3000; Owner = \"eve\"; Requirements = true]")
+            .expect("job");
+        type Want = &'static [(&'static str, &'static [&'static str])];
+        let table: &[(&str, Want)] = &[
+            // Exactly converted, its own constants folded in (by evaluation the conjunct
+            // reads the job's ImageSize but compares it with no literal).
+            (
+                "[Max = 2500; Requirements = TARGET.ImageSize <= Max]",
+                &[("ImageSize", &["2500"])],
+            ),
+            // Strict integer ends give the integers beside them; several bounds merge.
+            (
+                "[Requirements = TARGET.ImageSize > 10 && TARGET.ImageSize < 500]",
+                &[("ImageSize", &["10", "11", "499", "500", "501", "9"])],
+            ),
+            // `!` pushed inward: only the bound the job's value lies outside of.
+            (
+                "[Requirements = !(TARGET.ImageSize < 2000 || TARGET.Owner == \"eve\")]",
+                &[("Owner", &["\"eve\""])],
+            ),
+            // Strings are compared folded, and suggested folded.
+            ("[Requirements = TARGET.Owner == \"Bob\"]", &[("Owner", &["\"bob\""])]),
+            // Never true: no attribute would make it accept.
+            ("[Requirements = TARGET.ImageSize > 5 && TARGET.ImageSize < 2]", &[]),
+            ("[Requirements = false && TARGET.ImageSize < 2]", &[]),
+            // Not converted exactly: conjunct by conjunct, the literals as written; a
+            // conjunct that is a reference to the offer's own (non-constant) attribute reads
+            // no attribute of the job.
+            ("[Rest = TARGET.ImageSize <= 1000; Requirements = Rest]", &[]),
+            ("[Requirements = TARGET.Owner =?= \"Bob\"]", &[("Owner", &["\"Bob\""])]),
+            (
+                "[Requirements = TARGET.ImageSize < 100 && (TARGET.Owner == \"a\" || TARGET.Cpus > 1)]",
+                &[("Cpus", &["0", "1", "2"]), ("ImageSize", &["100", "101", "99"]), ("Owner", &["\"a\""])],
+            ),
+        ];
+        let eval = EvalOptions::default();
+        for (offer, want) in table {
+            let ad = Arc::new(parse::classad(offer).expect("offer"));
+            let mut tally = Tally::default();
+            tally.offer(&job, &ad, &eval);
+            let mut got: Vec<(String, Vec<String>)> = tally
+                .attributes(&job)
+                .into_iter()
+                .map(|(name, n, values)| {
+                    assert_eq!(n, 1, "{offer}");
+                    let mut vs: Vec<String> = values.into_keys().collect();
+                    vs.sort();
+                    (name.as_str().to_owned(), vs)
+                })
+                .collect();
+            got.sort();
+            let want: Vec<(String, Vec<String>)> = want
+                .iter()
+                .map(|(a, vs)| (a.to_string(), vs.iter().map(|v| v.to_string()).collect()))
+                .collect();
+            assert_eq!(got, want, "{offer}");
+        }
+    }
 
     #[test]
     fn nobody_likes_me() {

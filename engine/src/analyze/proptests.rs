@@ -70,7 +70,11 @@ fn offer() -> impl Strategy<Value = String> {
 /// (`=?=`, `||`, arithmetic on the request's attributes), over integers, reals, strings and
 /// booleans.
 fn offer_wide() -> impl Strategy<Value = String> {
-    (0..8i64, 0..3usize, proptest::collection::vec(0..16usize, 1..3))
+    (
+        0..8i64,
+        0..3usize,
+        proptest::collection::vec(0..16usize, 1..3),
+    )
         .prop_map(|(disk, arch, reqs)| {
             let req: Vec<&str> = reqs
                 .iter()

@@ -112,8 +112,8 @@ struct Entry {
     spelling: Option<&'static str>,
     /// Offers rejecting the request over it.
     rejecting: u64,
-    /// Candidate values from evaluated conjuncts, by their printing, with how often seen.
-    values: FxHashMap<String, (Value, u64)>,
+    /// Candidate values from evaluated conjuncts.
+    values: Candidates,
     /// Candidate interval ends from exactly converted offers (the end, whether it is open),
     /// with how often seen.
     ends: FxHashMap<(MangledValue, bool), u64>,
@@ -126,6 +126,9 @@ impl Entry {
         }
     }
 }
+
+/// Candidate values by their printing, with how often each was seen.
+type Candidates = FxHashMap<String, (Value, u64)>;
 
 /// One exactly converted rectangle's bounds, sorted by attribute.
 pub(crate) type Bounds<'a> = &'a [(Key, MangledInterval)];
@@ -248,10 +251,7 @@ impl Tally {
 
     /// Per attribute: its name, the offers rejecting over it and the candidate values with
     /// how often each was seen.
-    pub(crate) fn attributes(
-        self,
-        request: &ClassAd,
-    ) -> Vec<(Name, u64, FxHashMap<String, (Value, u64)>)> {
+    pub(crate) fn attributes(self, request: &ClassAd) -> Vec<(Name, u64, Candidates)> {
         self.by
             .into_iter()
             .map(|(k, e)| {
@@ -357,7 +357,7 @@ pub(crate) type Acceptors<'a> = (&'a dyn Fn(&ClassAd) -> u64, u64);
 fn best_value(
     request: &ClassAd,
     name: Name,
-    values: FxHashMap<String, (Value, u64)>,
+    values: Candidates,
     opts: &AnalyzeOptions,
     rematch: Rematch<'_>,
     (count, now): Acceptors<'_>,

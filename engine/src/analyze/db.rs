@@ -131,10 +131,14 @@ impl Db {
         let rest = self.with_index(offers, |held| {
             tally_bounds(held, request, &rejecting, &opts.eval, &mut tally)
         })?;
-        let (pool, _) = read_back(self, offers, &rest, None)?;
-        for offer in &pool.ads {
-            tally.offer(request, offer, &opts.eval);
+        let (pool, numbers) = read_back(self, offers, &rest, None)?;
+        for (offer, n) in pool.ads.iter().zip(numbers) {
+            tally.offer(request, offer, &opts.eval, n);
         }
+        let offer_at = |n: AdId| -> Option<Arc<ClassAd>> {
+            let id = self.with_index(offers, |held| held.id(n)).ok()??;
+            Some(Arc::new(self.get(offers, &id).ok()??.ad))
+        };
         let rematch = |ad: &ClassAd| self.rematch(offers, ad);
         let values = IndexValues::new(imported, self, offers, request, &opts.eval)?;
         let whole = |ad: &ClassAd| {
@@ -142,7 +146,7 @@ impl Db {
                 .unwrap_or(0)
         };
         Ok(detail(
-            id, request, conds, t, &values, tally, opts, &rematch, &whole,
+            id, request, conds, t, &values, tally, opts, &rematch, &whole, &offer_at,
         ))
     }
 

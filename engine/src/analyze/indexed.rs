@@ -203,7 +203,7 @@ pub(crate) fn tally_bounds(
     for n in rejecting {
         rects.clear();
         let exact = held.index.exact_bounds(n, |r| rects.push(r));
-        if !(exact && tally.bounds(request, &rects, eval)) {
+        if !(exact && tally.bounds(request, &rects, eval, n)) {
             rest.extend(held.id(n).map(|id| (n, id)));
         }
     }

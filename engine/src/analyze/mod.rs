@@ -298,8 +298,9 @@ pub fn analyze(
             .count() as u64
     };
     let tally = offer_side::tally_pool(request, &t, pool, &opts.eval);
+    let offer_at = |o: u32| pool.ads.get(o as usize).cloned();
     let mut a = detail(
-        id, request, &conds, &t, &values, tally, opts, &rematch, &whole,
+        id, request, &conds, &t, &values, tally, opts, &rematch, &whole, &offer_at,
     );
     a.gang = ports::ports_analysis(id, request, pool, opts)?;
     Ok(a)
@@ -320,7 +321,7 @@ pub(crate) fn conditions(
 
 /// The whole analysis from the table over every offer (`full`, whose values M2 reads through
 /// `values`) and the offer side's tally over every rejecting offer; `whole` counts the offers
-/// of the whole pool accepting an ad.
+/// of the whole pool accepting an ad, `offer_at` reads an offer by its position.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn detail(
     id: &str,
@@ -332,12 +333,13 @@ pub(crate) fn detail(
     opts: &AnalyzeOptions,
     rematch: Rematch<'_>,
     whole: &dyn Fn(&ClassAd) -> u64,
+    offer_at: offer_side::OfferAt<'_>,
 ) -> Analysis {
     let mut a = full.counts(id, conds);
     a.conflicts = conflicts::conflicts(conds, full, opts);
     a.suggestions = suggest::suggestions(request, conds, full, values, opts, rematch);
     let whole = (whole, full.accepting.len());
-    a.offer_side = offer_side::offer_side(request, tally, opts, rematch, whole);
+    a.offer_side = offer_side::offer_side(request, tally, opts, rematch, whole, offer_at);
     a
 }
 

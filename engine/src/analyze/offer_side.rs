@@ -20,7 +20,9 @@
 //!   compare it with (and the integers beside one under a strict comparison).
 //!
 //! An attribute is spelled as the request spells it, else by the least spelling seen (an
-//! exactly converted offer's bound is spelled in lower case).
+//! exactly converted offer's bound is spelled in lower case). Candidate strings are one
+//! candidate whatever their case (comparisons fold it), written as the first offer (in load
+//! order) they were seen in writes them — read back, when suggested, for a bound.
 
 use super::conditions::{children, target_ref};
 use super::table::Table;
@@ -31,6 +33,7 @@ use adjoin_index::{
 };
 use adjoin_query::ast::{BinOp, Expr};
 use adjoin_query::eval::{eval_in_match, requirements_key, EvalOptions, MatchAds};
+use adjoin_query::specialize::specialize_attr;
 use adjoin_query::{ClassAd, Key, Name, Value};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -115,8 +118,8 @@ struct Entry {
     /// Candidate values from evaluated conjuncts.
     values: Candidates,
     /// Candidate interval ends from exactly converted offers (the end, whether it is open),
-    /// with how often seen.
-    ends: FxHashMap<(MangledValue, bool), u64>,
+    /// with how often seen and the first offer seen in.
+    ends: FxHashMap<(MangledValue, bool), (u64, u32)>,
 }
 
 impl Entry {
@@ -127,8 +130,38 @@ impl Entry {
     }
 }
 
-/// Candidate values by their printing, with how often each was seen.
-type Candidates = FxHashMap<String, (Value, u64)>;
+/// Candidate values by their printing (strings folded: they compare alike).
+type Candidates = FxHashMap<String, Candidate>;
+
+/// A candidate value, how often it was seen, and the first offer (by position) it was seen in.
+#[derive(Clone, Debug)]
+pub(crate) struct Candidate {
+    /// The value as that offer wrote it (or, `respell`, as the index compares it).
+    value: Value,
+    seen: u64,
+    first: u32,
+    /// Read from the index's bounds: a string is folded, and is spelled as the offer `first`
+    /// writes it only when suggested.
+    respell: bool,
+}
+
+/// Counts `n` sightings of `value` (first seen in offer `at`) among `values`.
+fn add(values: &mut Candidates, value: Value, n: u64, at: u32, respell: bool) {
+    let key = match &value {
+        Value::Str(s) => Value::str(&s.to_ascii_lowercase()).to_string(),
+        v => v.to_string(),
+    };
+    let c = values.entry(key).or_insert_with(|| Candidate {
+        value: Value::Undefined,
+        seen: 0,
+        first: u32::MAX,
+        respell,
+    });
+    c.seen += n;
+    if at < c.first || c.first == u32::MAX {
+        (c.value, c.first, c.respell) = (value, at, respell);
+    }
+}
 
 /// One exactly converted rectangle's bounds, sorted by attribute.
 pub(crate) type Bounds<'a> = &'a [(Key, MangledInterval)];
@@ -147,15 +180,16 @@ pub(crate) struct Tally {
 }
 
 impl Tally {
-    /// Weighs one offer rejecting `request` whose constraint converted exactly to the
-    /// rectangles `rects` (none: never true). `false`, and nothing weighed, when the
-    /// request's value of an attribute they bound is not a constant (then only evaluation
-    /// tells: [`Tally::offer`]).
+    /// Weighs offer `at` (its position: load order), rejecting `request`, whose constraint
+    /// converted exactly to the rectangles `rects` (none: never true). `false`, and nothing
+    /// weighed, when the request's value of an attribute they bound is not a constant (then
+    /// only evaluation tells: [`Tally::offer`]).
     pub(crate) fn bounds(
         &mut self,
         request: &ClassAd,
         rects: &[Bounds<'_>],
         eval: &EvalOptions,
+        at: u32,
     ) -> bool {
         for r in rects {
             for (k, _) in r.iter() {
@@ -198,7 +232,9 @@ impl Tally {
                             Bound::Excluded(m) => (m, true),
                             Bound::Unbounded => continue,
                         };
-                        *e.ends.entry(key).or_default() += 1;
+                        let seen = e.ends.entry(key).or_insert((0, at));
+                        seen.0 += 1;
+                        seen.1 = seen.1.min(at);
                     }
                 }
             }
@@ -206,20 +242,26 @@ impl Tally {
         true
     }
 
-    /// Weighs one offer rejecting `request`, read: by its exact conversion when it has one,
+    /// Weighs offer `at` rejecting `request`, read: by its exact conversion when it has one,
     /// else by evaluating its Requirements conjunct by conjunct.
-    pub(crate) fn offer(&mut self, request: &ClassAd, offer: &Arc<ClassAd>, eval: &EvalOptions) {
+    pub(crate) fn offer(
+        &mut self,
+        request: &ClassAd,
+        offer: &Arc<ClassAd>,
+        eval: &EvalOptions,
+        at: u32,
+    ) {
         if let Some(rects) = exact_rectangles(offer, eval) {
             let bounds: Vec<Bounds<'_>> = rects.iter().map(|r| r.exp.as_slice()).collect();
-            if self.bounds(request, &bounds, eval) {
+            if self.bounds(request, &bounds, eval, at) {
                 return;
             }
         }
-        self.conjuncts(request, offer, eval);
+        self.conjuncts(request, offer, eval, at);
     }
 
     /// Weighs one offer by evaluating its Requirements' top-level conjuncts.
-    fn conjuncts(&mut self, request: &ClassAd, offer: &ClassAd, eval: &EvalOptions) {
+    fn conjuncts(&mut self, request: &ClassAd, offer: &ClassAd, eval: &EvalOptions, at: u32) {
         let Some(req) = requirements_key(offer).and_then(|k| offer.get_key(k)) else {
             return;
         };
@@ -244,7 +286,7 @@ impl Tally {
             e.rejecting += 1;
             e.spelled(name.as_str());
             for v in values {
-                e.values.entry(v.to_string()).or_insert((v, 0)).1 += 1;
+                add(&mut e.values, v, 1, at, false);
             }
         }
     }
@@ -261,14 +303,14 @@ impl Tally {
                     (None, None) => Name::new(k.as_str()),
                 };
                 let mut values = e.values;
-                for ((m, open), n) in e.ends {
+                for ((m, open), (n, at)) in e.ends {
                     let v = m.to_value();
                     let vs = match open {
                         true => near(BinOp::Lt, &v),
                         false => vec![v],
                     };
                     for v in vs {
-                        values.entry(v.to_string()).or_insert((v, 0)).1 += n;
+                        add(&mut values, v, n, at, true);
                     }
                 }
                 (name, e.rejecting, values)
@@ -300,26 +342,32 @@ pub(crate) fn tally_pool(request: &ClassAd, t: &Table, pool: &Pool, eval: &EvalO
     let mut tally = Tally::default();
     for (o, offer) in pool.ads.iter().enumerate() {
         if !t.accepting.contains(o as u32) {
-            tally.offer(request, offer, eval);
+            tally.offer(request, offer, eval, o as u32);
         }
     }
     tally
 }
 
+/// An offer by its position (the pool's, or the index number: both load order), read.
+pub(crate) type OfferAt<'a> = &'a dyn Fn(u32) -> Option<Arc<ClassAd>>;
+
 /// The offer side of the analysis from its tally, attributes by the most rejecting offers
-/// first; the `would_match` of a suggested value comes from `rematch`.
+/// first; the `would_match` of a suggested value comes from `rematch`, a suggested string
+/// read from the index's bounds is spelled as the first offer it was seen in writes it.
 pub(crate) fn offer_side(
     request: &ClassAd,
     tally: Tally,
     opts: &AnalyzeOptions,
     rematch: Rematch<'_>,
     whole: Acceptors<'_>,
+    offer_at: OfferAt<'_>,
 ) -> Vec<OfferSide> {
     let mut out: Vec<OfferSide> = tally
         .attributes(request)
         .into_iter()
         .map(|(name, rejecting, values)| {
-            let (suggest, would_match) = best_value(request, name, values, opts, rematch, whole);
+            let (suggest, would_match) =
+                best_value(request, name, values, opts, rematch, whole, offer_at);
             OfferSide {
                 attribute: name.as_str().to_owned(),
                 rejecting,
@@ -361,24 +409,48 @@ fn best_value(
     opts: &AnalyzeOptions,
     rematch: Rematch<'_>,
     (count, now): Acceptors<'_>,
+    offer_at: OfferAt<'_>,
 ) -> (Option<String>, u64) {
-    let mut tried: Vec<(Value, u64)> = values.into_values().collect();
-    tried.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.to_string().cmp(&b.0.to_string())));
+    let mut tried: Vec<(String, Candidate)> = values.into_iter().collect();
+    tried.sort_by(|a, b| b.1.seen.cmp(&a.1.seen).then(a.0.cmp(&b.0)));
     tried.truncate(opts.max_offer_values);
-    let mut best: Option<(u64, Value)> = None;
-    for (v, _) in tried {
-        let accepting = count(&with_value(request, name, &v));
+    let mut best: Option<(u64, Candidate)> = None;
+    for (_, c) in tried {
+        let accepting = count(&with_value(request, name, &c.value));
         if accepting > now && best.as_ref().is_none_or(|(n, _)| accepting > *n) {
-            best = Some((accepting, v));
+            best = Some((accepting, c));
         }
     }
     match best {
-        Some((_, v)) => {
+        Some((_, c)) => {
+            let v = match (&c.value, c.respell) {
+                (Value::Str(folded), true) => offer_at(c.first)
+                    .and_then(|o| spelled(&o, folded, &opts.eval))
+                    .unwrap_or(c.value),
+                _ => c.value,
+            };
             let m = rematch(&with_value(request, name, &v));
             (Some(v.to_string()), m)
         }
         None => (None, 0),
     }
+}
+
+/// The first string literal (left to right) of `offer`'s Requirements, its own attributes
+/// folded in as the index reads them, that folds to `folded`.
+fn spelled(offer: &ClassAd, folded: &str, eval: &EvalOptions) -> Option<Value> {
+    let key = requirements_key(offer)?;
+    let e = specialize_attr(offer, key.as_str(), eval)?;
+    let mut stack = vec![&e];
+    while let Some(x) = stack.pop() {
+        if let Expr::Lit(Value::Str(s)) = x {
+            if s.to_ascii_lowercase() == folded {
+                return Some(Value::Str(s.clone()));
+            }
+        }
+        stack.extend(children(x).into_iter().rev());
+    }
+    None
 }
 
 /// `request` with attribute `name` set to `v`.
@@ -438,13 +510,14 @@ mod tests {
         for (offer, want) in table {
             let ad = Arc::new(parse::classad(offer).expect("offer"));
             let mut tally = Tally::default();
-            tally.offer(&job, &ad, &eval);
+            tally.offer(&job, &ad, &eval, 0);
             let mut got: Vec<(String, Vec<String>)> = tally
                 .attributes(&job)
                 .into_iter()
                 .map(|(name, n, values)| {
                     assert_eq!(n, 1, "{offer}");
-                    let mut vs: Vec<String> = values.into_keys().collect();
+                    let mut vs: Vec<String> =
+                        values.into_values().map(|c| c.value.to_string()).collect();
                     vs.sort();
                     (name.as_str().to_owned(), vs)
                 })

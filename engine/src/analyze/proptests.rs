@@ -434,7 +434,7 @@ proptest! {
         let mut want: std::collections::BTreeMap<String, u64> = Default::default();
         for o in pool.ads.iter().filter(|o| !adjoin_index::accepts(o, &req, e)) {
             let mut one = offer_side::Tally::default();
-            one.offer(&req, o, e);
+            one.offer(&req, o, e, 0);
             for (name, n, _) in one.attributes(&req) {
                 prop_assert_eq!(n, 1);
                 *want.entry(name.as_str().to_ascii_lowercase()).or_default() += 1;

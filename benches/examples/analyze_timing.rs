@@ -92,11 +92,17 @@ fn main() {
     if !only_unmatched {
         repeated("full analysis", &mut || {
             let a = db.analyze(&job, "slots", &opts).expect("analysis");
+            let side: Vec<String> = a
+                .offer_side
+                .iter()
+                .map(|o| format!("{} {}", o.attribute, o.rejecting))
+                .collect();
             format!(
-                "conflicts {} suggestions {} offer_side {}",
+                "conflicts {} suggestions {} rejecting_request {} offer_side [{}]",
                 a.conflicts.len(),
                 a.suggestions.len(),
-                a.offer_side.len()
+                a.rejecting_request,
+                side.join(", ")
             )
         });
         let few = AnalyzeOptions {

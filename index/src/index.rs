@@ -14,7 +14,9 @@
 
 use crate::axis::{ExportedAxis, ImportedAxis};
 use crate::bits::Bits;
+use crate::mangle::MangledValue;
 use crate::ports::{units, Unit};
+use crate::position::Pos;
 use crate::profile::{constraint_dpf, PROFILE_CAP};
 use crate::property::MangledInterval;
 use crate::rectangle::{imp_value, rectangles, ConsistencyError, ImpValue, RECTANGLE_CAP};
@@ -398,6 +400,47 @@ impl Index {
             }
         }
         true
+    }
+
+    /// The ads of `ads` held as one exactly converted rectangle and no ports, as their RIDs;
+    /// and the others, but those whose constraint is exactly never true (ports, inexact,
+    /// several rectangles, not stored: only reading them tells).
+    pub fn single_exact(&self, ads: &roaring::RoaringBitmap) -> (Bits, Vec<AdId>) {
+        let mut one = Bits::new();
+        let mut rest = Vec::new();
+        for id in ads {
+            let unit = match self.ads.get(&id).map(Vec::as_slice) {
+                Some(&[u]) => self.unit(u).filter(|u| u.port.is_none()),
+                _ => None,
+            };
+            let rids = unit.map_or(&[][..], |u| u.rids.as_slice());
+            match rids {
+                [r] if !self.inexact.contains(*r) => {
+                    if !self.never.contains(*r) {
+                        one.insert(*r);
+                    }
+                }
+                _ => rest.push(id),
+            }
+        }
+        (one, rest)
+    }
+
+    /// The RIDs of `within` whose rectangle bounds `attr`.
+    pub fn bounding(&self, attr: Key, within: &Bits) -> Bits {
+        match self.exported.get(&attr) {
+            Some(axis) => within.and(axis.rids()),
+            None => Bits::new(),
+        }
+    }
+
+    /// How many RIDs of `within` bound `attr` by an interval containing `v` (a stab of the
+    /// attribute's exported axis).
+    pub fn stab_count(&self, attr: Key, within: &Bits, v: &MangledValue) -> u64 {
+        match self.exported.get(&attr) {
+            Some(axis) => axis.stab(within, &Pos::point(v.clone())).len(),
+            None => 0,
+        }
     }
 
     /// Whether every unit has at most one rectangle, so that RIDs stand for units.

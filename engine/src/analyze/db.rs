@@ -5,7 +5,7 @@
 use super::batch::{any_match, quick, Quick};
 use super::conditions::Condition;
 use super::indexed::{
-    accepting, detail_offers, index_table, read_back, tally_bounds, universe, Imported,
+    accepting, detail_offers, index_table, read_back, tally_bounds, universe, EveryOffer, Imported,
     IndexValues, Remembered,
 };
 use super::offer_side::{first_attribute, tally_pool, Tally};
@@ -22,6 +22,7 @@ use crate::Db;
 use adjoin_index::AdId;
 use adjoin_query::eval::eval_attr_value;
 use adjoin_query::{ClassAd, Value};
+use std::cell::RefCell;
 use std::sync::Arc;
 
 /// A table through the index, the offers to read back for the offer side, and what M2 reads
@@ -241,6 +242,17 @@ impl Db {
         let now = self.now();
         let available = self.with_index(offers, |held| universe(held, now))?;
         let memo = Remembered::with_universe(available.clone());
+        // A cluster every offer rejects is grouped by the attribute its offer side puts first,
+        // weighed over every available offer (made once, on the first such cluster).
+        let every: RefCell<Option<Option<EveryOffer>>> = RefCell::new(None);
+        let exact_first = |request: &ClassAd| -> Option<Option<String>> {
+            let mut every = every.borrow_mut();
+            let made = every
+                .get_or_insert_with(|| EveryOffer::of(self, offers, &available).ok().flatten());
+            let e = made.as_ref()?;
+            self.with_index(offers, |held| e.first_attribute(held, request, &opts.eval))
+                .ok()?
+        };
         let why = |id: &str, request: &Arc<ClassAd>| -> Option<(String, String)> {
             match self.with_index(offers, |held| any_match(held, request, &available)) {
                 Ok(true) => return None,
@@ -257,34 +269,30 @@ impl Db {
             }) {
                 Ok(Some(Quick::BothWays)) => return Some(both_ways()),
                 Ok(Some(Quick::Attribute(ids))) => {
-                    let first =
-                        read_back(self, offers, &ids, Some(&memo))
-                            .ok()
-                            .and_then(|(pool, _)| {
-                                // Every offer rejects the request: none accepts it.
-                                let none = Table {
-                                    universe: (0..pool.len() as u32).collect(),
-                                    sets: Vec::new(),
-                                    accepting: Default::default(),
-                                };
-                                let tally = tally_pool(request, &none, &pool, &opts.eval);
-                                first_attribute(request, tally)
-                            });
+                    let first = exact_first(request).unwrap_or_else(|| {
+                        let (pool, _) = read_back(self, offers, &ids, Some(&memo)).ok()?;
+                        // Every offer rejects the request: none accepts it.
+                        let none = Table {
+                            universe: (0..pool.len() as u32).collect(),
+                            sets: Vec::new(),
+                            accepting: Default::default(),
+                        };
+                        first_attribute(request, tally_pool(request, &none, &pool, &opts.eval))
+                    });
                     return Some(attribute(first));
                 }
                 _ => {}
             }
             match self.index_table(request, &conds, offers, opts, false, Some(&memo)) {
                 Ok(Some((t, ids, _))) => {
-                    let side = |_: &Table| match read_back(self, offers, &ids, Some(&memo)) {
-                        Ok((sub_pool, numbers)) => {
+                    let side = |_: &Table| {
+                        exact_first(request).unwrap_or_else(|| {
+                            let (sub_pool, numbers) =
+                                read_back(self, offers, &ids, Some(&memo)).ok()?;
                             let sub = t.restricted(&numbers);
-                            first_attribute(
-                                request,
-                                tally_pool(request, &sub, &sub_pool, &opts.eval),
-                            )
-                        }
-                        Err(_) => None,
+                            let tally = tally_pool(request, &sub, &sub_pool, &opts.eval);
+                            first_attribute(request, tally)
+                        })
                     };
                     why_table(id, &conds, &t, opts, &side)
                 }

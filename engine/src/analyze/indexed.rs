@@ -17,7 +17,9 @@ use super::suggest::{offer_value, seen, OfferValues, Seen};
 use super::table::Table;
 use super::{AnalyzeOptions, Pool};
 use crate::db::Held;
-use adjoin_index::{AdId, ImpValue, MangledValue, Query as IndexQuery, RoaringBitmap};
+use adjoin_index::{
+    imp_value, AdId, Bits, ImpValue, MangledValue, Query as IndexQuery, RoaringBitmap,
+};
 use adjoin_query::ast::Expr;
 use adjoin_query::eval::EvalOptions;
 use adjoin_query::name::kw;
@@ -208,6 +210,85 @@ pub(crate) fn tally_bounds(
         }
     }
     rest
+}
+
+/// What `--unmatched` weighs the offer side of a cluster every available offer rejects
+/// against (see [`EveryOffer::first_attribute`]): the available offers held as one exactly
+/// converted rectangle (their RIDs), per exported attribute those of them bounding it, and
+/// the others (but those never true), read back once.
+#[derive(Debug)]
+pub(crate) struct EveryOffer {
+    by_attr: Vec<(Key, Bits)>,
+    rest: Pool,
+    numbers: Vec<AdId>,
+}
+
+/// Offers `--unmatched` reads back once for [`EveryOffer`], at most (past that it weighs the
+/// first `max_detail_offers` offers read back, as before).
+const MOST_READ_BACK: usize = 1 << 14;
+
+impl EveryOffer {
+    /// The split of `available` in the held index of `collection`; `None` when more than
+    /// [`MOST_READ_BACK`] offers would have to be read back.
+    pub(crate) fn of(
+        db: &crate::Db,
+        collection: &str,
+        available: &RoaringBitmap,
+    ) -> Result<Option<EveryOffer>, super::AnalyzeError> {
+        let split = db.with_index(collection, |held| {
+            let (one, rest) = held.index.single_exact(available);
+            if rest.len() > MOST_READ_BACK {
+                return None;
+            }
+            let by_attr = held
+                .index
+                .exported_attrs()
+                .into_iter()
+                .map(|k| (k, held.index.bounding(k, &one)))
+                .filter(|(_, b)| !b.is_empty())
+                .collect();
+            let ids: Vec<(AdId, String)> = rest
+                .into_iter()
+                .filter_map(|n| held.id(n).map(|id| (n, id)))
+                .collect();
+            Some((by_attr, ids))
+        })?;
+        let Some((by_attr, ids)) = split else {
+            return Ok(None);
+        };
+        let (rest, numbers) = read_back(db, collection, &ids, None)?;
+        Ok(Some(EveryOffer {
+            by_attr,
+            rest,
+            numbers,
+        }))
+    }
+
+    /// The attribute the offer side of `request` puts first when every available offer
+    /// rejects it, weighed over every one: per attribute, those of the exactly converted
+    /// offers bounding it less those whose interval holds the request's value (stab counts),
+    /// plus the offers read back, weighed one by one. `None` when the request's value of an
+    /// attribute they bound is not a constant (only evaluating them tells).
+    pub(crate) fn first_attribute(
+        &self,
+        held: &Held,
+        request: &ClassAd,
+        eval: &EvalOptions,
+    ) -> Option<Option<String>> {
+        let mut tally = Tally::default();
+        for (k, bounding) in &self.by_attr {
+            let inside = match imp_value(request, *k, eval) {
+                ImpValue::Point(m) => held.index.stab_count(*k, bounding, &m),
+                ImpValue::Absent => 0,
+                ImpValue::Deviant => return None,
+            };
+            tally.add_rejecting(*k, bounding.len() - inside);
+        }
+        for (offer, n) in self.rest.ads.iter().zip(&self.numbers) {
+            tally.offer(request, offer, eval, *n);
+        }
+        Some(super::offer_side::first_attribute(request, tally))
+    }
 }
 
 /// What a batch of analyses (`--unmatched`) remembers from one to the next: the available

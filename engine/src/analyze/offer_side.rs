@@ -242,6 +242,16 @@ impl Tally {
         true
     }
 
+    /// Counts `n` offers rejecting the request over `k`, weighed without their bounds (the
+    /// index's stab counts: no candidate values).
+    pub(crate) fn add_rejecting(&mut self, k: Key, n: u64) {
+        if n > 0 {
+            let e = self.by.entry(k).or_default();
+            e.rejecting += n;
+            e.spelled(k.as_str());
+        }
+    }
+
     /// Weighs offer `at` rejecting `request`, read: by its exact conversion when it has one,
     /// else by evaluating its Requirements conjunct by conjunct.
     pub(crate) fn offer(

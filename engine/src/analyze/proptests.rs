@@ -328,39 +328,75 @@ proptest! {
         picks in proptest::collection::vec(0..5usize, 1..30),
         offers in proptest::collection::vec(offer(), 0..24),
     ) {
-        let db = crate::Db::open_in_memory().expect("db");
-        for o in &offers {
-            db.put("slots", &parse::classad(o).expect("offer")).expect("put");
-        }
-        let mut reqs = Vec::new();
-        for (n, p) in picks.iter().enumerate() {
-            let (conds, image, owner) = &kinds[p % kinds.len()];
-            let mut r = request(conds, *image, *owner);
-            r.set("Name", adjoin_query::Expr::Lit(adjoin_query::Value::str(&format!("r{n}"))));
-            db.put("jobs", &r).expect("put");
-            reqs.push(r);
-        }
-        let opts = AnalyzeOptions::default();
-        let got = db.analyze_unmatched("jobs", "slots", &opts).expect("unmatched");
-        let pool = db.pool("slots").expect("pool");
-        let mut want: std::collections::BTreeMap<(String, String), u64> = Default::default();
-        for r in &reqs {
-            let id = super::db::ad_id(r);
-            if let Some(k) = super::unmatched::why_pool(&id, r, &pool, &opts) {
-                *want.entry(k).or_default() += 1;
-            }
-        }
-        let have: std::collections::BTreeMap<(String, String), u64> = got
-            .groups
-            .iter()
-            .map(|g| ((g.kind.clone(), g.reason.clone()), g.requests))
-            .collect();
-        prop_assert_eq!(got.requests, reqs.len() as u64);
-        prop_assert_eq!(got.offers, offers.len() as u64);
-        prop_assert_eq!(got.unmatched, want.values().sum::<u64>());
-        prop_assert_eq!(have, want);
-        prop_assert!(got.clusters <= kinds.len() as u64);
+        batch_as_each_alone(&kinds, &picks, &offers)?;
     }
+
+    /// The same on pools of more offers than are ever read back (256), of every shape the
+    /// offer side tells apart, each also asking for what no request has (so that every offer
+    /// rejects every request): a cluster is grouped by the attribute weighed over every offer.
+    #[test]
+    fn unmatched_batch_over_large_pools(
+        kinds in proptest::collection::vec((proptest::collection::vec(cond(), 1..3), 0..8i64, any::<bool>()), 1..4),
+        picks in proptest::collection::vec(0..4usize, 1..8),
+        offers in proptest::collection::vec((offer_wide(), 0..4usize), 257..290),
+    ) {
+        let offers: Vec<String> = offers
+            .into_iter()
+            .map(|(o, x)| {
+                let extra = ["TARGET.Cpus >= 2", "TARGET.Gpus > 0", "TARGET.ImageSize > 1000", "TARGET.Gpus =?= 1"][x];
+                o.replace("Requirements = ", &format!("Requirements = {extra} && "))
+            })
+            .collect();
+        batch_as_each_alone(&kinds, &picks, &offers)?;
+    }
+}
+
+/// The batch through the database equals each request analysed alone by evaluation: the
+/// requests are `kinds` picked by `picks`, the offers `offers`.
+fn batch_as_each_alone(
+    kinds: &[(Vec<String>, i64, bool)],
+    picks: &[usize],
+    offers: &[String],
+) -> Result<(), TestCaseError> {
+    let db = crate::Db::open_in_memory().expect("db");
+    for o in offers {
+        db.put("slots", &parse::classad(o).expect("offer"))
+            .expect("put");
+    }
+    let mut reqs = Vec::new();
+    for (n, p) in picks.iter().enumerate() {
+        let (conds, image, owner) = &kinds[p % kinds.len()];
+        let mut r = request(conds, *image, *owner);
+        r.set(
+            "Name",
+            adjoin_query::Expr::Lit(adjoin_query::Value::str(&format!("r{n}"))),
+        );
+        db.put("jobs", &r).expect("put");
+        reqs.push(r);
+    }
+    let opts = AnalyzeOptions::default();
+    let got = db
+        .analyze_unmatched("jobs", "slots", &opts)
+        .expect("unmatched");
+    let pool = db.pool("slots").expect("pool");
+    let mut want: std::collections::BTreeMap<(String, String), u64> = Default::default();
+    for r in &reqs {
+        let id = super::db::ad_id(r);
+        if let Some(k) = super::unmatched::why_pool(&id, r, &pool, &opts) {
+            *want.entry(k).or_default() += 1;
+        }
+    }
+    let have: std::collections::BTreeMap<(String, String), u64> = got
+        .groups
+        .iter()
+        .map(|g| ((g.kind.clone(), g.reason.clone()), g.requests))
+        .collect();
+    prop_assert_eq!(got.requests, reqs.len() as u64);
+    prop_assert_eq!(got.offers, offers.len() as u64);
+    prop_assert_eq!(got.unmatched, want.values().sum::<u64>());
+    prop_assert_eq!(have, want);
+    prop_assert!(got.clusters <= kinds.len() as u64);
+    Ok(())
 }
 
 proptest! {

@@ -881,4 +881,44 @@ mod tests {
         }
         assert!(!index.exact_bounds(99, |_| {}));
     }
+
+    /// `single_exact` splits ads into the RIDs of one exact rectangle each and the rest
+    /// (never-true ones in neither); `bounding` and `stab_count` count them per attribute as
+    /// checking each rectangle would.
+    #[test]
+    fn stab_counts_over_single_exact_ads() {
+        let ads = [
+            "[Requirements = TARGET.Memory >= 10]",
+            "[Requirements = TARGET.Memory >= 20 && TARGET.Arch == \"X\"]",
+            "[Requirements = TARGET.Memory < 15]",
+            "[Requirements = TARGET.Arch == \"x\"]",
+            "[Requirements = TARGET.Memory != 12]",
+            "[Requirements = TARGET.Memory =?= 12]",
+            "[Requirements = false]",
+        ];
+        let mut index = Index::default();
+        for (i, text) in ads.iter().enumerate() {
+            let ad = Arc::new(parse::classad(text).expect("ad"));
+            index.insert(i as AdId, ad).expect("insert");
+        }
+        let all: roaring::RoaringBitmap = (0..ads.len() as u32).collect();
+        let (one, rest) = index.single_exact(&all);
+        assert_eq!(one.len(), 4);
+        assert_eq!(rest, vec![4, 5]);
+        let memory = Key::of("Memory");
+        let arch = Key::of("Arch");
+        let bounding = index.bounding(memory, &one);
+        assert_eq!(bounding.len(), 3);
+        let num = |i: i64| MangledValue::Number(crate::mangle::NumKey::from_int(i));
+        let table = [(5, 1), (12, 2), (15, 1), (25, 2)];
+        for (v, inside) in table {
+            assert_eq!(index.stab_count(memory, &bounding, &num(v)), inside, "{v}");
+        }
+        let str_key = MangledValue::String(crate::mangle::StrKey::fold("X"));
+        let arch_bounding = index.bounding(arch, &one);
+        assert_eq!(arch_bounding.len(), 2);
+        assert_eq!(index.stab_count(arch, &arch_bounding, &str_key), 2);
+        assert_eq!(index.stab_count(arch, &arch_bounding, &num(1)), 0);
+        assert_eq!(index.stab_count(Key::of("Gpus"), &one, &num(1)), 0);
+    }
 }

@@ -2,11 +2,13 @@
 //! slots (full analysis, counts alone, plain evaluation of every offer), and `--unmatched`
 //! over R requests of C clusters.
 //!
-//! `cargo run --release -p adjoin-workload --example analyze_timing -- [N] [R] [C] [--db PATH] [--only-unmatched] [--unmatchable]`
+//! `cargo run --release -p adjoin-workload --example analyze_timing -- [N] [R] [C] [--db PATH] [--only-unmatched] [--unmatchable] [--inexact]`
 //! (defaults 100000 10000 100). With `--db PATH` the database is on disk at PATH: made and
 //! loaded when PATH does not exist, reused as it is (nothing generated) when it does.
 //! `--unmatchable` gives every slot `Requirements = TARGET.ImageSize < 0` (every job unmatched,
-//! every cluster analysed). The one-request phases print the means of 20 runs. `--only-unmatched` times `--unmatched` alone (after the first analysis readies the index).
+//! every cluster analysed); `--inexact` gives every slot a Requirements the index does not
+//! convert exactly (`… || TARGET.Owner =?= "nobody"`: the offer side reads every rejecting
+//! slot back). The one-request phases print the means of 20 runs. `--only-unmatched` times `--unmatched` alone (after the first analysis readies the index).
 
 use adjoin::analyze::AnalyzeOptions;
 use adjoin::query::eval::symmetric_match;
@@ -32,6 +34,7 @@ fn main() {
     let c = args.get(2).copied().unwrap_or(100) as usize;
     let only_unmatched = all.iter().any(|a| a == "--only-unmatched");
     let unmatchable = all.iter().any(|a| a == "--unmatchable");
+    let inexact = all.iter().any(|a| a == "--inexact");
     let reuse = path
         .as_ref()
         .is_some_and(|p| std::path::Path::new(p).exists());
@@ -52,6 +55,15 @@ fn main() {
             slot.set(
                 "Requirements",
                 parse::expr("TARGET.ImageSize < 0").expect("requirements"),
+            );
+        }
+        if inexact {
+            slot.set(
+                "Requirements",
+                parse::expr(
+                    "(START) && (TARGET.ImageSize <= Memory * 1024 || TARGET.Owner =?= \"nobody\")",
+                )
+                .expect("requirements"),
             );
         }
         if let Some(l) = loader.as_mut() {
@@ -92,11 +104,17 @@ fn main() {
     if !only_unmatched {
         repeated("full analysis", &mut || {
             let a = db.analyze(&job, "slots", &opts).expect("analysis");
+            let side: Vec<String> = a
+                .offer_side
+                .iter()
+                .map(|o| format!("{} {}", o.attribute, o.rejecting))
+                .collect();
             format!(
-                "conflicts {} suggestions {} offer_side {}",
+                "conflicts {} suggestions {} rejecting_request {} offer_side [{}]",
                 a.conflicts.len(),
                 a.suggestions.len(),
-                a.offer_side.len()
+                a.rejecting_request,
+                side.join(", ")
             )
         });
         let few = AnalyzeOptions {

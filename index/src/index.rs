@@ -14,7 +14,9 @@
 
 use crate::axis::{ExportedAxis, ImportedAxis};
 use crate::bits::Bits;
+use crate::mangle::MangledValue;
 use crate::ports::{units, Unit};
+use crate::position::Pos;
 use crate::profile::{constraint_dpf, PROFILE_CAP};
 use crate::property::MangledInterval;
 use crate::rectangle::{imp_value, rectangles, ConsistencyError, ImpValue, RECTANGLE_CAP};
@@ -367,6 +369,78 @@ impl Index {
         let mut v: Vec<Key> = self.imported.keys().copied().collect();
         v.sort_unstable();
         v
+    }
+
+    /// The exported side of ad `id`'s constraint when the index converted it exactly: `f` is
+    /// called with the bounds of each of its rectangles (sorted by attribute; never, when the
+    /// constraint is never true) and the answer is `true`. `false` (and `f` not called) when
+    /// the ad is not stored, has ports, or its constraint did not convert exactly — only
+    /// evaluating it tells then.
+    pub fn exact_bounds<'a>(
+        &'a self,
+        id: AdId,
+        mut f: impl FnMut(&'a [(Key, MangledInterval)]),
+    ) -> bool {
+        let unit = match self.ads.get(&id).map(Vec::as_slice) {
+            Some(&[u]) => match self.unit(u) {
+                Some(unit) if unit.port.is_none() => unit,
+                _ => return false,
+            },
+            _ => return false,
+        };
+        if unit.rids.iter().any(|&r| self.inexact.contains(r)) {
+            return false;
+        }
+        for &r in &unit.rids {
+            if self.never.contains(r) {
+                continue;
+            }
+            if let Some(Some(rec)) = self.rects.get(r as usize) {
+                f(&rec.exp);
+            }
+        }
+        true
+    }
+
+    /// The ads of `ads` held as one exactly converted rectangle and no ports, as their RIDs;
+    /// and the others, but those whose constraint is exactly never true (ports, inexact,
+    /// several rectangles, not stored: only reading them tells).
+    pub fn single_exact(&self, ads: &roaring::RoaringBitmap) -> (Bits, Vec<AdId>) {
+        let mut one = Bits::new();
+        let mut rest = Vec::new();
+        for id in ads {
+            let unit = match self.ads.get(&id).map(Vec::as_slice) {
+                Some(&[u]) => self.unit(u).filter(|u| u.port.is_none()),
+                _ => None,
+            };
+            let rids = unit.map_or(&[][..], |u| u.rids.as_slice());
+            match rids {
+                [r] if !self.inexact.contains(*r) => {
+                    if !self.never.contains(*r) {
+                        one.insert(*r);
+                    }
+                }
+                _ => rest.push(id),
+            }
+        }
+        (one, rest)
+    }
+
+    /// The RIDs of `within` whose rectangle bounds `attr`.
+    pub fn bounding(&self, attr: Key, within: &Bits) -> Bits {
+        match self.exported.get(&attr) {
+            Some(axis) => within.and(axis.rids()),
+            None => Bits::new(),
+        }
+    }
+
+    /// How many RIDs of `within` bound `attr` by an interval containing `v` (a stab of the
+    /// attribute's exported axis).
+    pub fn stab_count(&self, attr: Key, within: &Bits, v: &MangledValue) -> u64 {
+        match self.exported.get(&attr) {
+            Some(axis) => axis.stab(within, &Pos::point(v.clone())).len(),
+            None => 0,
+        }
     }
 
     /// Whether every unit has at most one rectangle, so that RIDs stand for units.
@@ -761,5 +835,90 @@ impl Index {
                 assert!(rec.exp.iter().any(|(j, _)| j == k));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use adjoin_query::parse;
+
+    /// `exact_bounds` hands out the rectangles of exactly converted ads only: one per `!=`
+    /// alternative, none for a constraint never true, and refuses inexact ones, ads with
+    /// ports and ads not stored.
+    #[test]
+    fn exact_bounds_of_exact_ads_only() {
+        let ads = [
+            (
+                "[Requirements = TARGET.Memory >= 10 && TARGET.Arch == \"X\"]",
+                Some(vec![2]),
+            ),
+            ("[Requirements = TARGET.Memory != 10]", Some(vec![1, 1])),
+            (
+                "[Requirements = TARGET.Memory > 10 && TARGET.Memory < 5]",
+                Some(vec![]),
+            ),
+            ("[Requirements = false]", Some(vec![])),
+            ("[Requirements = TARGET.Arch =?= \"X\"]", None),
+            (
+                "[Requirements = TARGET.Memory > 1 || TARGET.Arch == \"X\"]",
+                None,
+            ),
+            (
+                "[Ports = {[Label = \"a\"; Requirements = TARGET.Memory > 1]}]",
+                None,
+            ),
+        ];
+        let mut index = Index::default();
+        for (i, (text, _)) in ads.iter().enumerate() {
+            let ad = Arc::new(parse::classad(text).expect("ad"));
+            index.insert(i as AdId, ad).expect("insert");
+        }
+        for (i, (text, want)) in ads.iter().enumerate() {
+            let mut got = Vec::new();
+            let exact = index.exact_bounds(i as AdId, |r| got.push(r.len()));
+            assert_eq!(exact.then_some(got), *want, "{text}");
+        }
+        assert!(!index.exact_bounds(99, |_| {}));
+    }
+
+    /// `single_exact` splits ads into the RIDs of one exact rectangle each and the rest
+    /// (never-true ones in neither); `bounding` and `stab_count` count them per attribute as
+    /// checking each rectangle would.
+    #[test]
+    fn stab_counts_over_single_exact_ads() {
+        let ads = [
+            "[Requirements = TARGET.Memory >= 10]",
+            "[Requirements = TARGET.Memory >= 20 && TARGET.Arch == \"X\"]",
+            "[Requirements = TARGET.Memory < 15]",
+            "[Requirements = TARGET.Arch == \"x\"]",
+            "[Requirements = TARGET.Memory != 12]",
+            "[Requirements = TARGET.Memory =?= 12]",
+            "[Requirements = false]",
+        ];
+        let mut index = Index::default();
+        for (i, text) in ads.iter().enumerate() {
+            let ad = Arc::new(parse::classad(text).expect("ad"));
+            index.insert(i as AdId, ad).expect("insert");
+        }
+        let all: roaring::RoaringBitmap = (0..ads.len() as u32).collect();
+        let (one, rest) = index.single_exact(&all);
+        assert_eq!(one.len(), 4);
+        assert_eq!(rest, vec![4, 5]);
+        let memory = Key::of("Memory");
+        let arch = Key::of("Arch");
+        let bounding = index.bounding(memory, &one);
+        assert_eq!(bounding.len(), 3);
+        let num = |i: i64| MangledValue::Number(crate::mangle::NumKey::from_int(i));
+        let table = [(5, 1), (12, 2), (15, 1), (25, 2)];
+        for (v, inside) in table {
+            assert_eq!(index.stab_count(memory, &bounding, &num(v)), inside, "{v}");
+        }
+        let str_key = MangledValue::String(crate::mangle::StrKey::fold("X"));
+        let arch_bounding = index.bounding(arch, &one);
+        assert_eq!(arch_bounding.len(), 2);
+        assert_eq!(index.stab_count(arch, &arch_bounding, &str_key), 2);
+        assert_eq!(index.stab_count(arch, &arch_bounding, &num(1)), 0);
+        assert_eq!(index.stab_count(Key::of("Gpus"), &one, &num(1)), 0);
     }
 }

@@ -227,6 +227,31 @@ impl MangledValue {
             MangledValue::RelTime(_) => Domain::RelTime,
         }
     }
+
+    /// A value with this key: an integer for an integer's key (a whole double with its
+    /// residue), a real for any other number (a bound's sentinel tie: the real it was placed
+    /// around), the folded string, the time (offset 0). Comparisons see it as they see every
+    /// value of this key; its type and spelling may differ from the constant read.
+    pub fn to_value(&self) -> Value {
+        match self {
+            MangledValue::Number(k) => {
+                let x = k.approx.get();
+                let sentinel = k.tie == NumKey::TIE_BELOW || k.tie == NumKey::TIE_ABOVE;
+                let whole = x.is_finite() && x.fract() == 0.0 && x.abs() <= 9.3e18;
+                match whole && !sentinel {
+                    true => i64::try_from(x as i128 + i128::from(k.tie))
+                        .map_or(Value::Real(x), Value::Int),
+                    false => Value::Real(x),
+                }
+            }
+            MangledValue::String(k) => Value::str(k.as_str()),
+            MangledValue::AbsTime(t) => Value::AbsTime(adjoin_query::AbsTime {
+                secs: *t,
+                offset: 0,
+            }),
+            MangledValue::RelTime(r) => Value::RelTime(r.get()),
+        }
+    }
 }
 
 /// What an attribute's constant value is to the index.
@@ -304,6 +329,43 @@ mod tests {
 
     /// The key order agrees with the evaluator wherever the evaluator is itself exact: among
     /// integers (exact i64 order) and among reals, booleans promoted.
+    /// A key read back as a value keeps its key (the value's type and spelling may differ:
+    /// `true` is 1, strings are folded); a bound's sentinel reads back as the real it was
+    /// placed around.
+    #[test]
+    fn to_value_keeps_the_key() {
+        let values = [
+            Value::Int(5),
+            Value::Int(-3),
+            Value::Int(i64::MAX),
+            Value::Int(i64::MIN),
+            Value::Int(9_007_199_254_740_993),
+            Value::Real(2.5),
+            Value::Real(-0.0),
+            Value::Real(f64::INFINITY),
+            Value::Bool(true),
+            Value::str("MiXed"),
+            Value::RelTime(90.0),
+            Value::AbsTime(adjoin_query::AbsTime {
+                secs: 1_000_000,
+                offset: 3600,
+            }),
+        ];
+        for v in values {
+            let k = test_key(&v);
+            assert_eq!(test_key(&k.to_value()), k, "{v:?}");
+        }
+        let r = OrdF64::new(2.5).expect("real");
+        for k in [NumKey::below(r), NumKey::above(r)] {
+            assert_eq!(MangledValue::Number(k).to_value(), Value::Real(2.5));
+        }
+        assert_eq!(test_key(&Value::Bool(true)).to_value(), Value::Int(1));
+        assert_eq!(
+            test_key(&Value::str("MiXed")).to_value(),
+            Value::str("mixed")
+        );
+    }
+
     #[test]
     fn numeric_key_order_table() {
         use Ordering::*;

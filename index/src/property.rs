@@ -114,6 +114,22 @@ impl MangledInterval {
         }
     }
 
+    /// The two ends (lower, upper) as bounds on mangled values.
+    pub fn value_ends(&self) -> (Bound<MangledValue>, Bound<MangledValue>) {
+        fn each<K: Clone>(
+            i: &Interval<K>,
+            wrap: fn(K) -> MangledValue,
+        ) -> (Bound<MangledValue>, Bound<MangledValue>) {
+            (i.lo.clone().map(wrap), i.hi.clone().map(wrap))
+        }
+        match self {
+            MangledInterval::Number(i) => each(i, MangledValue::Number),
+            MangledInterval::String(i) => each(i, MangledValue::String),
+            MangledInterval::AbsTime(i) => each(i, MangledValue::AbsTime),
+            MangledInterval::RelTime(i) => each(i, MangledValue::RelTime),
+        }
+    }
+
     /// Every key of `domain`.
     pub fn full(domain: Domain) -> MangledInterval {
         match domain {

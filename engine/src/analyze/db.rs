@@ -5,9 +5,10 @@
 use super::batch::{any_match, quick, Quick};
 use super::conditions::Condition;
 use super::indexed::{
-    accepting, detail_offers, index_table, read_back, universe, Imported, IndexValues, Remembered,
+    accepting, detail_offers, index_table, read_back, tally_bounds, universe, EveryOffer, Imported,
+    IndexValues, Remembered,
 };
-use super::offer_side::first_attribute;
+use super::offer_side::{first_attribute, tally_pool, Tally};
 use super::ports::has_ports;
 use super::table::Table;
 use super::unmatched::{
@@ -21,6 +22,7 @@ use crate::Db;
 use adjoin_index::AdId;
 use adjoin_query::eval::eval_attr_value;
 use adjoin_query::{ClassAd, Value};
+use std::cell::RefCell;
 use std::sync::Arc;
 
 /// A table through the index, the offers to read back for the offer side, and what M2 reads
@@ -71,7 +73,12 @@ impl Db {
         let conds = conditions(id, request, opts)?;
         // A request with `Ports` is analysed over the offers read (its gang side needs them).
         if !has_ports(request) {
-            if let Some(t) = self.index_table(request, &conds, offers, opts, true, None)? {
+            // The offer side weighs every rejecting offer: no detail offers are read back.
+            let none = AnalyzeOptions {
+                max_detail_offers: 0,
+                ..opts.clone()
+            };
+            if let Some(t) = self.index_table(request, &conds, offers, &none, true, None)? {
                 return self.detail_indexed(id, request, &conds, &t, offers, opts);
             }
         }
@@ -108,28 +115,39 @@ impl Db {
         })?)
     }
 
-    /// The analysis from a table through the index: the detail offers read back, changed
-    /// requests re-matched through the index.
+    /// The analysis from a table through the index: the offer side weighed from the index's
+    /// bounds (the offers it did not convert exactly read back), changed requests re-matched
+    /// through the index.
     fn detail_indexed(
         &self,
         id: &str,
         request: &ClassAd,
         conds: &[Condition],
-        (t, ids, imported): &Indexed,
+        (t, _, imported): &Indexed,
         offers: &str,
         opts: &AnalyzeOptions,
     ) -> Result<Analysis, AnalyzeError> {
-        let (pool, numbers) = read_back(self, offers, ids, None)?;
-        let sub = t.restricted(&numbers);
+        let mut tally = Tally::default();
+        let rejecting = &t.universe - &t.accepting;
+        let rest = self.with_index(offers, |held| {
+            tally_bounds(held, request, &rejecting, &opts.eval, &mut tally)
+        })?;
+        let (pool, numbers) = read_back(self, offers, &rest, None)?;
+        for (offer, n) in pool.ads.iter().zip(numbers) {
+            tally.offer(request, offer, &opts.eval, n);
+        }
+        let offer_at = |n: AdId| -> Option<Arc<ClassAd>> {
+            let id = self.with_index(offers, |held| held.id(n)).ok()??;
+            Some(Arc::new(self.get(offers, &id).ok()??.ad))
+        };
         let rematch = |ad: &ClassAd| self.rematch(offers, ad);
         let values = IndexValues::new(imported, self, offers, request, &opts.eval)?;
-        // The offer side weighs the offers read back; its value is chosen over every offer.
         let whole = |ad: &ClassAd| {
             self.with_index(offers, |held| accepting(held, ad, &t.universe).len())
                 .unwrap_or(0)
         };
         Ok(detail(
-            id, request, conds, t, &values, &sub, &pool, opts, &rematch, &whole,
+            id, request, conds, t, &values, tally, opts, &rematch, &whole, &offer_at,
         ))
     }
 
@@ -224,6 +242,17 @@ impl Db {
         let now = self.now();
         let available = self.with_index(offers, |held| universe(held, now))?;
         let memo = Remembered::with_universe(available.clone());
+        // A cluster every offer rejects is grouped by the attribute its offer side puts first,
+        // weighed over every available offer (made once, on the first such cluster).
+        let every: RefCell<Option<Option<EveryOffer>>> = RefCell::new(None);
+        let exact_first = |request: &ClassAd| -> Option<Option<String>> {
+            let mut every = every.borrow_mut();
+            let made = every
+                .get_or_insert_with(|| EveryOffer::of(self, offers, &available).ok().flatten());
+            let e = made.as_ref()?;
+            self.with_index(offers, |held| e.first_attribute(held, request, &opts.eval))
+                .ok()?
+        };
         let why = |id: &str, request: &Arc<ClassAd>| -> Option<(String, String)> {
             match self.with_index(offers, |held| any_match(held, request, &available)) {
                 Ok(true) => return None,
@@ -240,29 +269,30 @@ impl Db {
             }) {
                 Ok(Some(Quick::BothWays)) => return Some(both_ways()),
                 Ok(Some(Quick::Attribute(ids))) => {
-                    let first =
-                        read_back(self, offers, &ids, Some(&memo))
-                            .ok()
-                            .and_then(|(pool, _)| {
-                                // Every offer rejects the request: none accepts it.
-                                let none = Table {
-                                    universe: (0..pool.len() as u32).collect(),
-                                    sets: Vec::new(),
-                                    accepting: Default::default(),
-                                };
-                                first_attribute(request, &none, &pool, opts)
-                            });
+                    let first = exact_first(request).unwrap_or_else(|| {
+                        let (pool, _) = read_back(self, offers, &ids, Some(&memo)).ok()?;
+                        // Every offer rejects the request: none accepts it.
+                        let none = Table {
+                            universe: (0..pool.len() as u32).collect(),
+                            sets: Vec::new(),
+                            accepting: Default::default(),
+                        };
+                        first_attribute(request, tally_pool(request, &none, &pool, &opts.eval))
+                    });
                     return Some(attribute(first));
                 }
                 _ => {}
             }
             match self.index_table(request, &conds, offers, opts, false, Some(&memo)) {
                 Ok(Some((t, ids, _))) => {
-                    let side = |_: &Table| match read_back(self, offers, &ids, Some(&memo)) {
-                        Ok((sub_pool, numbers)) => {
-                            first_attribute(request, &t.restricted(&numbers), &sub_pool, opts)
-                        }
-                        Err(_) => None,
+                    let side = |_: &Table| {
+                        exact_first(request).unwrap_or_else(|| {
+                            let (sub_pool, numbers) =
+                                read_back(self, offers, &ids, Some(&memo)).ok()?;
+                            let sub = t.restricted(&numbers);
+                            let tally = tally_pool(request, &sub, &sub_pool, &opts.eval);
+                            first_attribute(request, tally)
+                        })
                     };
                     why_table(id, &conds, &t, opts, &side)
                 }

@@ -4,19 +4,22 @@
 //! `Memory >= 2048`; confirmed by evaluation only where the
 //! index's conversion is inexact), the offers accepting the request a reverse query, and a
 //! changed request is re-matched by the index's two-sided join. No offer is read for the
-//! counts, conflicts or M1; M2 and the offer side read back a bounded number of offers (those
-//! failing the fewest conditions, and rejecting ones).
+//! counts, conflicts or M1; M2 reads back the offers whose values the index does not hold as
+//! constants, the offer side those whose constraints it did not convert exactly.
 //!
 //! A condition that cannot be rewritten (it reads a non-literal attribute of the request, a
 //! scope as a whole, or a function that inspects its arguments' form), offers with ports, or
 //! evaluation options other than the index's: the analysis reads every offer instead.
 
 use super::conditions::{is_scope, Condition, Simple};
+use super::offer_side::{Bounds, Tally};
 use super::suggest::{offer_value, seen, OfferValues, Seen};
 use super::table::Table;
 use super::{AnalyzeOptions, Pool};
 use crate::db::Held;
-use adjoin_index::{AdId, ImpValue, MangledValue, Query as IndexQuery, RoaringBitmap};
+use adjoin_index::{
+    imp_value, AdId, Bits, ImpValue, MangledValue, Query as IndexQuery, RoaringBitmap,
+};
 use adjoin_query::ast::Expr;
 use adjoin_query::eval::EvalOptions;
 use adjoin_query::name::kw;
@@ -167,6 +170,9 @@ pub(crate) fn accepting(held: &mut Held, ad: &ClassAd, available: &RoaringBitmap
 /// fewest conditions (at least one), then up to `most` rejecting ones, in index order; every
 /// offer when there are no more than `most`.
 pub(crate) fn detail_offers(t: &Table, most: usize) -> Vec<AdId> {
+    if most == 0 {
+        return Vec::new();
+    }
     if t.universe.len() <= most as u64 {
         return t.universe.iter().collect();
     }
@@ -181,6 +187,108 @@ pub(crate) fn detail_offers(t: &Table, most: usize) -> Vec<AdId> {
     out.extend((&t.universe - &t.accepting).iter().take(most));
     out.sort_unstable();
     out
+}
+
+/// The offer side through a held index: every offer of `rejecting` whose constraint the index
+/// converted exactly is weighed from its rectangles' bounds, with no offer read
+/// ([`Tally::bounds`]); the others (and those whose bounds meet a request value that is not
+/// a constant) are returned, to be read back and weighed by evaluation ([`Tally::offer`]).
+pub(crate) fn tally_bounds(
+    held: &Held,
+    request: &ClassAd,
+    rejecting: &RoaringBitmap,
+    eval: &EvalOptions,
+    tally: &mut Tally,
+) -> Vec<(AdId, String)> {
+    let mut rest = Vec::new();
+    let mut rects: Vec<Bounds<'_>> = Vec::new();
+    for n in rejecting {
+        rects.clear();
+        let exact = held.index.exact_bounds(n, |r| rects.push(r));
+        if !(exact && tally.bounds(request, &rects, eval, n)) {
+            rest.extend(held.id(n).map(|id| (n, id)));
+        }
+    }
+    rest
+}
+
+/// What `--unmatched` weighs the offer side of a cluster every available offer rejects
+/// against (see [`EveryOffer::first_attribute`]): the available offers held as one exactly
+/// converted rectangle (their RIDs), per exported attribute those of them bounding it, and
+/// the others (but those never true), read back once.
+#[derive(Debug)]
+pub(crate) struct EveryOffer {
+    by_attr: Vec<(Key, Bits)>,
+    rest: Pool,
+    numbers: Vec<AdId>,
+}
+
+/// Offers `--unmatched` reads back once for [`EveryOffer`], at most (past that it weighs the
+/// first `max_detail_offers` offers read back, as before).
+const MOST_READ_BACK: usize = 1 << 14;
+
+impl EveryOffer {
+    /// The split of `available` in the held index of `collection`; `None` when more than
+    /// [`MOST_READ_BACK`] offers would have to be read back.
+    pub(crate) fn of(
+        db: &crate::Db,
+        collection: &str,
+        available: &RoaringBitmap,
+    ) -> Result<Option<EveryOffer>, super::AnalyzeError> {
+        let split = db.with_index(collection, |held| {
+            let (one, rest) = held.index.single_exact(available);
+            if rest.len() > MOST_READ_BACK {
+                return None;
+            }
+            let by_attr = held
+                .index
+                .exported_attrs()
+                .into_iter()
+                .map(|k| (k, held.index.bounding(k, &one)))
+                .filter(|(_, b)| !b.is_empty())
+                .collect();
+            let ids: Vec<(AdId, String)> = rest
+                .into_iter()
+                .filter_map(|n| held.id(n).map(|id| (n, id)))
+                .collect();
+            Some((by_attr, ids))
+        })?;
+        let Some((by_attr, ids)) = split else {
+            return Ok(None);
+        };
+        let (rest, numbers) = read_back(db, collection, &ids, None)?;
+        Ok(Some(EveryOffer {
+            by_attr,
+            rest,
+            numbers,
+        }))
+    }
+
+    /// The attribute the offer side of `request` puts first when every available offer
+    /// rejects it, weighed over every one: per attribute, those of the exactly converted
+    /// offers bounding it less those whose interval holds the request's value (stab counts),
+    /// plus the offers read back, weighed one by one. `None` when the request's value of an
+    /// attribute they bound is not a constant (only evaluating them tells).
+    pub(crate) fn first_attribute(
+        &self,
+        held: &Held,
+        request: &ClassAd,
+        eval: &EvalOptions,
+    ) -> Option<Option<String>> {
+        let mut tally = Tally::default();
+        for (k, bounding) in &self.by_attr {
+            let inside = match imp_value(request, *k, eval) {
+                ImpValue::Point(m) => held.index.stab_count(*k, bounding, &m),
+                ImpValue::Absent => 0,
+                ImpValue::Deviant => return None,
+            };
+            tally.add_rejecting(*k, bounding.len() - inside);
+        }
+        for (offer, n) in self.rest.ads.iter().zip(&self.numbers) {
+            tally.offer(request, offer, eval, *n);
+        }
+        Some(super::offer_side::first_attribute(request, tally))
+    }
 }
 
 /// What a batch of analyses (`--unmatched`) remembers from one to the next: the available

@@ -46,8 +46,8 @@ pub struct AnalyzeOptions {
     pub max_suggestions: usize,
     /// Most candidate values tried per attribute on the offer side.
     pub max_offer_values: usize,
-    /// Through an index: most accepting offers (and most rejecting ones) read back for M2 and
-    /// the offer side.
+    /// `--unmatched` through an index: most offers read back for the attribute a cluster
+    /// every offer rejects is grouped by (one request alone weighs every offer).
     pub max_detail_offers: usize,
 }
 
@@ -297,8 +297,10 @@ pub fn analyze(
             .filter(|o| adjoin_index::accepts(o, ad, &opts.eval))
             .count() as u64
     };
+    let tally = offer_side::tally_pool(request, &t, pool, &opts.eval);
+    let offer_at = |o: u32| pool.ads.get(o as usize).cloned();
     let mut a = detail(
-        id, request, &conds, &t, &values, &t, pool, opts, &rematch, &whole,
+        id, request, &conds, &t, &values, tally, opts, &rematch, &whole, &offer_at,
     );
     a.gang = ports::ports_analysis(id, request, pool, opts)?;
     Ok(a)
@@ -318,8 +320,8 @@ pub(crate) fn conditions(
 }
 
 /// The whole analysis from the table over every offer (`full`, whose values M2 reads through
-/// `values`) and the one over the offers of `pool` the offer side weighs (`sub`: the same, or
-/// those read back); `whole` counts the offers of the whole pool accepting an ad.
+/// `values`) and the offer side's tally over every rejecting offer; `whole` counts the offers
+/// of the whole pool accepting an ad, `offer_at` reads an offer by its position.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn detail(
     id: &str,
@@ -327,17 +329,17 @@ pub(crate) fn detail(
     conds: &[Condition],
     full: &table::Table,
     values: &dyn suggest::OfferValues,
-    sub: &table::Table,
-    pool: &Pool,
+    tally: offer_side::Tally,
     opts: &AnalyzeOptions,
     rematch: Rematch<'_>,
     whole: &dyn Fn(&ClassAd) -> u64,
+    offer_at: offer_side::OfferAt<'_>,
 ) -> Analysis {
     let mut a = full.counts(id, conds);
     a.conflicts = conflicts::conflicts(conds, full, opts);
     a.suggestions = suggest::suggestions(request, conds, full, values, opts, rematch);
     let whole = (whole, full.accepting.len());
-    a.offer_side = offer_side::offer_side(request, sub, pool, opts, rematch, whole);
+    a.offer_side = offer_side::offer_side(request, tally, opts, rematch, whole, offer_at);
     a
 }
 

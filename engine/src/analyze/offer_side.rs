@@ -1,15 +1,42 @@
 //! The offer side ("nobody likes me", seed 001 section 4): for each attribute of the request
-//! that a failing condition of an offer's Requirements reads, how many offers reject the
-//! request over it, and the value of that attribute accepted by the most offers — tried among
-//! the literals those conditions compare it with — with the matches it really yields.
+//! that offers reject it over, how many offers do, and the value of that attribute accepted by
+//! the most offers — tried among the values those offers' constraints compare it with — with
+//! the matches it really yields.
+//!
+//! What "an offer rejects the request over X" means is decided per offer, the same whether the
+//! offers are evaluated ([`Tally::offer`]) or read through the held index
+//! (`indexed::tally_bounds`, which weighs [`Tally::bounds`] with no offer read and hands the
+//! rest to [`Tally::offer`]):
+//! - an offer without ports whose constraint the index converts exactly (its rectangles: a
+//!   conjunction of comparisons of the request's attributes with constants, the offer's own
+//!   attributes folded in), when the request's value of every attribute it bounds is a
+//!   constant or absent: X is one it bounds and the request's value of X lies in none of its
+//!   rectangles' intervals on X; the candidate values are those intervals' ends (an open end
+//!   of an integer also the integers beside it). An offer whose constraint is never true
+//!   rejects the request over no attribute (no value of one makes it accept);
+//! - any other offer: its Requirements' top-level conjuncts are evaluated with the request as
+//!   TARGET; every request attribute a failing conjunct reads (`TARGET.x`, or a bare name the
+//!   offer lacks under the TARGET fallback); the candidates are the literals those conjuncts
+//!   compare it with (and the integers beside one under a strict comparison).
+//!
+//! An attribute is spelled as the request spells it, else by the least spelling seen (an
+//! exactly converted offer's bound is spelled in lower case). Candidate strings are one
+//! candidate whatever their case (comparisons fold it), written as the first offer (in load
+//! order) they were seen in writes them — read back, when suggested, for a bound.
 
 use super::conditions::{children, target_ref};
 use super::table::Table;
 use super::{selects, AnalyzeOptions, OfferSide, Pool, Rematch};
+use adjoin_index::{
+    constraint_dpf, imp_value, rectangles, units, Bound, ImpValue, IndexOptions, MangledInterval,
+    MangledValue,
+};
 use adjoin_query::ast::{BinOp, Expr};
-use adjoin_query::eval::{eval_in_match, requirements_key, MatchAds};
+use adjoin_query::eval::{eval_in_match, requirements_key, EvalOptions, MatchAds};
+use adjoin_query::specialize::specialize_attr;
 use adjoin_query::{ClassAd, Key, Name, Value};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
+use std::sync::Arc;
 
 /// The top-level conjuncts of `e` (past 4,096 of them, the operands of a conjunction are
 /// taken whole).
@@ -81,28 +108,279 @@ fn near(op: BinOp, v: &Value) -> Vec<Value> {
     }
 }
 
-/// Per attribute: the rejecting offers whose failing conditions read it, and the candidate
-/// values with how often they were seen.
-type Readers = FxHashMap<Key, (Name, FxHashSet<u32>, FxHashMap<String, (Value, u64)>)>;
+/// One attribute's share of the offer side.
+#[derive(Debug, Default)]
+struct Entry {
+    /// The least spelling seen.
+    spelling: Option<&'static str>,
+    /// Offers rejecting the request over it.
+    rejecting: u64,
+    /// Candidate values from evaluated conjuncts.
+    values: Candidates,
+    /// Candidate interval ends from exactly converted offers (the end, whether it is open),
+    /// with how often seen and the first offer seen in.
+    ends: FxHashMap<(MangledValue, bool), (u64, u32)>,
+}
 
-/// The offer side of the analysis, attributes by the most rejecting offers first. `t` and
-/// `pool` are the offers looked at (every offer, or those read back); the `would_match` of a
-/// suggested value comes from `rematch`.
+impl Entry {
+    fn spelled(&mut self, s: &'static str) {
+        if self.spelling.is_none_or(|t| s < t) {
+            self.spelling = Some(s);
+        }
+    }
+}
+
+/// Candidate values by their printing (strings folded: they compare alike).
+type Candidates = FxHashMap<String, Candidate>;
+
+/// A candidate value, how often it was seen, and the first offer (by position) it was seen in.
+#[derive(Clone, Debug)]
+pub(crate) struct Candidate {
+    /// The value as that offer wrote it (or, `respell`, as the index compares it).
+    value: Value,
+    seen: u64,
+    first: u32,
+    /// Read from the index's bounds: a string is folded, and is spelled as the offer `first`
+    /// writes it only when suggested.
+    respell: bool,
+}
+
+/// Counts `n` sightings of `value` (first seen in offer `at`) among `values`.
+fn add(values: &mut Candidates, value: Value, n: u64, at: u32, respell: bool) {
+    let key = match &value {
+        Value::Str(s) => Value::str(&s.to_ascii_lowercase()).to_string(),
+        v => v.to_string(),
+    };
+    let c = values.entry(key).or_insert_with(|| Candidate {
+        value: Value::Undefined,
+        seen: 0,
+        first: u32::MAX,
+        respell,
+    });
+    c.seen += n;
+    if at < c.first || c.first == u32::MAX {
+        (c.value, c.first, c.respell) = (value, at, respell);
+    }
+}
+
+/// One exactly converted rectangle's bounds, sorted by attribute.
+pub(crate) type Bounds<'a> = &'a [(Key, MangledInterval)];
+
+/// The interval `r` bounds `k` by.
+fn bound(r: Bounds<'_>, k: Key) -> Option<&MangledInterval> {
+    r.binary_search_by(|(a, _)| a.cmp(&k)).ok().map(|i| &r[i].1)
+}
+
+/// The offer side summed over offers, attribute by attribute (see the module note).
+#[derive(Debug, Default)]
+pub(crate) struct Tally {
+    by: FxHashMap<Key, Entry>,
+    /// The request's values as the offers' constraints read them, by attribute.
+    points: FxHashMap<Key, ImpValue>,
+}
+
+impl Tally {
+    /// Weighs offer `at` (its position: load order), rejecting `request`, whose constraint
+    /// converted exactly to the rectangles `rects` (none: never true). `false`, and nothing
+    /// weighed, when the request's value of an attribute they bound is not a constant (then
+    /// only evaluation tells: [`Tally::offer`]).
+    pub(crate) fn bounds(
+        &mut self,
+        request: &ClassAd,
+        rects: &[Bounds<'_>],
+        eval: &EvalOptions,
+        at: u32,
+    ) -> bool {
+        for r in rects {
+            for (k, _) in r.iter() {
+                let p = self
+                    .points
+                    .entry(*k)
+                    .or_insert_with(|| imp_value(request, *k, eval));
+                if matches!(p, ImpValue::Deviant) {
+                    return false;
+                }
+            }
+        }
+        for (i, r) in rects.iter().enumerate() {
+            for (k, _) in r.iter() {
+                if rects[..i].iter().any(|q| bound(q, *k).is_some()) {
+                    continue;
+                }
+                let inside = match self.points.get(k) {
+                    Some(ImpValue::Point(m)) => rects
+                        .iter()
+                        .filter_map(|q| bound(q, *k))
+                        .any(|iv| iv.contains(m)),
+                    _ => false,
+                };
+                if inside {
+                    continue;
+                }
+                let e = self.by.entry(*k).or_default();
+                e.rejecting += 1;
+                e.spelled(k.as_str());
+                for (j, q) in rects.iter().enumerate() {
+                    let Some(iv) = bound(q, *k) else { continue };
+                    if rects[..j].iter().any(|o| bound(o, *k) == Some(iv)) {
+                        continue;
+                    }
+                    let (lo, hi) = iv.value_ends();
+                    for end in [lo, hi] {
+                        let key = match end {
+                            Bound::Included(m) => (m, false),
+                            Bound::Excluded(m) => (m, true),
+                            Bound::Unbounded => continue,
+                        };
+                        let seen = e.ends.entry(key).or_insert((0, at));
+                        seen.0 += 1;
+                        seen.1 = seen.1.min(at);
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Counts `n` offers rejecting the request over `k`, weighed without their bounds (the
+    /// index's stab counts: no candidate values).
+    pub(crate) fn add_rejecting(&mut self, k: Key, n: u64) {
+        if n > 0 {
+            let e = self.by.entry(k).or_default();
+            e.rejecting += n;
+            e.spelled(k.as_str());
+        }
+    }
+
+    /// Weighs offer `at` rejecting `request`, read: by its exact conversion when it has one,
+    /// else by evaluating its Requirements conjunct by conjunct.
+    pub(crate) fn offer(
+        &mut self,
+        request: &ClassAd,
+        offer: &Arc<ClassAd>,
+        eval: &EvalOptions,
+        at: u32,
+    ) {
+        if let Some(rects) = exact_rectangles(offer, eval) {
+            let bounds: Vec<Bounds<'_>> = rects.iter().map(|r| r.exp.as_slice()).collect();
+            if self.bounds(request, &bounds, eval, at) {
+                return;
+            }
+        }
+        self.conjuncts(request, offer, eval, at);
+    }
+
+    /// Weighs one offer by evaluating its Requirements' top-level conjuncts.
+    fn conjuncts(&mut self, request: &ClassAd, offer: &ClassAd, eval: &EvalOptions, at: u32) {
+        let Some(req) = requirements_key(offer).and_then(|k| offer.get_key(k)) else {
+            return;
+        };
+        let mut parts = Vec::new();
+        conjuncts(req, &mut parts);
+        let mut read = FxHashMap::default();
+        for part in parts {
+            let holds = selects(&eval_in_match(
+                part,
+                MatchAds {
+                    my: offer,
+                    target: request,
+                },
+                eval,
+            ));
+            if !holds {
+                reads(part, offer, eval.target_fallback, &mut read, 0);
+            }
+        }
+        for (k, (name, values)) in read {
+            let e = self.by.entry(k).or_default();
+            e.rejecting += 1;
+            e.spelled(name.as_str());
+            for v in values {
+                add(&mut e.values, v, 1, at, false);
+            }
+        }
+    }
+
+    /// Per attribute: its name, the offers rejecting over it and the candidate values with
+    /// how often each was seen.
+    pub(crate) fn attributes(self, request: &ClassAd) -> Vec<(Name, u64, Candidates)> {
+        self.by
+            .into_iter()
+            .map(|(k, e)| {
+                let name = match (request.entry(k), e.spelling) {
+                    (Some((n, _)), _) => n,
+                    (None, Some(s)) => Name::new(s),
+                    (None, None) => Name::new(k.as_str()),
+                };
+                let mut values = e.values;
+                for ((m, open), (n, at)) in e.ends {
+                    let v = m.to_value();
+                    let vs = match open {
+                        true => near(BinOp::Lt, &v),
+                        false => vec![v],
+                    };
+                    for v in vs {
+                        add(&mut values, v, n, at, true);
+                    }
+                }
+                (name, e.rejecting, values)
+            })
+            .collect()
+    }
+}
+
+/// The rectangles of `offer`'s constraint as the index converts it, when it has no ports and
+/// the conversion is exact.
+fn exact_rectangles(
+    offer: &Arc<ClassAd>,
+    eval: &EvalOptions,
+) -> Option<Vec<adjoin_index::Rectangle>> {
+    let [unit] = units(offer).try_into().ok()?;
+    if unit.port.is_some() {
+        return None;
+    }
+    let caps = IndexOptions::default();
+    let r = rectangles(
+        &constraint_dpf(&unit.ad, eval, caps.profile_cap),
+        caps.rectangle_cap,
+    );
+    r.exact.then_some(r.rects)
+}
+
+/// The offer side weighed over every offer of `pool` that `t` says rejects the request.
+pub(crate) fn tally_pool(request: &ClassAd, t: &Table, pool: &Pool, eval: &EvalOptions) -> Tally {
+    let mut tally = Tally::default();
+    for (o, offer) in pool.ads.iter().enumerate() {
+        if !t.accepting.contains(o as u32) {
+            tally.offer(request, offer, eval, o as u32);
+        }
+    }
+    tally
+}
+
+/// An offer by its position (the pool's, or the index number: both load order), read.
+pub(crate) type OfferAt<'a> = &'a dyn Fn(u32) -> Option<Arc<ClassAd>>;
+
+/// The offer side of the analysis from its tally, attributes by the most rejecting offers
+/// first; the `would_match` of a suggested value comes from `rematch`, a suggested string
+/// read from the index's bounds is spelled as the first offer it was seen in writes it.
 pub(crate) fn offer_side(
     request: &ClassAd,
-    t: &Table,
-    pool: &Pool,
+    tally: Tally,
     opts: &AnalyzeOptions,
     rematch: Rematch<'_>,
     whole: Acceptors<'_>,
+    offer_at: OfferAt<'_>,
 ) -> Vec<OfferSide> {
-    let mut out: Vec<OfferSide> = readers(request, t, pool, opts)
-        .into_values()
+    let mut out: Vec<OfferSide> = tally
+        .attributes(request)
+        .into_iter()
         .map(|(name, rejecting, values)| {
-            let (suggest, would_match) = best_value(request, name, values, opts, rematch, whole);
+            let (suggest, would_match) =
+                best_value(request, name, values, opts, rematch, whole, offer_at);
             OfferSide {
                 attribute: name.as_str().to_owned(),
-                rejecting: rejecting.len() as u64,
+                rejecting,
                 suggest,
                 would_match,
             }
@@ -118,60 +396,13 @@ pub(crate) fn offer_side(
 
 /// The attribute the offer side puts first (the most rejecting offers, then the name), with
 /// no value tried for it: what `--unmatched` groups by.
-pub(crate) fn first_attribute(
-    request: &ClassAd,
-    t: &Table,
-    pool: &Pool,
-    opts: &AnalyzeOptions,
-) -> Option<String> {
-    readers(request, t, pool, opts)
-        .into_values()
-        .map(|(name, rejecting, _)| (rejecting.len(), name.as_str().to_owned()))
+pub(crate) fn first_attribute(request: &ClassAd, tally: Tally) -> Option<String> {
+    tally
+        .attributes(request)
+        .into_iter()
+        .map(|(name, rejecting, _)| (rejecting, name.as_str().to_owned()))
         .min_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)))
         .map(|(_, name)| name)
-}
-
-/// Per attribute the rejecting offers whose failing conditions read it and the candidate
-/// values.
-fn readers(request: &ClassAd, t: &Table, pool: &Pool, opts: &AnalyzeOptions) -> Readers {
-    let eval = &opts.eval;
-    let mut by_attr: Readers = FxHashMap::default();
-    for (o, offer) in pool.ads.iter().enumerate() {
-        let o = o as u32;
-        let Some(req) = requirements_key(offer).and_then(|k| offer.get_key(k)) else {
-            continue;
-        };
-        if t.accepting.contains(o) {
-            continue;
-        }
-        let mut parts = Vec::new();
-        conjuncts(req, &mut parts);
-        for part in parts {
-            let holds = selects(&eval_in_match(
-                part,
-                MatchAds {
-                    my: offer,
-                    target: request,
-                },
-                eval,
-            ));
-            if holds {
-                continue;
-            }
-            let mut read = FxHashMap::default();
-            reads(part, offer, eval.target_fallback, &mut read, 0);
-            for (k, (name, values)) in read {
-                let entry = by_attr
-                    .entry(k)
-                    .or_insert_with(|| (name, FxHashSet::default(), FxHashMap::default()));
-                entry.1.insert(o);
-                for v in values {
-                    entry.2.entry(v.to_string()).or_insert((v, 0)).1 += 1;
-                }
-            }
-        }
-    }
-    by_attr
 }
 
 /// How many offers of the whole pool accept an ad (their Requirements true for it), and how
@@ -184,28 +415,52 @@ pub(crate) type Acceptors<'a> = (&'a dyn Fn(&ClassAd) -> u64, u64);
 fn best_value(
     request: &ClassAd,
     name: Name,
-    values: FxHashMap<String, (Value, u64)>,
+    values: Candidates,
     opts: &AnalyzeOptions,
     rematch: Rematch<'_>,
     (count, now): Acceptors<'_>,
+    offer_at: OfferAt<'_>,
 ) -> (Option<String>, u64) {
-    let mut tried: Vec<(Value, u64)> = values.into_values().collect();
-    tried.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.to_string().cmp(&b.0.to_string())));
+    let mut tried: Vec<(String, Candidate)> = values.into_iter().collect();
+    tried.sort_by(|a, b| b.1.seen.cmp(&a.1.seen).then(a.0.cmp(&b.0)));
     tried.truncate(opts.max_offer_values);
-    let mut best: Option<(u64, Value)> = None;
-    for (v, _) in tried {
-        let accepting = count(&with_value(request, name, &v));
+    let mut best: Option<(u64, Candidate)> = None;
+    for (_, c) in tried {
+        let accepting = count(&with_value(request, name, &c.value));
         if accepting > now && best.as_ref().is_none_or(|(n, _)| accepting > *n) {
-            best = Some((accepting, v));
+            best = Some((accepting, c));
         }
     }
     match best {
-        Some((_, v)) => {
+        Some((_, c)) => {
+            let v = match (&c.value, c.respell) {
+                (Value::Str(folded), true) => offer_at(c.first)
+                    .and_then(|o| spelled(&o, folded, &opts.eval))
+                    .unwrap_or(c.value),
+                _ => c.value,
+            };
             let m = rematch(&with_value(request, name, &v));
             (Some(v.to_string()), m)
         }
         None => (None, 0),
     }
+}
+
+/// The first string literal (left to right) of `offer`'s Requirements, its own attributes
+/// folded in as the index reads them, that folds to `folded`.
+fn spelled(offer: &ClassAd, folded: &str, eval: &EvalOptions) -> Option<Value> {
+    let key = requirements_key(offer)?;
+    let e = specialize_attr(offer, key.as_str(), eval)?;
+    let mut stack = vec![&e];
+    while let Some(x) = stack.pop() {
+        if let Expr::Lit(Value::Str(s)) = x {
+            if s.to_ascii_lowercase() == folded {
+                return Some(Value::Str(s.clone()));
+            }
+        }
+        stack.extend(children(x).into_iter().rev());
+    }
+    None
 }
 
 /// `request` with attribute `name` set to `v`.
@@ -221,6 +476,70 @@ mod tests {
     use crate::analyze::analyze;
     use adjoin_query::parse;
     use std::sync::Arc;
+
+    /// One offer rejecting the job, weighed alone: the attributes it rejects the job over,
+    /// each with its candidate values.
+    #[test]
+    fn one_offer_each_way() {
+        let job = parse::classad("[ImageSize = 3000; Owner = \"eve\"; Requirements = true]")
+            .expect("job");
+        type Want = &'static [(&'static str, &'static [&'static str])];
+        let table: &[(&str, Want)] = &[
+            // Exactly converted, its own constants folded in (by evaluation the conjunct
+            // reads the job's ImageSize but compares it with no literal).
+            (
+                "[Max = 2500; Requirements = TARGET.ImageSize <= Max]",
+                &[("ImageSize", &["2500"])],
+            ),
+            // Strict integer ends give the integers beside them; several bounds merge.
+            (
+                "[Requirements = TARGET.ImageSize > 10 && TARGET.ImageSize < 500]",
+                &[("ImageSize", &["10", "11", "499", "500", "501", "9"])],
+            ),
+            // `!` pushed inward: only the bound the job's value lies outside of.
+            (
+                "[Requirements = !(TARGET.ImageSize < 2000 || TARGET.Owner == \"eve\")]",
+                &[("Owner", &["\"eve\""])],
+            ),
+            // Strings are compared folded, and suggested folded.
+            ("[Requirements = TARGET.Owner == \"Bob\"]", &[("Owner", &["\"bob\""])]),
+            // Never true: no attribute would make it accept.
+            ("[Requirements = TARGET.ImageSize > 5 && TARGET.ImageSize < 2]", &[]),
+            ("[Requirements = false && TARGET.ImageSize < 2]", &[]),
+            // Not converted exactly: conjunct by conjunct, the literals as written; a
+            // conjunct that is a reference to the offer's own (non-constant) attribute reads
+            // no attribute of the job.
+            ("[Rest = TARGET.ImageSize <= 1000; Requirements = Rest]", &[]),
+            ("[Requirements = TARGET.Owner =?= \"Bob\"]", &[("Owner", &["\"Bob\""])]),
+            (
+                "[Requirements = TARGET.ImageSize < 100 && (TARGET.Owner == \"a\" || TARGET.Cpus > 1)]",
+                &[("Cpus", &["0", "1", "2"]), ("ImageSize", &["100", "101", "99"]), ("Owner", &["\"a\""])],
+            ),
+        ];
+        let eval = EvalOptions::default();
+        for (offer, want) in table {
+            let ad = Arc::new(parse::classad(offer).expect("offer"));
+            let mut tally = Tally::default();
+            tally.offer(&job, &ad, &eval, 0);
+            let mut got: Vec<(String, Vec<String>)> = tally
+                .attributes(&job)
+                .into_iter()
+                .map(|(name, n, values)| {
+                    assert_eq!(n, 1, "{offer}");
+                    let mut vs: Vec<String> =
+                        values.into_values().map(|c| c.value.to_string()).collect();
+                    vs.sort();
+                    (name.as_str().to_owned(), vs)
+                })
+                .collect();
+            got.sort();
+            let want: Vec<(String, Vec<String>)> = want
+                .iter()
+                .map(|(a, vs)| (a.to_string(), vs.iter().map(|v| v.to_string()).collect()))
+                .collect();
+            assert_eq!(got, want, "{offer}");
+        }
+    }
 
     #[test]
     fn nobody_likes_me() {

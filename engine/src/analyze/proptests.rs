@@ -64,6 +64,55 @@ fn offer() -> impl Strategy<Value = String> {
         })
 }
 
+/// A random offer whose Requirements take the shapes the offer side tells apart: exactly
+/// converted (comparisons with literals or the offer's own attributes, `!=` splits, several
+/// bounds on one attribute, conjunctions behind a reference, never true, none at all) and not
+/// (`=?=`, `||`, arithmetic on the request's attributes), over integers, reals, strings and
+/// booleans.
+fn offer_wide() -> impl Strategy<Value = String> {
+    (
+        0..8i64,
+        0..3usize,
+        proptest::collection::vec(0..16usize, 1..3),
+    )
+        .prop_map(|(disk, arch, reqs)| {
+            let req: Vec<&str> = reqs
+                .iter()
+                .map(|&r| {
+                    [
+                        "TARGET.ImageSize <= 4",
+                        "TARGET.Owner != \"eve\"",
+                        "TARGET.ImageSize < Disk",
+                        "TARGET.imagesize > 2 && TARGET.ImageSize <= 6",
+                        "TARGET.ImageSize != 3",
+                        "TARGET.Owner == \"Bob\"",
+                        "TARGET.ImageSize >= 2.5",
+                        "Rest",
+                        "!(TARGET.ImageSize < 2 || TARGET.Owner == \"eve\")",
+                        "TARGET.HasDocker",
+                        "TARGET.Owner =?= \"bob\"",
+                        "(TARGET.ImageSize > 5 || TARGET.Owner == \"bob\")",
+                        "TARGET.ImageSize * 2 < Disk",
+                        "false",
+                        "TARGET.ImageSize > 3 && TARGET.ImageSize < 2",
+                        "TARGET.Cpus >= 2",
+                    ][r]
+                })
+                .collect();
+            let arch = ["X86_64", "ARM", "PPC"][arch];
+            let requirements = if reqs.len() == 1 && reqs[0] == 15 {
+                // Some offers have no Requirements at all.
+                String::new()
+            } else {
+                format!("Requirements = {}; ", req.join(" && "))
+            };
+            format!(
+                "[Memory = {disk}; Cpus = 2; Disk = {disk}; Arch = \"{arch}\"; \
+                 Rest = TARGET.ImageSize >= 1 && TARGET.Owner != \"ann\"; {requirements}]"
+            )
+        })
+}
+
 fn request(conds: &[String], image: i64, owner: bool) -> ClassAd {
     let owner = if owner { "eve" } else { "bob" };
     parse::classad(&format!(
@@ -279,39 +328,75 @@ proptest! {
         picks in proptest::collection::vec(0..5usize, 1..30),
         offers in proptest::collection::vec(offer(), 0..24),
     ) {
-        let db = crate::Db::open_in_memory().expect("db");
-        for o in &offers {
-            db.put("slots", &parse::classad(o).expect("offer")).expect("put");
-        }
-        let mut reqs = Vec::new();
-        for (n, p) in picks.iter().enumerate() {
-            let (conds, image, owner) = &kinds[p % kinds.len()];
-            let mut r = request(conds, *image, *owner);
-            r.set("Name", adjoin_query::Expr::Lit(adjoin_query::Value::str(&format!("r{n}"))));
-            db.put("jobs", &r).expect("put");
-            reqs.push(r);
-        }
-        let opts = AnalyzeOptions::default();
-        let got = db.analyze_unmatched("jobs", "slots", &opts).expect("unmatched");
-        let pool = db.pool("slots").expect("pool");
-        let mut want: std::collections::BTreeMap<(String, String), u64> = Default::default();
-        for r in &reqs {
-            let id = super::db::ad_id(r);
-            if let Some(k) = super::unmatched::why_pool(&id, r, &pool, &opts) {
-                *want.entry(k).or_default() += 1;
-            }
-        }
-        let have: std::collections::BTreeMap<(String, String), u64> = got
-            .groups
-            .iter()
-            .map(|g| ((g.kind.clone(), g.reason.clone()), g.requests))
-            .collect();
-        prop_assert_eq!(got.requests, reqs.len() as u64);
-        prop_assert_eq!(got.offers, offers.len() as u64);
-        prop_assert_eq!(got.unmatched, want.values().sum::<u64>());
-        prop_assert_eq!(have, want);
-        prop_assert!(got.clusters <= kinds.len() as u64);
+        batch_as_each_alone(&kinds, &picks, &offers)?;
     }
+
+    /// The same on pools of more offers than are ever read back (256), of every shape the
+    /// offer side tells apart, each also asking for what no request has (so that every offer
+    /// rejects every request): a cluster is grouped by the attribute weighed over every offer.
+    #[test]
+    fn unmatched_batch_over_large_pools(
+        kinds in proptest::collection::vec((proptest::collection::vec(cond(), 1..3), 0..8i64, any::<bool>()), 1..4),
+        picks in proptest::collection::vec(0..4usize, 1..8),
+        offers in proptest::collection::vec((offer_wide(), 0..4usize), 257..290),
+    ) {
+        let offers: Vec<String> = offers
+            .into_iter()
+            .map(|(o, x)| {
+                let extra = ["TARGET.Cpus >= 2", "TARGET.Gpus > 0", "TARGET.ImageSize > 1000", "TARGET.Gpus =?= 1"][x];
+                o.replace("Requirements = ", &format!("Requirements = {extra} && "))
+            })
+            .collect();
+        batch_as_each_alone(&kinds, &picks, &offers)?;
+    }
+}
+
+/// The batch through the database equals each request analysed alone by evaluation: the
+/// requests are `kinds` picked by `picks`, the offers `offers`.
+fn batch_as_each_alone(
+    kinds: &[(Vec<String>, i64, bool)],
+    picks: &[usize],
+    offers: &[String],
+) -> Result<(), TestCaseError> {
+    let db = crate::Db::open_in_memory().expect("db");
+    for o in offers {
+        db.put("slots", &parse::classad(o).expect("offer"))
+            .expect("put");
+    }
+    let mut reqs = Vec::new();
+    for (n, p) in picks.iter().enumerate() {
+        let (conds, image, owner) = &kinds[p % kinds.len()];
+        let mut r = request(conds, *image, *owner);
+        r.set(
+            "Name",
+            adjoin_query::Expr::Lit(adjoin_query::Value::str(&format!("r{n}"))),
+        );
+        db.put("jobs", &r).expect("put");
+        reqs.push(r);
+    }
+    let opts = AnalyzeOptions::default();
+    let got = db
+        .analyze_unmatched("jobs", "slots", &opts)
+        .expect("unmatched");
+    let pool = db.pool("slots").expect("pool");
+    let mut want: std::collections::BTreeMap<(String, String), u64> = Default::default();
+    for r in &reqs {
+        let id = super::db::ad_id(r);
+        if let Some(k) = super::unmatched::why_pool(&id, r, &pool, &opts) {
+            *want.entry(k).or_default() += 1;
+        }
+    }
+    let have: std::collections::BTreeMap<(String, String), u64> = got
+        .groups
+        .iter()
+        .map(|g| ((g.kind.clone(), g.reason.clone()), g.requests))
+        .collect();
+    prop_assert_eq!(got.requests, reqs.len() as u64);
+    prop_assert_eq!(got.offers, offers.len() as u64);
+    prop_assert_eq!(got.unmatched, want.values().sum::<u64>());
+    prop_assert_eq!(have, want);
+    prop_assert!(got.clusters <= kinds.len() as u64);
+    Ok(())
 }
 
 proptest! {
@@ -345,5 +430,54 @@ proptest! {
                 prop_assert_eq!(o.would_match, m);
             }
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    /// On pools of more offers than were ever read back (256), the offer side through the
+    /// index (exactly converted offers weighed from their bounds, the others read back and
+    /// evaluated) equals evaluation's: every attribute, count, suggested value and
+    /// `would_match`; and every `rejecting` is the brute-force count of its definition.
+    #[test]
+    fn offer_side_over_large_pools_as_by_evaluation(
+        conds in proptest::collection::vec(cond(), 1..4),
+        offers in proptest::collection::vec(offer_wide(), 257..300),
+        image in prop_oneof![(0..8i64).prop_map(|i| i.to_string()), Just("7.5".to_owned()), Just("\"big\"".to_owned()), Just("undefined".to_owned())],
+        owner in prop_oneof![Just("\"eve\""), Just("\"bob\""), Just("\"BOB\""), Just("undefined")],
+        docker in any::<bool>(),
+    ) {
+        let mut req = request(&conds, 0, false);
+        req.set("ImageSize", parse::expr(&image).expect("image"));
+        req.set("Owner", parse::expr(owner).expect("owner"));
+        req.set("HasDocker", parse::expr(&docker.to_string()).expect("docker"));
+        let opts = AnalyzeOptions::default();
+        let (_, pool, by_eval, indexed) = both_ways(&req, &offers, &opts);
+        prop_assert_eq!(&indexed.offer_side, &by_eval.offer_side);
+        prop_assert_eq!(&indexed, &by_eval);
+        let e = &opts.eval;
+        for o in &indexed.offer_side {
+            if let Some(v) = &o.suggest {
+                let mut ad = req.clone();
+                ad.set(&o.attribute, parse::expr(v).expect("value"));
+                prop_assert_eq!(o.would_match, rematched(&pool, &ad, e));
+            }
+        }
+        // Each count, offer by offer: an offer rejecting the request counts once under an
+        // attribute its one-offer tally names (attributes compared as names are, ignoring
+        // case: the pool's spelling is the least one seen).
+        let mut want: std::collections::BTreeMap<String, u64> = Default::default();
+        for o in pool.ads.iter().filter(|o| !adjoin_index::accepts(o, &req, e)) {
+            let mut one = offer_side::Tally::default();
+            one.offer(&req, o, e, 0);
+            for (name, n, _) in one.attributes(&req) {
+                prop_assert_eq!(n, 1);
+                *want.entry(name.as_str().to_ascii_lowercase()).or_default() += 1;
+            }
+        }
+        let have: std::collections::BTreeMap<String, u64> =
+            indexed.offer_side.iter().map(|o| (o.attribute.to_ascii_lowercase(), o.rejecting)).collect();
+        prop_assert_eq!(have, want);
     }
 }

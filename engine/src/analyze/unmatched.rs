@@ -5,7 +5,7 @@
 //! cannot all be seen is a cluster of its own.
 
 use super::conditions::Condition;
-use super::offer_side::first_attribute;
+use super::offer_side::{first_attribute, tally_pool};
 use super::table::Table;
 use super::{conflicts, split_requirements, AnalyzeOptions, Pool};
 use crate::cycle::cluster::{roots, Shapes};
@@ -164,7 +164,7 @@ pub(crate) fn why_pool(
     };
     let t = Table::build(request, &conds, pool, &opts.eval);
     why_table(id, &conds, &t, opts, &|t| {
-        first_attribute(request, t, pool, opts)
+        first_attribute(request, tally_pool(request, t, pool, &opts.eval))
     })
 }
 

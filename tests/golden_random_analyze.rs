@@ -6,7 +6,7 @@
 //! rejecting_request, every condition's matched and step counts, and the minimal failing pairs
 //! and triples. Under old-ClassAd semantics both through a database's held index and over the
 //! pool evaluated, and under strict new-ClassAd semantics over the pool; the two paths give the
-//! same whole analysis.
+//! same whole analysis (conditions, conflicts, suggestions and the offer side).
 
 mod common;
 
@@ -74,6 +74,10 @@ fn analyses_agree_with_htcondor_on_random_pools() {
                         (&held.conditions, &held.conflicts, &held.suggestions),
                         (&a.conditions, &a.conflicts, &a.suggestions),
                         "{what}: the index's analysis is the evaluated one"
+                    );
+                    assert_eq!(
+                        held.offer_side, a.offer_side,
+                        "{what}: the index's offer side is the evaluated one"
                     );
                 }
                 checked += 1;

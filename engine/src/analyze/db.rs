@@ -277,7 +277,11 @@ impl Db {
                             sets: Vec::new(),
                             accepting: Default::default(),
                         };
-                        first_attribute(request, tally_pool(request, &none, &pool, &opts.eval))
+                        first_attribute(
+                            request,
+                            tally_pool(request, &none, &pool, &opts.eval),
+                            &|o| pool.ads.get(o as usize).cloned(),
+                        )
                     });
                     return Some(attribute(first));
                 }
@@ -291,7 +295,9 @@ impl Db {
                                 read_back(self, offers, &ids, Some(&memo)).ok()?;
                             let sub = t.restricted(&numbers);
                             let tally = tally_pool(request, &sub, &sub_pool, &opts.eval);
-                            first_attribute(request, tally)
+                            first_attribute(request, tally, &|o| {
+                                sub_pool.ads.get(o as usize).cloned()
+                            })
                         })
                     };
                     why_table(id, &conds, &t, opts, &side)

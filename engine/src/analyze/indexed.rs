@@ -214,13 +214,15 @@ pub(crate) fn tally_bounds(
 
 /// What `--unmatched` weighs the offer side of a cluster every available offer rejects
 /// against (see [`EveryOffer::first_attribute`]): the available offers held as one exactly
-/// converted rectangle (their RIDs), per exported attribute those of them bounding it, and
-/// the others (but those never true), read back once.
+/// converted rectangle (their RIDs), per exported attribute those of them bounding it (and
+/// the first of those, read back: its Requirements spell the attribute), and the others (but
+/// those never true), read back once.
 #[derive(Debug)]
 pub(crate) struct EveryOffer {
-    by_attr: Vec<(Key, Bits)>,
+    by_attr: Vec<(Key, Bits, AdId)>,
     rest: Pool,
     numbers: Vec<AdId>,
+    spellers: FxHashMap<AdId, Arc<ClassAd>>,
 }
 
 /// Offers `--unmatched` reads back once for [`EveryOffer`], at most (past that it weighs the
@@ -240,27 +242,34 @@ impl EveryOffer {
             if rest.len() > MOST_READ_BACK {
                 return None;
             }
-            let by_attr = held
+            let by_attr: Vec<(Key, Bits, AdId)> = held
                 .index
                 .exported_attrs()
                 .into_iter()
-                .map(|k| (k, held.index.bounding(k, &one)))
-                .filter(|(_, b)| !b.is_empty())
+                .filter_map(|k| {
+                    let b = held.index.bounding(k, &one);
+                    let first = b.iter().filter_map(|r| held.index.owner(r)).min()?.0;
+                    Some((k, b, first))
+                })
                 .collect();
-            let ids: Vec<(AdId, String)> = rest
-                .into_iter()
-                .filter_map(|n| held.id(n).map(|id| (n, id)))
-                .collect();
-            Some((by_attr, ids))
+            let named = |n: AdId| held.id(n).map(|id| (n, id));
+            let ids: Vec<(AdId, String)> = rest.into_iter().filter_map(named).collect();
+            let mut firsts: Vec<AdId> = by_attr.iter().map(|b| b.2).collect();
+            firsts.sort_unstable();
+            firsts.dedup();
+            let spellers: Vec<(AdId, String)> = firsts.into_iter().filter_map(named).collect();
+            Some((by_attr, ids, spellers))
         })?;
-        let Some((by_attr, ids)) = split else {
+        let Some((by_attr, ids, spellers)) = split else {
             return Ok(None);
         };
         let (rest, numbers) = read_back(db, collection, &ids, None)?;
+        let (spelling, at) = read_back(db, collection, &spellers, None)?;
         Ok(Some(EveryOffer {
             by_attr,
             rest,
             numbers,
+            spellers: at.into_iter().zip(spelling.ads).collect(),
         }))
     }
 
@@ -276,18 +285,25 @@ impl EveryOffer {
         eval: &EvalOptions,
     ) -> Option<Option<String>> {
         let mut tally = Tally::default();
-        for (k, bounding) in &self.by_attr {
+        for (k, bounding, first) in &self.by_attr {
             let inside = match imp_value(request, *k, eval) {
                 ImpValue::Point(m) => held.index.stab_count(*k, bounding, &m),
                 ImpValue::Absent => 0,
                 ImpValue::Deviant => return None,
             };
-            tally.add_rejecting(*k, bounding.len() - inside);
+            tally.add_rejecting(*k, bounding.len() - inside, Some(*first));
         }
         for (offer, n) in self.rest.ads.iter().zip(&self.numbers) {
             tally.offer(request, offer, eval, *n);
         }
-        Some(super::offer_side::first_attribute(request, tally))
+        let offer_at = |n: AdId| {
+            let read = self.numbers.iter().position(|&m| m == n);
+            read.map(|i| Arc::clone(&self.rest.ads[i]))
+                .or_else(|| self.spellers.get(&n).cloned())
+        };
+        Some(super::offer_side::first_attribute(
+            request, tally, &offer_at,
+        ))
     }
 }
 

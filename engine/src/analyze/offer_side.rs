@@ -19,8 +19,9 @@
 //!   offer lacks under the TARGET fallback); the candidates are the literals those conjuncts
 //!   compare it with (and the integers beside one under a strict comparison).
 //!
-//! An attribute is spelled as the request spells it, else by the least spelling seen (an
-//! exactly converted offer's bound is spelled in lower case). Candidate strings are one
+//! An attribute is spelled as the request spells it, else by the least spelling seen in an
+//! evaluated offer's conjuncts, else as the first exactly converted offer bounding it writes
+//! it (read back: the index keeps attribute keys, not spellings). Candidate strings are one
 //! candidate whatever their case (comparisons fold it), written as the first offer (in load
 //! order) they were seen in writes them — read back, when suggested, for a bound.
 
@@ -111,7 +112,7 @@ fn near(op: BinOp, v: &Value) -> Vec<Value> {
 /// One attribute's share of the offer side.
 #[derive(Debug, Default)]
 struct Entry {
-    /// The least spelling seen.
+    /// The least spelling seen in an evaluated offer's conjuncts.
     spelling: Option<&'static str>,
     /// Offers rejecting the request over it.
     rejecting: u64,
@@ -128,6 +129,20 @@ impl Entry {
             self.spelling = Some(s);
         }
     }
+}
+
+/// How `offer`'s Requirements spell attribute `k` (its first reference to it), if they do.
+fn spelling_in(offer: &ClassAd, k: Key) -> Option<Name> {
+    let mut todo = vec![offer.get_key(requirements_key(offer)?)?];
+    while let Some(e) = todo.pop() {
+        match e {
+            Expr::Attr(n) | Expr::Select(_, n) if n.key() == k => return Some(*n),
+            _ => {}
+        }
+        // Children in reverse, so that the first reference in reading order is found first.
+        todo.extend(children(e).into_iter().rev());
+    }
+    None
 }
 
 /// Candidate values by their printing (strings folded: they compare alike).
@@ -177,6 +192,9 @@ pub(crate) struct Tally {
     by: FxHashMap<Key, Entry>,
     /// The request's values as the offers' constraints read them, by attribute.
     points: FxHashMap<Key, ImpValue>,
+    /// The first exactly converted rejecting offer bounding each attribute (by position),
+    /// whose Requirements spell the attribute when nothing else does.
+    bound_at: FxHashMap<Key, u32>,
 }
 
 impl Tally {
@@ -207,6 +225,7 @@ impl Tally {
                 if rects[..i].iter().any(|q| bound(q, *k).is_some()) {
                     continue;
                 }
+                self.bounded_by(*k, at);
                 let inside = match self.points.get(k) {
                     Some(ImpValue::Point(m)) => rects
                         .iter()
@@ -219,7 +238,6 @@ impl Tally {
                 }
                 let e = self.by.entry(*k).or_default();
                 e.rejecting += 1;
-                e.spelled(k.as_str());
                 for (j, q) in rects.iter().enumerate() {
                     let Some(iv) = bound(q, *k) else { continue };
                     if rects[..j].iter().any(|o| bound(o, *k) == Some(iv)) {
@@ -243,13 +261,20 @@ impl Tally {
     }
 
     /// Counts `n` offers rejecting the request over `k`, weighed without their bounds (the
-    /// index's stab counts: no candidate values).
-    pub(crate) fn add_rejecting(&mut self, k: Key, n: u64) {
+    /// index's stab counts: no candidate values); `first` is the first rejecting offer
+    /// bounding `k` (by position).
+    pub(crate) fn add_rejecting(&mut self, k: Key, n: u64, first: Option<u32>) {
         if n > 0 {
-            let e = self.by.entry(k).or_default();
-            e.rejecting += n;
-            e.spelled(k.as_str());
+            self.by.entry(k).or_default().rejecting += n;
         }
+        if let Some(at) = first {
+            self.bounded_by(k, at);
+        }
+    }
+
+    fn bounded_by(&mut self, k: Key, at: u32) {
+        let b = self.bound_at.entry(k).or_insert(at);
+        *b = (*b).min(at);
     }
 
     /// Weighs offer `at` rejecting `request`, read: by its exact conversion when it has one,
@@ -302,15 +327,24 @@ impl Tally {
     }
 
     /// Per attribute: its name, the offers rejecting over it and the candidate values with
-    /// how often each was seen.
-    pub(crate) fn attributes(self, request: &ClassAd) -> Vec<(Name, u64, Candidates)> {
+    /// how often each was seen; `offer_at` reads the offer that spells a name nothing else
+    /// spells.
+    pub(crate) fn attributes(
+        mut self,
+        request: &ClassAd,
+        offer_at: OfferAt<'_>,
+    ) -> Vec<(Name, u64, Candidates)> {
+        let bound_at = std::mem::take(&mut self.bound_at);
         self.by
             .into_iter()
             .map(|(k, e)| {
-                let name = match (request.entry(k), e.spelling) {
-                    (Some((n, _)), _) => n,
-                    (None, Some(s)) => Name::new(s),
-                    (None, None) => Name::new(k.as_str()),
+                let name = match (request.entry(k), e.spelling, bound_at.get(&k)) {
+                    (Some((n, _)), _, _) => n,
+                    (None, Some(s), _) => Name::new(s),
+                    (None, None, Some(&at)) => offer_at(at)
+                        .and_then(|o| spelling_in(&o, k))
+                        .unwrap_or_else(|| Name::new(k.as_str())),
+                    (None, None, None) => Name::new(k.as_str()),
                 };
                 let mut values = e.values;
                 for ((m, open), (n, at)) in e.ends {
@@ -373,7 +407,7 @@ pub(crate) fn offer_side(
     offer_at: OfferAt<'_>,
 ) -> Vec<OfferSide> {
     let mut out: Vec<OfferSide> = tally
-        .attributes(request)
+        .attributes(request, offer_at)
         .into_iter()
         .map(|(name, rejecting, values)| {
             let (suggest, would_match) =
@@ -396,9 +430,13 @@ pub(crate) fn offer_side(
 
 /// The attribute the offer side puts first (the most rejecting offers, then the name), with
 /// no value tried for it: what `--unmatched` groups by.
-pub(crate) fn first_attribute(request: &ClassAd, tally: Tally) -> Option<String> {
+pub(crate) fn first_attribute(
+    request: &ClassAd,
+    tally: Tally,
+    offer_at: OfferAt<'_>,
+) -> Option<String> {
     tally
-        .attributes(request)
+        .attributes(request, offer_at)
         .into_iter()
         .map(|(name, rejecting, _)| (rejecting, name.as_str().to_owned()))
         .min_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)))
@@ -433,11 +471,11 @@ fn best_value(
     }
     match best {
         Some((_, c)) => {
-            let v = match (&c.value, c.respell) {
-                (Value::Str(folded), true) => offer_at(c.first)
-                    .and_then(|o| spelled(&o, folded, &opts.eval))
+            let v = match c.respell {
+                true => offer_at(c.first)
+                    .and_then(|o| spelled(&o, name, &c.value, &opts.eval))
                     .unwrap_or(c.value),
-                _ => c.value,
+                false => c.value,
             };
             let m = rematch(&with_value(request, name, &v));
             (Some(v.to_string()), m)
@@ -446,21 +484,42 @@ fn best_value(
     }
 }
 
-/// The first string literal (left to right) of `offer`'s Requirements, its own attributes
-/// folded in as the index reads them, that folds to `folded`.
-fn spelled(offer: &ClassAd, folded: &str, eval: &EvalOptions) -> Option<Value> {
+/// The value `v` read from the index's bounds of attribute `name` as `offer` writes it: the
+/// first literal (left to right) its Requirements, its own attributes folded in as the index
+/// reads them, compare a reference to `name` with that is `v` as the index compares values
+/// (a string whatever its case, `true` for 1, `2048.0` for 2048).
+fn spelled(offer: &ClassAd, name: Name, v: &Value, eval: &EvalOptions) -> Option<Value> {
     let key = requirements_key(offer)?;
     let e = specialize_attr(offer, key.as_str(), eval)?;
+    let names = |x: &Expr| matches!(x.unparen(), Expr::Select(_, n) | Expr::Attr(n) if n.key() == name.key());
     let mut stack = vec![&e];
     while let Some(x) = stack.pop() {
-        if let Expr::Lit(Value::Str(s)) = x {
-            if s.to_ascii_lowercase() == folded {
-                return Some(Value::Str(s.clone()));
+        if let Expr::Binary(_, p) = x.unparen() {
+            for (r, l) in [(&p.0, &p.1), (&p.1, &p.0)] {
+                match l.unparen() {
+                    Expr::Lit(lit) if names(r) && written_as(lit, v) => return Some(lit.clone()),
+                    _ => {}
+                }
             }
         }
         stack.extend(children(x).into_iter().rev());
     }
     None
+}
+
+/// Whether literal `lit` is the value `v` read from the index's bounds (strings folded,
+/// booleans as 0 and 1, numbers by value).
+fn written_as(lit: &Value, v: &Value) -> bool {
+    let number = |x: &Value| match x {
+        Value::Bool(b) => Some(f64::from(u8::from(*b))),
+        Value::Int(i) => Some(*i as f64),
+        Value::Real(r) => Some(*r),
+        _ => None,
+    };
+    match (lit, v) {
+        (Value::Str(a), Value::Str(b)) => a.eq_ignore_ascii_case(b),
+        _ => matches!((number(lit), number(v)), (Some(a), Some(b)) if a == b),
+    }
 }
 
 /// `request` with attribute `name` set to `v`.
@@ -503,6 +562,12 @@ mod tests {
             ),
             // Strings are compared folded, and suggested folded.
             ("[Requirements = TARGET.Owner == \"Bob\"]", &[("Owner", &["\"bob\""])]),
+            // An attribute the job lacks is spelled as the offer's Requirements spell it
+            // (the index keeps only its key); a boolean bound reads back as a number.
+            (
+                "[Requirements = TARGET.HasDocker == true && TARGET.DiskUsage < 10]",
+                &[("DiskUsage", &["10", "11", "9"]), ("HasDocker", &["1"])],
+            ),
             // Never true: no attribute would make it accept.
             ("[Requirements = TARGET.ImageSize > 5 && TARGET.ImageSize < 2]", &[]),
             ("[Requirements = false && TARGET.ImageSize < 2]", &[]),
@@ -522,7 +587,7 @@ mod tests {
             let mut tally = Tally::default();
             tally.offer(&job, &ad, &eval, 0);
             let mut got: Vec<(String, Vec<String>)> = tally
-                .attributes(&job)
+                .attributes(&job, &|_| Some(Arc::clone(&ad)))
                 .into_iter()
                 .map(|(name, n, values)| {
                     assert_eq!(n, 1, "{offer}");
@@ -578,5 +643,54 @@ mod tests {
                 ("Owner".into(), 2, Some("\"bob\"".into()), 1),
             ]
         );
+    }
+
+    /// Attributes the job lacks, bounded only by exactly converted offers: named and valued as
+    /// the offers write them (the index keeps keys, and booleans as numbers), the same through
+    /// a database's held index.
+    #[test]
+    fn spelled_as_the_offers_write_it() {
+        let offers = [
+            "[Name = \"a\"; Requirements = TARGET.HasDocker == true && TARGET.ImageSize <= 1000]",
+            "[Name = \"b\"; Requirements = TARGET.HasDocker == true]",
+            "[Name = \"c\"; Requirements = TARGET.ImageSize >= 7000.0]",
+            "[Name = \"d\"; Requirements = TARGET.OpSys == \"LINUX\"]",
+        ];
+        let ads: Vec<Arc<ClassAd>> = offers
+            .iter()
+            .map(|o| Arc::new(parse::classad(o).expect("offer")))
+            .collect();
+        let job =
+            parse::classad("[Name = \"job\"; ImageSize = 6000; Requirements = true]").expect("job");
+        let pool = Pool::numbered(ads.clone());
+        let a = analyze("job", &job, &pool, &AnalyzeOptions::default()).expect("analysis");
+        let got: Vec<(&str, u64, Option<&str>, u64)> = a
+            .offer_side
+            .iter()
+            .map(|s| {
+                (
+                    s.attribute.as_str(),
+                    s.rejecting,
+                    s.suggest.as_deref(),
+                    s.would_match,
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("HasDocker", 2, Some("true"), 1),
+                ("ImageSize", 2, Some("7.000000000000000E+03"), 1),
+                ("OpSys", 1, Some("\"LINUX\""), 1),
+            ]
+        );
+        let db = crate::Db::open_in_memory().expect("db");
+        for ad in &ads {
+            db.put("machines", ad).expect("put");
+        }
+        let held = db
+            .analyze(&job, "machines", &AnalyzeOptions::default())
+            .expect("analysis through the index");
+        assert_eq!(held.offer_side, a.offer_side);
     }
 }

@@ -471,7 +471,7 @@ proptest! {
         for o in pool.ads.iter().filter(|o| !adjoin_index::accepts(o, &req, e)) {
             let mut one = offer_side::Tally::default();
             one.offer(&req, o, e, 0);
-            for (name, n, _) in one.attributes(&req) {
+            for (name, n, _) in one.attributes(&req, &|_| Some(Arc::clone(o))) {
                 prop_assert_eq!(n, 1);
                 *want.entry(name.as_str().to_ascii_lowercase()).or_default() += 1;
             }

@@ -164,7 +164,9 @@ pub(crate) fn why_pool(
     };
     let t = Table::build(request, &conds, pool, &opts.eval);
     why_table(id, &conds, &t, opts, &|t| {
-        first_attribute(request, tally_pool(request, t, pool, &opts.eval))
+        first_attribute(request, tally_pool(request, t, pool, &opts.eval), &|o| {
+            pool.ads.get(o as usize).cloned()
+        })
     })
 }
 

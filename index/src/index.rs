@@ -730,6 +730,18 @@ impl Index {
     /// (adaptive dimensions). A unit whose ad cannot be read back counts as deviant there:
     /// it stays a candidate, and evaluation decides.
     pub fn ensure_imported(&mut self, attrs: &[Key]) {
+        let source = self.source.clone();
+        self.ensure_imported_in(attrs, source.as_deref());
+    }
+
+    /// [`Index::ensure_imported`] reading the ads from `source` (by this index's ids) when
+    /// the units hold no views: for a caller that holds the very versions the index was
+    /// made of. An ad `source` does not give counts as deviant.
+    pub fn ensure_imported_from(&mut self, attrs: &[Key], source: &dyn AdSource) {
+        self.ensure_imported_in(attrs, Some(source));
+    }
+
+    fn ensure_imported_in(&mut self, attrs: &[Key], source: Option<&dyn AdSource>) {
         let mut missing: Vec<Key> = attrs
             .iter()
             .copied()
@@ -752,7 +764,7 @@ impl Index {
                 data.imp.push((k, v));
             }
         };
-        match self.source.clone() {
+        match source.filter(|_| self.units.iter().flatten().any(|d| d.view.is_none())) {
             // Views held: read them.
             None => {
                 for data in self.units.iter_mut().flatten() {

@@ -45,6 +45,7 @@
 pub(crate) mod cluster;
 pub(crate) mod dock;
 mod group;
+mod held;
 mod matchlist;
 mod offers;
 pub(crate) mod order;
@@ -520,18 +521,14 @@ impl OfferSide {
         requests: Option<ToRequests>,
     ) -> Result<OfferSide, CycleError> {
         let t = Instant::now();
-        let offers = Collection::scan(db, &opts.offers)?;
+        let (offers, marks) = Collection::scan_marked(db, &opts.offers)?;
         let scan = t.elapsed().as_secs_f64();
         let reps = requests.map(|(roots_to, reps)| {
             // A reader gone has failed; its error is the cycle's.
             let _ = roots_to.send(roots(&offers.ads, &opts.dock, eval));
             reps
         });
-        let mut pool = if opts.naive {
-            Offers::naive(&offers, eval.clone())
-        } else {
-            Offers::indexed(&offers, opts.index.clone())?
-        };
+        let mut lap = Instant::now();
         let dock = Dock::for_offers(opts.dock.clone(), &offers.ads);
         let mut partitionable: Vec<bool> = offers
             .ads
@@ -541,10 +538,30 @@ impl OfferSide {
         if opts.whole_slots || !partitionable.contains(&true) {
             partitionable.clear();
         }
-        let index = t.elapsed().as_secs_f64() - scan;
-        for rep in reps.into_iter().flatten() {
+        let numbers = (!opts.naive && db.lends_for(&opts.index))
+            .then(|| held::numbers(&marks))
+            .flatten();
+        let (mut pool, reps, index) = match numbers {
+            Some(numbers) => {
+                let (pool, reps, index) = lend(db, opts, &offers, &marks, numbers, reps, lap)?;
+                lap = Instant::now();
+                (pool, reps, index)
+            }
+            None => {
+                let pool = match opts.naive {
+                    true => Offers::naive(&offers, eval.clone()),
+                    false => Offers::indexed(&offers, opts.index.clone())?,
+                };
+                let index = lap.elapsed().as_secs_f64();
+                lap = Instant::now();
+                let reps: Vec<Arc<ClassAd>> = reps.into_iter().flatten().collect();
+                (pool, reps, index)
+            }
+        };
+        for rep in reps {
             pool.prepare_for(&rep);
         }
+        tracing::debug!(prepare = lap.elapsed().as_secs_f64(), "offers readied");
         Ok(OfferSide {
             offers,
             pool,
@@ -554,6 +571,48 @@ impl OfferSide {
             index,
         })
     }
+}
+
+/// The offers of a cycle searched through the Db's held index of their collection, lent
+/// ([`Db::lend_index`]): the attributes the requests' shapes bound imported there first (as
+/// each shape's first request comes from the reader, `reps`), then the index lent. Returns the
+/// pool, the requests received, and the seconds spent on the index (not waiting for them).
+fn lend(
+    db: &Db,
+    opts: &CycleOptions,
+    offers: &Collection,
+    marks: &[(u64, u64)],
+    numbers: held::Numbers,
+    reps: Option<mpsc::Receiver<Arc<ClassAd>>>,
+    start: Instant,
+) -> Result<(Offers, Vec<Arc<ClassAd>>, f64), CycleError> {
+    let coll = opts.offers.as_str();
+    let views = held::views(&offers.ads, numbers.clone());
+    let mut have = db.with_index(coll, |h| h.index.imported_attrs())?;
+    let mut busy = start.elapsed().as_secs_f64();
+    let mut got = Vec::new();
+    for rep in reps.into_iter().flatten() {
+        let t = Instant::now();
+        let mut missing: Vec<adjoin_query::Key> = adjoin_index::Query::two_sided(&rep, &opts.index)
+            .iter()
+            .flat_map(|q| q.window_attrs())
+            .filter(|k| have.binary_search(k).is_err())
+            .collect();
+        if !missing.is_empty() {
+            missing.sort_unstable();
+            missing.dedup();
+            drop(db.lend_index(coll, marks, &missing, &views)?);
+            have.extend(missing);
+            have.sort_unstable();
+        }
+        got.push(rep);
+        busy += t.elapsed().as_secs_f64();
+    }
+    let t = Instant::now();
+    let lent = db.lend_index(coll, marks, &[], &views)?;
+    let index = held::CycleIndex::lent(lent.index, &offers.ads, numbers, &lent.same);
+    busy += t.elapsed().as_secs_f64();
+    Ok((Offers::through(index), got, busy))
 }
 
 /// A cycle under way: what it reads, what it has decided, and what is not yet committed.

@@ -251,11 +251,41 @@ pub struct Made {
     pub removed: usize,
 }
 
+/// A held index, shared with the matchmaking cycles it is lent to ([`Db::lend_index`]): read
+/// through `Deref`; a change through `DerefMut` copies it first while a cycle still holds it
+/// (`Arc::make_mut`), so a cycle's copy never changes under it.
+#[derive(Clone, Debug)]
+pub struct SharedIndex(Arc<Index>);
+
+impl SharedIndex {
+    fn new(index: Index) -> SharedIndex {
+        SharedIndex(Arc::new(index))
+    }
+
+    /// Whether a cycle holds it (a change now would copy it).
+    pub(crate) fn lent(&self) -> bool {
+        Arc::strong_count(&self.0) > 1
+    }
+}
+
+impl std::ops::Deref for SharedIndex {
+    type Target = Index;
+    fn deref(&self) -> &Index {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for SharedIndex {
+    fn deref_mut(&mut self) -> &mut Index {
+        Arc::make_mut(&mut self.0)
+    }
+}
+
 /// One collection's index and what ties it to the store.
 #[derive(Debug)]
 pub struct Held {
     /// The spatial index (its ad ids are the records' sequence numbers).
-    pub index: Index,
+    pub index: SharedIndex,
     ids: Arc<RwLock<IdMap>>,
     expires: Expiries,
     /// Ads with ports: a constraint query evaluates them whole (the index holds their ports).
@@ -457,6 +487,70 @@ impl Plan {
     }
 }
 
+/// What a cycle is lent of a held index ([`Db::lend_index`]).
+pub(crate) struct Lent {
+    /// The index as lent (its ad ids are the records' seqs).
+    pub(crate) index: Arc<Index>,
+    /// The seqs of the ads the cycle read that the index holds in the very version read.
+    pub(crate) same: RoaringBitmap,
+}
+
+/// The ads of a held index read for an import during a cycle: the cycle's own where they are
+/// the versions the index holds (`same`), the store's for the `others`.
+#[derive(Debug)]
+struct Preferring<'a> {
+    views: &'a dyn AdSource,
+    same: &'a RoaringBitmap,
+    others: Vec<AdId>,
+    store: Option<Arc<dyn AdSource>>,
+}
+
+impl AdSource for Preferring<'_> {
+    fn fetch(&self, ids: &[AdId]) -> Vec<Option<Arc<ClassAd>>> {
+        let (mine, theirs): (Vec<AdId>, Vec<AdId>) =
+            ids.iter().partition(|&&n| self.same.contains(n));
+        let mut mine = mine.iter().copied().zip(self.views.fetch(&mine));
+        let mut theirs = match &self.store {
+            Some(store) => theirs.iter().copied().zip(store.fetch(&theirs)).collect(),
+            None => Vec::new(),
+        }
+        .into_iter();
+        // Both halves keep the order asked: merged back by walking `ids` once.
+        let (mut m, mut t) = (mine.next(), theirs.next());
+        ids.iter()
+            .map(|&n| {
+                if m.as_ref().is_some_and(|(id, _)| *id == n) {
+                    let got = m.take().and_then(|(_, ad)| ad);
+                    m = mine.next();
+                    got
+                } else if t.as_ref().is_some_and(|(id, _)| *id == n) {
+                    let got = t.take().and_then(|(_, ad)| ad);
+                    t = theirs.next();
+                    got
+                } else {
+                    None
+                }
+            })
+            .collect()
+    }
+
+    fn for_each(&self, f: &mut dyn FnMut(AdId, Arc<ClassAd>)) {
+        self.views.for_each(&mut |n, ad| {
+            if self.same.contains(n) {
+                f(n, ad);
+            }
+        });
+        let Some(store) = &self.store else { return };
+        for chunk in self.others.chunks(4096) {
+            for (&n, ad) in chunk.iter().zip(store.fetch(chunk)) {
+                if let Some(ad) = ad {
+                    f(n, ad);
+                }
+            }
+        }
+    }
+}
+
 /// A collection's slot: its held index, once made, and the lock of whoever is making it.
 #[derive(Debug, Default)]
 pub(crate) struct SlotCell {
@@ -655,6 +749,60 @@ impl Db {
         }
     }
 
+    /// Whether a cycle with index options `opts` may search the held indexes: they convert
+    /// and evaluate as it would (the same evaluation options, host and caps).
+    pub(crate) fn lends_for(&self, opts: &IndexOptions) -> bool {
+        let mine = &self.indexes.opts;
+        super::query::same_eval(&opts.eval, &mine.eval)
+            && (opts.profile_cap, opts.rectangle_cap, opts.filter_max)
+                == (mine.profile_cap, mine.rectangle_cap, mine.filter_max)
+            && (Arc::ptr_eq(&opts.eval.host.0, &mine.eval.host.0)
+                || format!("{:?}", opts.eval.host) == format!("{:?}", mine.eval.host))
+    }
+
+    /// Lends `collection`'s held index (caught up first) to a matchmaking cycle that read the
+    /// ads `read` (each one's `(seq, revision)`), after giving the attributes of `import`
+    /// imported axes: read from `views` (the cycle's ads, by seq) where the index holds the
+    /// very version the cycle read, from the store otherwise. The cycle searches its copy
+    /// without a lock; Db writes meanwhile leave the held index as it is, to be caught up at
+    /// its next use (see [`SharedIndex`]).
+    pub(crate) fn lend_index(
+        &self,
+        collection: &str,
+        read: &[(u64, u64)],
+        import: &[adjoin_query::Key],
+        views: &dyn AdSource,
+    ) -> Result<Lent, DbError> {
+        self.with_index(collection, |held| {
+            let same: RoaringBitmap = {
+                let map = held.ids.read();
+                read.iter()
+                    .filter(|&&(seq, rev)| {
+                        AdId::try_from(seq).is_ok_and(|n| {
+                            map.ads.get(&n).is_some_and(|a| a.revision == rev)
+                        })
+                    })
+                    .filter_map(|&(seq, _)| AdId::try_from(seq).ok())
+                    .collect()
+            };
+            let imported = held.index.imported_attrs();
+            if import.iter().any(|k| imported.binary_search(k).is_err()) {
+                let others = held.index.ad_ids().filter(|n| !same.contains(*n)).collect();
+                let source = Preferring {
+                    views,
+                    same: &same,
+                    others,
+                    store: held.index.source(),
+                };
+                held.index.ensure_imported_from(import, &source);
+            }
+            Lent {
+                index: Arc::clone(&held.index.0),
+                same,
+            }
+        })
+    }
+
     /// An empty held index of `collection`, reading its ads back from the store.
     fn empty_held(&self, collection: &str) -> Held {
         let ids = Arc::new(RwLock::new(IdMap::default()));
@@ -666,7 +814,7 @@ impl Db {
             unread: Arc::clone(&unread),
         });
         Held {
-            index: Index::with_source(self.indexes.opts.clone(), source),
+            index: SharedIndex::new(Index::with_source(self.indexes.opts.clone(), source)),
             ids,
             expires: Expiries::default(),
             ported: RoaringBitmap::new(),
@@ -705,7 +853,7 @@ impl Db {
             });
             let (plan, ids) = plan?;
             if let Some((index, ported)) = restored {
-                held.index = index;
+                held.index = SharedIndex::new(index);
                 held.ported = ported;
                 *held.ids.write() = ids;
                 held.saved = true;
@@ -1001,7 +1149,9 @@ impl<'a> Writing<'a> {
             return;
         };
         if *current {
-            *current = guard.as_mut().is_some_and(f);
+            // An index lent to a running cycle does not follow (following would copy it): it
+            // is caught up at its next use, by then in place.
+            *current = guard.as_mut().is_some_and(|h| !h.index.lent() && f(h));
         }
     }
 

@@ -348,9 +348,11 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
     phases.matching = split();
     report.phases = phases;
     report.seconds = start.elapsed().as_secs_f64();
-    // Freeing the working set (a million ads take seconds) off the caller's path; if no
-    // thread can be had, here.
-    let rest = (requests.ads, offers.ads, pool, clusters);
+    // The held index lent goes back now (a Db write or query from here on changes it in
+    // place, not a copy); the rest of the working set (a million ads take seconds) is freed
+    // off the caller's path; if no thread can be had, here.
+    drop(pool);
+    let rest = (requests.ads, offers.ads, clusters);
     let _ = std::thread::Builder::new()
         .name("cycle-free".into())
         .spawn(move || drop(rest));

@@ -299,6 +299,16 @@ pub struct Held {
     made: Made,
     /// What the index's reads of the store could not read since last taken.
     unread: Arc<Mutex<Vec<Unread>>>,
+    /// Changes to the index put off while it is lent to a cycle (its marks, expiries and
+    /// ports follow at once), in order: applied before its next use ([`Held::settle`]).
+    deferred: Vec<Deferred>,
+}
+
+/// A change to a lent index, put off.
+#[derive(Debug)]
+enum Deferred {
+    Remove(AdId),
+    Put(AdId, Converted),
 }
 
 impl Held {
@@ -370,7 +380,9 @@ impl Held {
         } else {
             self.ported.remove(n);
         }
-        if self.index.insert_converted(n, ad).is_err() {
+        if self.index.lent() {
+            self.deferred.push(Deferred::Put(n, ad));
+        } else if self.index.insert_converted(n, ad).is_err() {
             self.forget(n);
             return false;
         }
@@ -383,9 +395,33 @@ impl Held {
     /// Drops ad `n` from the index and its marks.
     fn forget(&mut self, n: AdId) {
         self.ids.write().remove(n);
-        self.index.remove(n);
+        match self.index.lent() {
+            true => self.deferred.push(Deferred::Remove(n)),
+            false => {
+                self.index.remove(n);
+            }
+        }
         self.expires.set(n, None);
         self.ported.remove(n);
+    }
+
+    /// Applies to the index the changes put off while it was lent (copying it if it still
+    /// is): before anything reads or changes it otherwise. An ad it then cannot hold loses
+    /// its mark and the index its generation, to be caught up at its next use.
+    fn settle(&mut self) {
+        for d in std::mem::take(&mut self.deferred) {
+            match d {
+                Deferred::Remove(n) => {
+                    self.index.remove(n);
+                }
+                Deferred::Put(n, ad) => {
+                    if self.index.insert_converted(n, ad).is_err() {
+                        self.forget(n);
+                        self.generation = None;
+                    }
+                }
+            }
+        }
     }
 
     /// Applies a removal (or consumption) the store made; the index always follows.
@@ -407,6 +443,7 @@ impl Held {
     /// Adds ads read from the store (new or changed since the index's marks), recording
     /// their marks and expiries: one by one, or (`many`) as one batch.
     fn add_read(&mut self, ads: Vec<StoredAd>, many: bool) -> Result<(), DbError> {
+        self.settle();
         let mut batch = Vec::new();
         for ad in ads {
             let Ok(n) = AdId::try_from(ad.header.seq) else {
@@ -628,6 +665,12 @@ impl Indexes {
                 let Some(g) = held.generation.filter(|_| !held.saved) else {
                     continue;
                 };
+                if held.index.lent() && !held.deferred.is_empty() {
+                    // Lent to a cycle with changes put off: saved later (at close at last),
+                    // rather than copied now.
+                    continue;
+                }
+                held.settle();
                 held.saved = true;
                 let payload = Payload {
                     options: OptionsStamp::of(held.index.options()),
@@ -687,6 +730,7 @@ impl Db {
             let mut guard = slot.held.write();
             if current(&guard)? {
                 if let Some(held) = guard.as_mut() {
+                    held.settle();
                     return Ok(f(held));
                 }
             }
@@ -697,6 +741,7 @@ impl Db {
             let mut guard = slot.held.write();
             if current(&guard)? {
                 if let Some(held) = guard.as_mut() {
+                    held.settle();
                     return Ok(f(held));
                 }
             }
@@ -741,7 +786,10 @@ impl Db {
         );
         *guard = Some(held);
         match guard.as_mut() {
-            Some(held) => Ok(f(held)),
+            Some(held) => {
+                held.settle();
+                Ok(f(held))
+            }
             None => Err(DbError::Ad(AdError::NotFound {
                 collection: collection.to_owned(),
                 id: String::new(),
@@ -823,6 +871,7 @@ impl Db {
             damaged: Vec::new(),
             made: Made::default(),
             unread,
+            deferred: Vec::new(),
         }
     }
 
@@ -1149,9 +1198,7 @@ impl<'a> Writing<'a> {
             return;
         };
         if *current {
-            // An index lent to a running cycle does not follow (following would copy it): it
-            // is caught up at its next use, by then in place.
-            *current = guard.as_mut().is_some_and(|h| !h.index.lent() && f(h));
+            *current = guard.as_mut().is_some_and(f);
         }
     }
 

@@ -73,7 +73,10 @@ fn options(clock: &Arc<AtomicI64>) -> DbOptions {
     let c = Arc::clone(clock);
     DbOptions {
         block_ads: 3,
-        clock: Some(Arc::new(move || c.load(Ordering::SeqCst))),
+        clock: Some(adjoin::db::ClockFn(Arc::new(move || {
+            c.load(Ordering::SeqCst)
+        }))),
+        tombstone_ttl: 5,
         ..DbOptions::default()
     }
 }
@@ -194,6 +197,12 @@ proptest! {
             });
             prop_assert_eq!(&held.matches, &naive.matches, "no_clusters {}", no_clusters);
         }
+        // The cycles went through the held index: it imported the attribute the requests
+        // bound.
+        let imported = db
+            .with_index("machines", |h| h.index.imported_attrs())
+            .expect("index");
+        prop_assert!(imported.iter().any(|k| k.as_str() == "memory"), "{:?}", imported);
         // A durable cycle through it, then the same as the naive cycle's matches.
         let durable = run(&db, |_| {});
         let got: Vec<(&str, &str)> =

@@ -18,8 +18,8 @@
 //! Confirmation evaluates the cycle's own ads (`Views`), never reading the store.
 
 use adjoin_index::{
-    AdId, AdSource, Answer, Bits, Index, IndexError, IndexOptions, Inserted, Query,
-    RoaringBitmap, Stats,
+    AdId, AdSource, Answer, Bits, Index, IndexError, IndexOptions, Inserted, Query, RoaringBitmap,
+    Stats,
 };
 use adjoin_query::ClassAd;
 use rustc_hash::FxHashMap;
@@ -50,10 +50,7 @@ impl Numbers {
         let Some(&first) = ids.first() else {
             return Numbers::Same;
         };
-        let contiguous = ids
-            .iter()
-            .zip(first..)
-            .all(|(&id, want)| id == want);
+        let contiguous = ids.iter().zip(first..).all(|(&id, want)| id == want);
         match (contiguous, first) {
             (true, 0) => Numbers::Same,
             (true, base) => Numbers::Shifted(base),
@@ -128,7 +125,10 @@ impl AdSource for Views {
     fn fetch(&self, ids: &[AdId]) -> Vec<Option<Arc<ClassAd>>> {
         ids.iter()
             .map(|&id| {
-                let p = self.numbers.position(id).filter(|&p| self.same.contains(p))?;
+                let p = self
+                    .numbers
+                    .position(id)
+                    .filter(|&p| self.same.contains(p))?;
                 self.ads.get(p as usize).cloned()
             })
             .collect()
@@ -226,7 +226,12 @@ impl CycleIndex {
         c
     }
 
-    fn over(shared: Arc<Index>, ads: &[Arc<ClassAd>], numbers: Numbers, same: RoaringBitmap) -> Self {
+    fn over(
+        shared: Arc<Index>,
+        ads: &[Arc<ClassAd>],
+        numbers: Numbers,
+        same: RoaringBitmap,
+    ) -> Self {
         let mut hidden = Bits::new();
         for id in shared.ad_ids() {
             let mine = numbers.position(id).is_some_and(|p| same.contains(p));
@@ -335,7 +340,12 @@ impl CycleIndex {
     /// The rectangles of offer `p`, as [`Gone`] takes them.
     pub fn rids_of(&self, p: AdId) -> Vec<u32> {
         if self.in_overlay.contains(p) {
-            return self.overlay.rids_of(p).into_iter().map(|r| r | OVERLAY).collect();
+            return self
+                .overlay
+                .rids_of(p)
+                .into_iter()
+                .map(|r| r | OVERLAY)
+                .collect();
         }
         self.views
             .numbers
@@ -366,5 +376,121 @@ impl CycleIndex {
             evaluations: s.evaluations.saturating_sub(b.evaluations) + o.evaluations,
             ..s
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::collection::Collection;
+    use crate::cycle::offers::Offers;
+    use adjoin_query::parse;
+    use proptest::prelude::*;
+
+    fn offer(i: usize, m: i64) -> Arc<ClassAd> {
+        let text = format!("[Name = \"m{i}\"; Memory = {m}; Requirements = TARGET.Mem <= Memory]");
+        Arc::new(parse::classad(&text).expect("offer"))
+    }
+
+    fn request(m: i64) -> Arc<ClassAd> {
+        let text = format!("[Mem = {m}; Requirements = TARGET.Memory >= Mem]");
+        Arc::new(parse::classad(&text).expect("request"))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// A lent index whose ads are partly other versions than the cycle's, partly not the
+        /// cycle's at all, numbered sparsely or shifted, finds what evaluating every pair
+        /// finds, as offers are taken, put back and re-indexed.
+        #[test]
+        fn lent_indexes_answer_as_evaluation(
+            // Per offer: its memory, the held version's (`None`: the same), and the gap
+            // before its seq.
+            offers in prop::collection::vec((0..5i64, prop::option::of(0..5i64), 0..3u32), 0..16),
+            strangers in prop::collection::vec(0..5i64, 0..4),
+            steps in prop::collection::vec((0..6i64, 0..3u8, 0..16usize, 0..5i64), 1..12),
+        ) {
+            let ads: Vec<Arc<ClassAd>> =
+                offers.iter().enumerate().map(|(i, &(m, _, _))| offer(i, m * 1000)).collect();
+            let mut ids = Vec::new();
+            let mut next = 0u32;
+            for &(_, _, gap) in &offers {
+                next += gap;
+                ids.push(next);
+                next += 1;
+            }
+            let mut shared = Index::with_source(IndexOptions::default(), Arc::new(NoAds));
+            let mut same = RoaringBitmap::new();
+            for (i, &(m, other, _)) in offers.iter().enumerate() {
+                let held = other.map_or(m, |o| o) * 1000;
+                shared.insert(ids[i], offer(i, held)).expect("insert");
+                if other.is_none_or(|o| o == m) {
+                    same.insert(ids[i]);
+                }
+            }
+            // Ads the cycle did not read (after the last, and in the gaps).
+            for (k, &m) in strangers.iter().enumerate() {
+                let id = next + k as u32;
+                shared.insert(id, offer(100 + k, m * 1000)).expect("insert");
+            }
+            for (&id, k) in ids.iter().zip(0..) {
+                if id > 0 && !ids.contains(&(id - 1)) && k < strangers.len() {
+                    shared.insert(id - 1, offer(200 + k, strangers[k] * 1000)).expect("insert");
+                }
+            }
+            let numbers = Numbers::of(&ids);
+            let lent = CycleIndex::lent(Arc::new(shared), &ads, numbers, &same);
+            let mut held = Offers::through(lent);
+            let c = Collection { ids: Vec::new(), ads: ads.clone(), damaged: Vec::new() };
+            let mut naive = Offers::naive(&c, IndexOptions::default().eval);
+            let mut current = ads.clone();
+            let mut taken = vec![false; ads.len()];
+            for (mem, what, o, to) in steps {
+                let r = request(mem * 900);
+                prop_assert_eq!(held.candidates(&r), naive.candidates(&r));
+                let o = o as u32;
+                let Some(t) = taken.get_mut(o as usize) else { continue };
+                match what {
+                    0 if !*t => {
+                        *t = true;
+                        held.remove(o);
+                        naive.remove(o);
+                    }
+                    0 => {
+                        *t = false;
+                        held.restore(o, &current[o as usize]);
+                        naive.restore(o, &current[o as usize]);
+                    }
+                    // Only a live offer is re-indexed (a carve), as in a cycle.
+                    1 if !*t => {
+                        let ad = offer(o as usize, to * 1000);
+                        current[o as usize] = Arc::clone(&ad);
+                        held.update(o, &ad);
+                        naive.update(o, &ad);
+                    }
+                    _ => {
+                        // Confirmed one at a time, as a ranked list reads them.
+                        let (all, mut u) = held.candidates_unconfirmed(&r);
+                        let confirmed: RoaringBitmap = all
+                            .iter()
+                            .filter(|&x| u.as_mut().is_none_or(|u| held.holds(u, x)))
+                            .collect();
+                        prop_assert_eq!(confirmed, naive.candidates(&r));
+                    }
+                }
+            }
+        }
+    }
+
+    /// A source with no ads: the lent index must never read one (the cycle's are evaluated).
+    #[derive(Debug)]
+    struct NoAds;
+
+    impl AdSource for NoAds {
+        fn fetch(&self, ids: &[AdId]) -> Vec<Option<Arc<ClassAd>>> {
+            vec![None; ids.len()]
+        }
+        fn for_each(&self, _: &mut dyn FnMut(AdId, Arc<ClassAd>)) {}
     }
 }

@@ -826,9 +826,8 @@ impl Db {
                 let map = held.ids.read();
                 read.iter()
                     .filter(|&&(seq, rev)| {
-                        AdId::try_from(seq).is_ok_and(|n| {
-                            map.ads.get(&n).is_some_and(|a| a.revision == rev)
-                        })
+                        AdId::try_from(seq)
+                            .is_ok_and(|n| map.ads.get(&n).is_some_and(|a| a.revision == rev))
                     })
                     .filter_map(|&(seq, _)| AdId::try_from(seq).ok())
                     .collect()

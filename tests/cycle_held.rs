@@ -174,6 +174,9 @@ proptest! {
                     // The held index followed the cycle's consumption.
                     let all = parse::expr("true").expect("all");
                     let (index, scan) = both_ways(&db, &all);
+                    let now = clock.load(Ordering::SeqCst);
+                    let held = db.with_index("machines", |h| h.live(now)).expect("index");
+                    prop_assert_eq!(held, scan.len() as u64, "{:?}", durable.matches);
                     prop_assert_eq!(index, scan, "after a durable cycle: {:?}", durable.matches);
                 }
                 Op::Checkpoint => {

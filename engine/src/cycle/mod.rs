@@ -590,6 +590,7 @@ fn lend(
 ) -> Result<(Offers, Vec<Arc<ClassAd>>, f64), CycleError> {
     let coll = opts.offers.as_str();
     let views = held::views(&offers.ads, numbers.clone());
+    db.hold_index_of(coll, &offers.ids, &offers.ads, marks)?;
     let mut have = db.with_index(coll, |h| h.index.imported_attrs())?;
     let mut busy = start.elapsed().as_secs_f64();
     let mut got = Vec::new();

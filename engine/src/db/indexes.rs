@@ -443,8 +443,7 @@ impl Held {
     /// Adds ads read from the store (new or changed since the index's marks), recording
     /// their marks and expiries: one by one, or (`many`) as one batch.
     fn add_read(&mut self, ads: Vec<StoredAd>, many: bool) -> Result<(), DbError> {
-        self.settle();
-        let mut batch = Vec::new();
+        let mut adding = Vec::with_capacity(ads.len());
         for ad in ads {
             let Ok(n) = AdId::try_from(ad.header.seq) else {
                 self.damaged.push(format!(
@@ -453,11 +452,27 @@ impl Held {
                 ));
                 continue;
             };
-            let ad_arc = Arc::new(ad.ad);
-            let converted = (!many).then(|| self.index.converter().convert(&ad_arc));
+            adding.push(Adding {
+                n,
+                id: ad.header.id.into(),
+                revision: ad.revision,
+                expires: ad.header.expires,
+                ad: Arc::new(ad.ad),
+            });
+        }
+        self.add(adding, many)
+    }
+
+    /// Adds `ads`, recording their marks and expiries: one by one, or (`many`) as one batch.
+    fn add(&mut self, ads: Vec<Adding>, many: bool) -> Result<(), DbError> {
+        self.settle();
+        let mut batch = Vec::new();
+        for a in ads {
+            let n = a.n;
+            let converted = (!many).then(|| self.index.converter().convert(&a.ad));
             let ported = match &converted {
                 Some(c) => c.has_ports(),
-                None => adjoin_index::units(&ad_arc)
+                None => adjoin_index::units(&a.ad)
                     .first()
                     .is_some_and(|u| u.port.is_some()),
             };
@@ -466,15 +481,15 @@ impl Held {
             } else {
                 self.ported.remove(n);
             }
-            self.expires.set(n, ad.header.expires);
-            self.ids.write().insert(n, ad.header.id.into(), ad.revision);
+            self.expires.set(n, a.expires);
+            self.ids.write().insert(n, a.id, a.revision);
             match converted {
                 Some(c) => {
                     if self.index.insert_converted(n, c).is_err() {
                         self.forget(n);
                     }
                 }
-                None => batch.push((n, ad_arc)),
+                None => batch.push((n, a.ad)),
             }
         }
         if !batch.is_empty() {
@@ -482,6 +497,15 @@ impl Held {
         }
         Ok(())
     }
+}
+
+/// An ad to add to a held index: its number (seq), id, revision, expiry, and the ad.
+struct Adding {
+    n: AdId,
+    id: Arc<str>,
+    revision: u64,
+    expires: Option<i64>,
+    ad: Arc<ClassAd>,
 }
 
 /// What catching an index up takes: the collection's live view, its difference from the
@@ -806,6 +830,50 @@ impl Db {
                 == (mine.profile_cap, mine.rectangle_cap, mine.filter_max)
             && (Arc::ptr_eq(&opts.eval.host.0, &mine.eval.host.0)
                 || format!("{:?}", opts.eval.host) == format!("{:?}", mine.eval.host))
+    }
+
+    /// Holds `collection`'s index made from the ads a cycle has just read (`ads`, their
+    /// stored `ids` and `(seq, revision)` marks, in load order), when it holds none and
+    /// there is no checkpoint to restore: so that making it does not read them all again. It
+    /// is caught up at its next use (expiries, and what was written since the read).
+    pub(crate) fn hold_index_of(
+        &self,
+        collection: &str,
+        ids: &[String],
+        ads: &[Arc<ClassAd>],
+        marks: &[(u64, u64)],
+    ) -> Result<(), DbError> {
+        let slot = self.indexes.slot(collection);
+        let checkpointed = match (&self.indexes.dir, self.store.generation(collection)?) {
+            (Some(dir), Some(g)) => held_files::path(dir, g.collection).exists(),
+            _ => false,
+        };
+        if checkpointed || slot.held.read().is_some() {
+            return Ok(());
+        }
+        let _making = slot.making.lock();
+        if slot.held.read().is_some() {
+            return Ok(());
+        }
+        let _span = tracing::debug_span!("hold_index_of", collection).entered();
+        let mut held = self.empty_held(collection);
+        let adding = ids
+            .iter()
+            .zip(ads)
+            .zip(marks)
+            .filter_map(|((id, ad), &(seq, revision))| {
+                Some(Adding {
+                    n: AdId::try_from(seq).ok()?,
+                    id: id.as_str().into(),
+                    revision,
+                    expires: None,
+                    ad: Arc::clone(ad),
+                })
+            })
+            .collect();
+        held.add(adding, true)?;
+        *slot.held.write() = Some(held);
+        Ok(())
     }
 
     /// Lends `collection`'s held index (caught up first) to a matchmaking cycle that read the

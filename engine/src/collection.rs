@@ -1,7 +1,8 @@
-//! A collection read into memory in load order and indexed privately (`adjoin join`, cycles,
-//! and the nested-loop oracles): ad ids for the index are load positions, mapped back to the
-//! stored ids through [`Collection::id`]. (Queries of one collection use the index the `Db`
-//! holds: `db/indexes.rs`.)
+//! A collection read into memory in load order and indexed privately (the nested-loop
+//! oracles, tests): ad ids for the index are load positions, mapped back to the stored ids
+//! through [`Collection::id`]. Cycles read their offers here with each one's `(seq, revision)`
+//! ([`Collection::scan_marked`]) and search them through the index the `Db` holds
+//! (`db/indexes.rs`, `cycle/held.rs`), as queries, `join`, `candidates` and `analyze` do.
 
 use crate::{Db, DbError};
 use adjoin_index::{naive_join, AdId, Index, IndexError, IndexOptions, RoaringBitmap};

@@ -37,10 +37,16 @@
 //!   list is read in rank order, group by group, through the offers sorted once per rank
 //!   shape (`topk.rs`). Either gives exactly the order of the fully confirmed, fully ranked
 //!   list.
-//! - The offers are read, indexed and analysed on a second thread while the requests are
-//!   read, and the requests are shaped for clustering there as they come. Deciding the
-//!   matches is one sequential pass: a cluster's list is computed when its first request is
-//!   served, against the offers left then.
+//! - The offers are read and analysed on a second thread while the requests are read, and the
+//!   requests are shaped for clustering there as they come. They are searched through the
+//!   Db's held index of their collection, lent to the cycle (`held.rs`; made from the offers
+//!   just read when the Db holds none and there is no checkpoint; the attributes the requests'
+//!   shapes bound imported there first), so that a cycle indexes only what changed since the
+//!   last (a private index is built only when the cycle's index options are not the Db's,
+//!   or the offers were not read in `seq` order). Offers re-indexed during the cycle
+//!   (partitionable remainders) go to a private overlay. Deciding the matches is one
+//!   sequential pass: a cluster's list is computed when its first request is served, against
+//!   the offers left then.
 
 pub(crate) mod cluster;
 pub(crate) mod dock;
@@ -164,9 +170,11 @@ pub struct Phases {
     pub scan_requests: f64,
     /// Reading the offers from the store.
     pub scan_offers: f64,
-    /// Finding what the offers read of the requests, building the index over the offers (or
-    /// the naive pool), and classing their ranks (readying the index for the requests'
-    /// shapes not included).
+    /// Finding what the offers read of the requests, classing their ranks, and making the
+    /// index: lending the Db's held index (making it first when there is none, and importing
+    /// the attributes the requests' shapes bound, waiting for the requests not included), or
+    /// building a private one or the naive pool (readying it for the requests' shapes not
+    /// included).
     pub index: f64,
     /// Autoclustering the requests (from their shapes).
     pub cluster: f64,

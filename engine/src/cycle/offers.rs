@@ -1,5 +1,6 @@
 //! Where a cycle finds a request's candidates: the spatial index (two-sided queries,
-//! confirmed by evaluation), or, for `--naive`, every live offer by plain evaluation — the
+//! confirmed by evaluation; the Db's held index lent, or a private one: `held.rs`), or, for
+//! `--naive`, every live offer by plain evaluation — the
 //! oracle the indexed cycle must agree with. Offers consumed during the cycle leave every
 //! later search (and come back when a durable cycle undoes a match its store refused): the
 //! index keeps them and its answers are filtered, as removing an offer from every axis costs

@@ -31,9 +31,22 @@
 //! the index up if they differ (such a write made through `store()` *while* a Db write runs is
 //! not told apart from it, so writes through `store()` must not race the Db's own).
 //!
+//! **Lending to cycles.** The slot holds its index as a [`SharedIndex`] (an `Arc`): a
+//! matchmaking cycle takes a clone of it, caught up ([`Db::lend_index`]), and searches it
+//! without any lock while Db writes go on. A write that changes a lent index (a durable
+//! cycle consuming its offers, a partitionable remainder replacing one) applies its marks,
+//! expiries and ports at once and puts the index's own change off ([`Held::settle`] applies
+//! them, in order, before anything next reads or changes the index, by then in place once
+//! the cycle has given it back); so a cycle neither waits for the slot's lock nor makes the
+//! index copy itself, and the index is exact again before its next use. Only a use while a
+//! cycle still holds it copies it (`Arc::make_mut`). A cycle that finds no index held and no
+//! checkpoint makes it from the offers it has just read ([`Db::hold_index_of`]), caught up at
+//! its next use like any other.
+//!
 //! **Checkpoints.** The indexes that changed are written as checkpoints on close, and in the
 //! background (`CheckpointPolicy`, `checkpoints.rs`) after enough writes or time: each one's
-//! marks and snapshot are taken under its lock after a flush, and written outside it.
+//! marks and snapshot are taken under its lock after a flush, and written outside it (an
+//! index lent with changes put off is saved later rather than copied).
 
 use super::held_files::{self, OptionsStamp, Payload};
 use super::{Db, DbError};
@@ -251,9 +264,10 @@ pub struct Made {
     pub removed: usize,
 }
 
-/// A held index, shared with the matchmaking cycles it is lent to ([`Db::lend_index`]): read
-/// through `Deref`; a change through `DerefMut` copies it first while a cycle still holds it
-/// (`Arc::make_mut`), so a cycle's copy never changes under it.
+/// A held index, shared with the matchmaking cycles it is lent to: read through `Deref`; a
+/// change through `DerefMut` copies it first while a cycle still holds it (`Arc::make_mut`),
+/// so that a cycle's clone never changes under it (the Db's own writes put their changes off
+/// instead: see the module's header).
 #[derive(Clone, Debug)]
 pub struct SharedIndex(Arc<Index>);
 
@@ -879,9 +893,9 @@ impl Db {
     /// Lends `collection`'s held index (caught up first) to a matchmaking cycle that read the
     /// ads `read` (each one's `(seq, revision)`), after giving the attributes of `import`
     /// imported axes: read from `views` (the cycle's ads, by seq) where the index holds the
-    /// very version the cycle read, from the store otherwise. The cycle searches its copy
-    /// without a lock; Db writes meanwhile leave the held index as it is, to be caught up at
-    /// its next use (see [`SharedIndex`]).
+    /// very version the cycle read, from the store otherwise. The cycle searches its clone
+    /// without a lock; Db writes meanwhile put their changes to the index off (see the
+    /// module's header).
     pub(crate) fn lend_index(
         &self,
         collection: &str,

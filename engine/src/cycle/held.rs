@@ -483,6 +483,34 @@ mod tests {
         }
     }
 
+    #[test]
+    fn numbers_map_positions_to_ids_and_back() {
+        for (ids, kind) in [
+            (&[][..], "same"),
+            (&[0, 1, 2][..], "same"),
+            (&[3, 4, 5][..], "shifted"),
+            (&[0, 2, 5, 6][..], "sparse"),
+            (&[7][..], "shifted"),
+        ] {
+            let n = Numbers::of(ids);
+            let got = match n {
+                Numbers::Same => "same",
+                Numbers::Shifted(_) => "shifted",
+                Numbers::Sparse { .. } => "sparse",
+            };
+            assert_eq!(got, kind, "{ids:?}");
+            for (p, &id) in (0..).zip(ids) {
+                assert_eq!((n.id(p), n.position(id)), (Some(id), Some(p)), "{ids:?}");
+            }
+            let all: RoaringBitmap = ids.iter().copied().collect();
+            let want: RoaringBitmap = (0..ids.len() as u32).collect();
+            assert_eq!(n.positions(all), want, "{ids:?}");
+        }
+        let marks = [(4, 1), (2, 1)];
+        assert!(numbers(&marks).is_none(), "not ascending");
+        assert!(numbers(&[(u64::from(u32::MAX) + 1, 0)]).is_none(), "beyond AdId");
+    }
+
     /// A source with no ads: the lent index must never read one (the cycle's are evaluated).
     #[derive(Debug)]
     struct NoAds;

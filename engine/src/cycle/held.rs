@@ -508,7 +508,10 @@ mod tests {
         }
         let marks = [(4, 1), (2, 1)];
         assert!(numbers(&marks).is_none(), "not ascending");
-        assert!(numbers(&[(u64::from(u32::MAX) + 1, 0)]).is_none(), "beyond AdId");
+        assert!(
+            numbers(&[(u64::from(u32::MAX) + 1, 0)]).is_none(),
+            "beyond AdId"
+        );
     }
 
     /// A source with no ads: the lent index must never read one (the cycle's are evaluated).

@@ -10,6 +10,9 @@
 //! exist yet; by default it is in memory). `--hetero` generates the heterogeneous pool instead
 //! (`adjoin_workload::hetero`: every request distinct, ranks on both sides; CLUSTERS ignored).
 //!
+//! `--again` runs the dry run a second time, the Db's held index of the offers kept from the
+//! first (which made it from the offers it read, or restored it from a checkpoint).
+//!
 //! `cycle_timing --open PATH [--naive] [--uncached] [--durable] [--only-durable]` times the
 //! cycles on a database made before (collections `jobs` and `machines`), generating nothing;
 //! `--only-durable` runs the durable cycle alone (no dry run before it).
@@ -37,6 +40,7 @@ struct Args {
     uncached: bool,
     durable: bool,
     only_durable: bool,
+    again: bool,
     db: Option<String>,
     open: Option<String>,
     seed: u64,
@@ -63,6 +67,7 @@ fn args() -> Result<Args, String> {
             "--uncached" => a.uncached = true,
             "--durable" => a.durable = true,
             "--only-durable" => a.only_durable = true,
+            "--again" => a.again = true,
             "--db" => a.db = Some(it.next().ok_or("--db needs a path")?),
             "--open" => a.open = Some(it.next().ok_or("--open needs a path")?),
             "--seed" => a.seed = number(&it.next().ok_or("--seed needs a number")?)?,
@@ -75,7 +80,7 @@ fn args() -> Result<Args, String> {
     let [o, r, k] = positional.as_slice() else {
         return Err(
             "usage: cycle_timing (OFFERS REQUESTS CLUSTERS [--db PATH] [--seed N] [--hetero] | --open PATH) \
-                    [--naive] [--uncached] [--durable] [--only-durable]"
+                    [--naive] [--uncached] [--durable] [--only-durable] [--again]"
                 .into(),
         );
     };
@@ -207,6 +212,11 @@ fn cycles(db: &Db, a: &Args) -> Result<(), Box<dyn Error>> {
     let returned = t.elapsed().as_secs_f64();
     print("indexed, autoclustered, dry run", &indexed);
     println!("  run() returned after {returned:.3} s");
+    if a.again {
+        let r = run(db, &opts(&|_| {}))?;
+        print("indexed, autoclustered, dry run again", &r);
+        println!("  same matches: {}", r.matches == indexed.matches);
+    }
     if a.uncached {
         let r = run(db, &opts(&|o| o.no_clusters = true))?;
         print("indexed, uncached, dry run", &r);

@@ -1,7 +1,8 @@
-//! A collection read into memory in load order and indexed privately (`adjoin join`, cycles,
-//! and the nested-loop oracles): ad ids for the index are load positions, mapped back to the
-//! stored ids through [`Collection::id`]. (Queries of one collection use the index the `Db`
-//! holds: `db/indexes.rs`.)
+//! A collection read into memory in load order and indexed privately (the nested-loop
+//! oracles, tests): ad ids for the index are load positions, mapped back to the stored ids
+//! through [`Collection::id`]. Cycles read their offers here with each one's `(seq, revision)`
+//! ([`Collection::scan_marked`]) and search them through the index the `Db` holds
+//! (`db/indexes.rs`, `cycle/held.rs`), as queries, `join`, `candidates` and `analyze` do.
 
 use crate::{Db, DbError};
 use adjoin_index::{naive_join, AdId, Index, IndexError, IndexOptions, RoaringBitmap};
@@ -45,20 +46,31 @@ pub struct Collection {
 impl Collection {
     /// Reads the live ads of `coll` with one scan, in load order.
     pub fn scan(db: &Db, coll: &str) -> Result<Collection, CollectionError> {
+        Ok(Collection::scan_marked(db, coll)?.0)
+    }
+
+    /// [`Collection::scan`], with each ad's `(seq, revision)` by position (what a held index
+    /// knows it by).
+    pub(crate) fn scan_marked(
+        db: &Db,
+        coll: &str,
+    ) -> Result<(Collection, Vec<(u64, u64)>), CollectionError> {
         let mut c = Collection::default();
+        let mut marks = Vec::new();
         for ad in db.scan(coll)? {
             match ad {
                 Ok(ad) => {
                     if AdId::try_from(c.ads.len()).is_err() {
                         return Err(CollectionError::TooMany(coll.to_owned()));
                     }
-                    c.ids.push(ad.id().to_owned());
+                    marks.push((ad.header.seq, ad.revision));
+                    c.ids.push(ad.header.id);
                     c.ads.push(Arc::new(ad.ad));
                 }
                 Err(e) => c.damaged.push(e.into()),
             }
         }
-        Ok(c)
+        Ok((c, marks))
     }
 
     /// The number of ads.

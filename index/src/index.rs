@@ -187,6 +187,21 @@ pub(crate) struct Counters {
     pub(crate) confirmed: AtomicU64,
 }
 
+impl Clone for Counters {
+    fn clone(&self) -> Counters {
+        let get = |c: &AtomicU64| AtomicU64::new(c.load(Ordering::Relaxed));
+        Counters {
+            queries: get(&self.queries),
+            probes: get(&self.probes),
+            filtered: get(&self.filtered),
+            candidates: get(&self.candidates),
+            exact: get(&self.exact),
+            evaluations: get(&self.evaluations),
+            confirmed: get(&self.confirmed),
+        }
+    }
+}
+
 impl Counters {
     pub(crate) fn add(c: &AtomicU64, n: u64) {
         c.fetch_add(n, Ordering::Relaxed);
@@ -222,8 +237,9 @@ pub struct Stats {
     pub confirmed: u64,
 }
 
-/// The index of one collection.
-#[derive(Debug)]
+/// The index of one collection. A clone is a deep copy (its counters start from the
+/// original's), sharing only the source it reads ads back from.
+#[derive(Clone, Debug)]
 pub struct Index {
     pub(crate) opts: IndexOptions,
     /// Where ads are read back when units do not hold them.
@@ -714,6 +730,18 @@ impl Index {
     /// (adaptive dimensions). A unit whose ad cannot be read back counts as deviant there:
     /// it stays a candidate, and evaluation decides.
     pub fn ensure_imported(&mut self, attrs: &[Key]) {
+        let source = self.source.clone();
+        self.ensure_imported_in(attrs, source.as_deref());
+    }
+
+    /// [`Index::ensure_imported`] reading the ads from `source` (by this index's ids) when
+    /// the units hold no views: for a caller that holds the very versions the index was
+    /// made of. An ad `source` does not give counts as deviant.
+    pub fn ensure_imported_from(&mut self, attrs: &[Key], source: &dyn AdSource) {
+        self.ensure_imported_in(attrs, Some(source));
+    }
+
+    fn ensure_imported_in(&mut self, attrs: &[Key], source: Option<&dyn AdSource>) {
         let mut missing: Vec<Key> = attrs
             .iter()
             .copied()
@@ -736,7 +764,7 @@ impl Index {
                 data.imp.push((k, v));
             }
         };
-        match self.source.clone() {
+        match source.filter(|_| self.units.iter().flatten().any(|d| d.view.is_none())) {
             // Views held: read them.
             None => {
                 for data in self.units.iter_mut().flatten() {
@@ -779,16 +807,25 @@ impl Index {
         }
     }
 
-    /// The views of units `us`, in order: held, or read from the source in one batch (each ad
+    /// The views of units `us`, in order: held, or read from `source` in one batch (each ad
     /// once); `None` for a unit that is gone or whose ad cannot be read.
-    pub(crate) fn views(&self, us: &[u32]) -> Vec<Option<Arc<ClassAd>>> {
-        let Some(source) = &self.source else {
-            return us
-                .iter()
-                .map(|&u| self.unit(u).and_then(|d| d.view.clone()))
-                .collect();
+    pub(crate) fn views_from(
+        &self,
+        us: &[u32],
+        source: Option<&dyn AdSource>,
+    ) -> Vec<Option<Arc<ClassAd>>> {
+        let held = |u: u32| self.unit(u).and_then(|d| d.view.clone());
+        let Some(source) = source else {
+            return us.iter().map(|&u| held(u)).collect();
         };
-        let mut ids: Vec<AdId> = us.iter().filter_map(|&u| Some(self.unit(u)?.ad)).collect();
+        // Units holding their views use them; the others are read from `source`, each ad once.
+        let mut ids: Vec<AdId> = us
+            .iter()
+            .filter_map(|&u| self.unit(u).filter(|d| d.view.is_none()).map(|d| d.ad))
+            .collect();
+        if ids.is_empty() {
+            return us.iter().map(|&u| held(u)).collect();
+        }
         ids.sort_unstable();
         ids.dedup();
         let fetched = source.fetch(&ids);
@@ -800,6 +837,9 @@ impl Index {
         us.iter()
             .map(|&u| {
                 let d = self.unit(u)?;
+                if let Some(v) = &d.view {
+                    return Some(Arc::clone(v));
+                }
                 let found = by_ad.get(&d.ad)?.iter().find(|x| x.port == d.port)?;
                 Some(Arc::clone(&found.ad))
             })

@@ -24,7 +24,7 @@
 
 use crate::answer::{Answer, Explain, Hit, Step};
 use crate::bits::Bits;
-use crate::index::{AdId, Counters, Index, UnitData};
+use crate::index::{AdId, AdSource, Counters, Index, UnitData};
 use crate::position::{ends, Pos};
 use crate::rectangle::{imp_value, ImpValue};
 use crate::window::{accepts, satisfies, Direction, Query};
@@ -341,7 +341,7 @@ impl Index {
     /// are taken as they are; the others are evaluated (counted in the answer's explain).
     pub fn confirm(&self, q: &Query, a: &mut Answer) -> Vec<Hit> {
         let mut hits = Vec::new();
-        self.confirm_with(q, a, |u| {
+        self.confirm_with(q, a, self.source.as_deref(), true, |u| {
             hits.push(Hit {
                 ad: u.ad,
                 port: u.port,
@@ -353,14 +353,46 @@ impl Index {
 
     /// Confirms a raw answer: the ids of the ads with a matching unit.
     pub fn confirm_ads(&self, q: &Query, a: &mut Answer) -> RoaringBitmap {
+        self.confirm_ads_in(q, a, self.source.as_deref(), true)
+    }
+
+    /// [`Index::confirm_ads`] evaluating the ads `views` gives (by this index's ids) instead
+    /// of those it holds or reads back: for a caller that holds the very versions the index
+    /// was made of (a matchmaking cycle lent a held index). `views` is asked in batches,
+    /// never for every ad at once.
+    pub fn confirm_ads_from(
+        &self,
+        q: &Query,
+        a: &mut Answer,
+        views: &dyn AdSource,
+    ) -> RoaringBitmap {
+        self.confirm_ads_in(q, a, Some(views), false)
+    }
+
+    fn confirm_ads_in(
+        &self,
+        q: &Query,
+        a: &mut Answer,
+        source: Option<&dyn AdSource>,
+        scan_many: bool,
+    ) -> RoaringBitmap {
         let mut ads = Vec::new();
-        self.confirm_with(q, a, |u| ads.push(u.ad));
+        self.confirm_with(q, a, source, scan_many, |u| ads.push(u.ad));
         ads.sort_unstable();
         ads.dedup();
         RoaringBitmap::from_sorted_iter(ads).unwrap_or_default()
     }
 
-    fn confirm_with(&self, q: &Query, a: &mut Answer, mut hit: impl FnMut(&UnitData)) {
+    /// Confirms `a`, ads read back from `source` when the units hold no views (`scan_many`:
+    /// one pass over all of them when much of the collection is pending).
+    fn confirm_with(
+        &self,
+        q: &Query,
+        a: &mut Answer,
+        source: Option<&dyn AdSource>,
+        scan_many: bool,
+        mut hit: impl FnMut(&UnitData),
+    ) {
         let mut seen = RoaringBitmap::new();
         let single = self.one_rect_per_unit();
         let all_exact = a.all_exact();
@@ -384,9 +416,13 @@ impl Index {
             }
         }
         let evaluated = pending.len() as u64;
-        match &self.source {
+        match source {
             // Much of a collection whose ads are elsewhere: one pass over all of them.
-            Some(source) if pending.len() >= CONFIRM_BATCH && pending.len() * 4 >= self.len() => {
+            Some(source)
+                if scan_many
+                    && pending.len() >= CONFIRM_BATCH
+                    && pending.len() * 4 >= self.len() =>
+            {
                 let mut by_ad: FxHashMap<AdId, Vec<u32>> = FxHashMap::default();
                 for &u in &pending {
                     if let Some(unit) = self.unit(u) {
@@ -407,7 +443,7 @@ impl Index {
             }
             _ => {
                 for chunk in pending.chunks(CONFIRM_BATCH) {
-                    for (&u, view) in chunk.iter().zip(self.views(chunk)) {
+                    for (&u, view) in chunk.iter().zip(self.views_from(chunk, source)) {
                         let Some(unit) = self.unit(u) else { continue };
                         // An ad that cannot be read back matches nothing.
                         if view.is_some_and(|v| self.evaluate(q, &v)) {
@@ -463,6 +499,22 @@ impl Index {
     /// them (an ad [`Index::split_ads`] left pending): what [`Index::confirm_ads`] finds of
     /// that ad. Counted as evaluations and confirmations.
     pub fn confirm_ad(&self, q: &Query, a: &Answer, id: AdId) -> bool {
+        self.confirm_ad_in(q, a, id, self.source.as_deref())
+    }
+
+    /// [`Index::confirm_ad`] evaluating the ad `views` gives (see
+    /// [`Index::confirm_ads_from`]).
+    pub fn confirm_ad_from(&self, q: &Query, a: &Answer, id: AdId, views: &dyn AdSource) -> bool {
+        self.confirm_ad_in(q, a, id, Some(views))
+    }
+
+    fn confirm_ad_in(
+        &self,
+        q: &Query,
+        a: &Answer,
+        id: AdId,
+        source: Option<&dyn AdSource>,
+    ) -> bool {
         let Some(us) = self.ads.get(&id) else {
             return false;
         };
@@ -480,11 +532,11 @@ impl Index {
                     .any(|&r| a.rids.contains(r) && set.contains(r))
             };
             let known = (decided(&a.stored_decided), decided(&a.probe_decided));
-            let holds = match (&d.view, &self.source) {
+            let holds = match (&d.view, source) {
                 (Some(view), _) => self.evaluate_rest(q, view, known),
                 // Read back from the source; an ad that cannot be read matches nothing.
                 (None, Some(_)) => self
-                    .views(&[u])
+                    .views_from(&[u], source)
                     .pop()
                     .flatten()
                     .is_some_and(|v| self.evaluate_rest(q, &v, known)),

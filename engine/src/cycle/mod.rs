@@ -37,14 +37,21 @@
 //!   list is read in rank order, group by group, through the offers sorted once per rank
 //!   shape (`topk.rs`). Either gives exactly the order of the fully confirmed, fully ranked
 //!   list.
-//! - The offers are read, indexed and analysed on a second thread while the requests are
-//!   read, and the requests are shaped for clustering there as they come. Deciding the
-//!   matches is one sequential pass: a cluster's list is computed when its first request is
-//!   served, against the offers left then.
+//! - The offers are read and analysed on a second thread while the requests are read, and the
+//!   requests are shaped for clustering there as they come. They are searched through the
+//!   Db's held index of their collection, lent to the cycle (`held.rs`; made from the offers
+//!   just read when the Db holds none and there is no checkpoint; the attributes the requests'
+//!   shapes bound imported there first), so that a cycle indexes only what changed since the
+//!   last (a private index is built only when the cycle's index options are not the Db's,
+//!   or the offers were not read in `seq` order). Offers re-indexed during the cycle
+//!   (partitionable remainders) go to a private overlay. Deciding the matches is one
+//!   sequential pass: a cluster's list is computed when its first request is served, against
+//!   the offers left then.
 
 pub(crate) mod cluster;
 pub(crate) mod dock;
 mod group;
+mod held;
 mod matchlist;
 mod offers;
 pub(crate) mod order;
@@ -163,9 +170,11 @@ pub struct Phases {
     pub scan_requests: f64,
     /// Reading the offers from the store.
     pub scan_offers: f64,
-    /// Finding what the offers read of the requests, building the index over the offers (or
-    /// the naive pool), and classing their ranks (readying the index for the requests'
-    /// shapes not included).
+    /// Finding what the offers read of the requests, classing their ranks, and making the
+    /// index: lending the Db's held index (making it first when there is none, and importing
+    /// the attributes the requests' shapes bound, waiting for the requests not included), or
+    /// building a private one or the naive pool (readying it for the requests' shapes not
+    /// included).
     pub index: f64,
     /// Autoclustering the requests (from their shapes).
     pub cluster: f64,
@@ -347,9 +356,11 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
     phases.matching = split();
     report.phases = phases;
     report.seconds = start.elapsed().as_secs_f64();
-    // Freeing the working set (a million ads take seconds) off the caller's path; if no
-    // thread can be had, here.
-    let rest = (requests.ads, offers.ads, pool, clusters);
+    // The held index lent goes back now (a Db write or query from here on changes it in
+    // place, not a copy); the rest of the working set (a million ads take seconds) is freed
+    // off the caller's path; if no thread can be had, here.
+    drop(pool);
+    let rest = (requests.ads, offers.ads, clusters);
     let _ = std::thread::Builder::new()
         .name("cycle-free".into())
         .spawn(move || drop(rest));
@@ -520,18 +531,14 @@ impl OfferSide {
         requests: Option<ToRequests>,
     ) -> Result<OfferSide, CycleError> {
         let t = Instant::now();
-        let offers = Collection::scan(db, &opts.offers)?;
+        let (offers, marks) = Collection::scan_marked(db, &opts.offers)?;
         let scan = t.elapsed().as_secs_f64();
         let reps = requests.map(|(roots_to, reps)| {
             // A reader gone has failed; its error is the cycle's.
             let _ = roots_to.send(roots(&offers.ads, &opts.dock, eval));
             reps
         });
-        let mut pool = if opts.naive {
-            Offers::naive(&offers, eval.clone())
-        } else {
-            Offers::indexed(&offers, opts.index.clone())?
-        };
+        let mut lap = Instant::now();
         let dock = Dock::for_offers(opts.dock.clone(), &offers.ads);
         let mut partitionable: Vec<bool> = offers
             .ads
@@ -541,10 +548,30 @@ impl OfferSide {
         if opts.whole_slots || !partitionable.contains(&true) {
             partitionable.clear();
         }
-        let index = t.elapsed().as_secs_f64() - scan;
-        for rep in reps.into_iter().flatten() {
+        let numbers = (!opts.naive && db.lends_for(&opts.index))
+            .then(|| held::numbers(&marks))
+            .flatten();
+        let (mut pool, reps, index) = match numbers {
+            Some(numbers) => {
+                let (pool, reps, index) = lend(db, opts, &offers, &marks, numbers, reps, lap)?;
+                lap = Instant::now();
+                (pool, reps, index)
+            }
+            None => {
+                let pool = match opts.naive {
+                    true => Offers::naive(&offers, eval.clone()),
+                    false => Offers::indexed(&offers, opts.index.clone())?,
+                };
+                let index = lap.elapsed().as_secs_f64();
+                lap = Instant::now();
+                let reps: Vec<Arc<ClassAd>> = reps.into_iter().flatten().collect();
+                (pool, reps, index)
+            }
+        };
+        for rep in reps {
             pool.prepare_for(&rep);
         }
+        tracing::debug!(prepare = lap.elapsed().as_secs_f64(), "offers readied");
         Ok(OfferSide {
             offers,
             pool,
@@ -554,6 +581,49 @@ impl OfferSide {
             index,
         })
     }
+}
+
+/// The offers of a cycle searched through the Db's held index of their collection, lent
+/// ([`Db::lend_index`]): the attributes the requests' shapes bound imported there first (as
+/// each shape's first request comes from the reader, `reps`), then the index lent. Returns the
+/// pool, the requests received, and the seconds spent on the index (not waiting for them).
+fn lend(
+    db: &Db,
+    opts: &CycleOptions,
+    offers: &Collection,
+    marks: &[(u64, u64)],
+    numbers: held::Numbers,
+    reps: Option<mpsc::Receiver<Arc<ClassAd>>>,
+    start: Instant,
+) -> Result<(Offers, Vec<Arc<ClassAd>>, f64), CycleError> {
+    let coll = opts.offers.as_str();
+    let views = held::views(&offers.ads, numbers.clone());
+    db.hold_index_of(coll, &offers.ids, &offers.ads, marks)?;
+    let mut have = db.with_index(coll, |h| h.index.imported_attrs())?;
+    let mut busy = start.elapsed().as_secs_f64();
+    let mut got = Vec::new();
+    for rep in reps.into_iter().flatten() {
+        let t = Instant::now();
+        let mut missing: Vec<adjoin_query::Key> = adjoin_index::Query::two_sided(&rep, &opts.index)
+            .iter()
+            .flat_map(|q| q.window_attrs())
+            .filter(|k| have.binary_search(k).is_err())
+            .collect();
+        if !missing.is_empty() {
+            missing.sort_unstable();
+            missing.dedup();
+            drop(db.lend_index(coll, marks, &missing, &views)?);
+            have.extend(missing);
+            have.sort_unstable();
+        }
+        got.push(rep);
+        busy += t.elapsed().as_secs_f64();
+    }
+    let t = Instant::now();
+    let lent = db.lend_index(coll, marks, &[], &views)?;
+    let index = held::CycleIndex::lent(lent.index, &offers.ads, numbers, &lent.same);
+    busy += t.elapsed().as_secs_f64();
+    Ok((Offers::through(index), got, busy))
 }
 
 /// A cycle under way: what it reads, what it has decided, and what is not yet committed.

@@ -1,12 +1,14 @@
 //! Where a cycle finds a request's candidates: the spatial index (two-sided queries,
-//! confirmed by evaluation), or, for `--naive`, every live offer by plain evaluation — the
+//! confirmed by evaluation; the Db's held index lent, or a private one: `held.rs`), or, for
+//! `--naive`, every live offer by plain evaluation — the
 //! oracle the indexed cycle must agree with. Offers consumed during the cycle leave every
 //! later search (and come back when a durable cycle undoes a match its store refused): the
 //! index keeps them and its answers are filtered, as removing an offer from every axis costs
 //! more than passing over it.
 
+use super::held::{CycleAnswer, CycleIndex, Gone};
 use crate::collection::{Collection, CollectionError};
-use adjoin_index::{units, AdId, Answer, Bits, Index, IndexOptions, Query, RoaringBitmap};
+use adjoin_index::{units, AdId, IndexOptions, Query, RoaringBitmap};
 use adjoin_query::eval::{symmetric_match, EvalOptions};
 use adjoin_query::ClassAd;
 use rustc_hash::FxHashMap;
@@ -14,12 +16,13 @@ use std::sync::Arc;
 
 /// The live offers of a cycle and how they are searched.
 pub enum Offers {
-    /// Through the spatial index, which still holds the offers `gone` from the cycle.
+    /// Through the spatial index (the Db's held index lent, or a private one:
+    /// [`CycleIndex`]), which still holds the offers `gone` from the cycle.
     Indexed {
         /// The index of every offer of the cycle.
-        index: Box<Index>,
+        index: Box<CycleIndex>,
         /// The rectangles of the offers taken (or gone) so far.
-        gone: Bits,
+        gone: Gone,
         /// The windows of the requests readied ([`Offers::prepare_for`]) and not yet
         /// searched, by the address of the request's ad (held here, so that the address
         /// names it while it is here): made once, not again when the request is served.
@@ -37,13 +40,18 @@ pub enum Offers {
 }
 
 impl Offers {
-    /// The offers of `c` searched through an index.
+    /// The offers of `c` searched through an index built for them.
     pub fn indexed(c: &Collection, opts: IndexOptions) -> Result<Offers, CollectionError> {
-        Ok(Offers::Indexed {
-            index: Box::new(c.index(opts)?),
-            gone: Bits::new(),
+        Ok(Offers::through(CycleIndex::private(&c.ads, opts)?))
+    }
+
+    /// The offers searched through `index`.
+    pub(crate) fn through(index: CycleIndex) -> Offers {
+        Offers::Indexed {
+            gone: index.gone(),
+            index: Box::new(index),
             readied: FxHashMap::default(),
-        })
+        }
     }
 
     /// The offers of `c` searched by plain evaluation.
@@ -254,7 +262,7 @@ fn readied_for(
 #[derive(Debug)]
 pub struct Unconfirmed {
     query: Query,
-    answer: Answer,
+    answer: CycleAnswer,
     pending: RoaringBitmap,
     rejected: RoaringBitmap,
 }

@@ -31,9 +31,22 @@
 //! the index up if they differ (such a write made through `store()` *while* a Db write runs is
 //! not told apart from it, so writes through `store()` must not race the Db's own).
 //!
+//! **Lending to cycles.** The slot holds its index as a [`SharedIndex`] (an `Arc`): a
+//! matchmaking cycle takes a clone of it, caught up ([`Db::lend_index`]), and searches it
+//! without any lock while Db writes go on. A write that changes a lent index (a durable
+//! cycle consuming its offers, a partitionable remainder replacing one) applies its marks,
+//! expiries and ports at once and puts the index's own change off ([`Held::settle`] applies
+//! them, in order, before anything next reads or changes the index, by then in place once
+//! the cycle has given it back); so a cycle neither waits for the slot's lock nor makes the
+//! index copy itself, and the index is exact again before its next use. Only a use while a
+//! cycle still holds it copies it (`Arc::make_mut`). A cycle that finds no index held and no
+//! checkpoint makes it from the offers it has just read ([`Db::hold_index_of`]), caught up at
+//! its next use like any other.
+//!
 //! **Checkpoints.** The indexes that changed are written as checkpoints on close, and in the
 //! background (`CheckpointPolicy`, `checkpoints.rs`) after enough writes or time: each one's
-//! marks and snapshot are taken under its lock after a flush, and written outside it.
+//! marks and snapshot are taken under its lock after a flush, and written outside it (an
+//! index lent with changes put off is saved later rather than copied).
 
 use super::held_files::{self, OptionsStamp, Payload};
 use super::{Db, DbError};
@@ -251,11 +264,42 @@ pub struct Made {
     pub removed: usize,
 }
 
+/// A held index, shared with the matchmaking cycles it is lent to: read through `Deref`; a
+/// change through `DerefMut` copies it first while a cycle still holds it (`Arc::make_mut`),
+/// so that a cycle's clone never changes under it (the Db's own writes put their changes off
+/// instead: see the module's header).
+#[derive(Clone, Debug)]
+pub struct SharedIndex(Arc<Index>);
+
+impl SharedIndex {
+    fn new(index: Index) -> SharedIndex {
+        SharedIndex(Arc::new(index))
+    }
+
+    /// Whether a cycle holds it (a change now would copy it).
+    pub(crate) fn lent(&self) -> bool {
+        Arc::strong_count(&self.0) > 1
+    }
+}
+
+impl std::ops::Deref for SharedIndex {
+    type Target = Index;
+    fn deref(&self) -> &Index {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for SharedIndex {
+    fn deref_mut(&mut self) -> &mut Index {
+        Arc::make_mut(&mut self.0)
+    }
+}
+
 /// One collection's index and what ties it to the store.
 #[derive(Debug)]
 pub struct Held {
     /// The spatial index (its ad ids are the records' sequence numbers).
-    pub index: Index,
+    pub index: SharedIndex,
     ids: Arc<RwLock<IdMap>>,
     expires: Expiries,
     /// Ads with ports: a constraint query evaluates them whole (the index holds their ports).
@@ -269,6 +313,16 @@ pub struct Held {
     made: Made,
     /// What the index's reads of the store could not read since last taken.
     unread: Arc<Mutex<Vec<Unread>>>,
+    /// Changes to the index put off while it is lent to a cycle (its marks, expiries and
+    /// ports follow at once), in order: applied before its next use ([`Held::settle`]).
+    deferred: Vec<Deferred>,
+}
+
+/// A change to a lent index, put off.
+#[derive(Debug)]
+enum Deferred {
+    Remove(AdId),
+    Put(AdId, Converted),
 }
 
 impl Held {
@@ -340,7 +394,9 @@ impl Held {
         } else {
             self.ported.remove(n);
         }
-        if self.index.insert_converted(n, ad).is_err() {
+        if self.index.lent() {
+            self.deferred.push(Deferred::Put(n, ad));
+        } else if self.index.insert_converted(n, ad).is_err() {
             self.forget(n);
             return false;
         }
@@ -353,9 +409,33 @@ impl Held {
     /// Drops ad `n` from the index and its marks.
     fn forget(&mut self, n: AdId) {
         self.ids.write().remove(n);
-        self.index.remove(n);
+        match self.index.lent() {
+            true => self.deferred.push(Deferred::Remove(n)),
+            false => {
+                self.index.remove(n);
+            }
+        }
         self.expires.set(n, None);
         self.ported.remove(n);
+    }
+
+    /// Applies to the index the changes put off while it was lent (copying it if it still
+    /// is): before anything reads or changes it otherwise. An ad it then cannot hold loses
+    /// its mark and the index its generation, to be caught up at its next use.
+    fn settle(&mut self) {
+        for d in std::mem::take(&mut self.deferred) {
+            match d {
+                Deferred::Remove(n) => {
+                    self.index.remove(n);
+                }
+                Deferred::Put(n, ad) => {
+                    if self.index.insert_converted(n, ad).is_err() {
+                        self.forget(n);
+                        self.generation = None;
+                    }
+                }
+            }
+        }
     }
 
     /// Applies a removal (or consumption) the store made; the index always follows.
@@ -377,7 +457,7 @@ impl Held {
     /// Adds ads read from the store (new or changed since the index's marks), recording
     /// their marks and expiries: one by one, or (`many`) as one batch.
     fn add_read(&mut self, ads: Vec<StoredAd>, many: bool) -> Result<(), DbError> {
-        let mut batch = Vec::new();
+        let mut adding = Vec::with_capacity(ads.len());
         for ad in ads {
             let Ok(n) = AdId::try_from(ad.header.seq) else {
                 self.damaged.push(format!(
@@ -386,11 +466,27 @@ impl Held {
                 ));
                 continue;
             };
-            let ad_arc = Arc::new(ad.ad);
-            let converted = (!many).then(|| self.index.converter().convert(&ad_arc));
+            adding.push(Adding {
+                n,
+                id: ad.header.id.into(),
+                revision: ad.revision,
+                expires: ad.header.expires,
+                ad: Arc::new(ad.ad),
+            });
+        }
+        self.add(adding, many)
+    }
+
+    /// Adds `ads`, recording their marks and expiries: one by one, or (`many`) as one batch.
+    fn add(&mut self, ads: Vec<Adding>, many: bool) -> Result<(), DbError> {
+        self.settle();
+        let mut batch = Vec::new();
+        for a in ads {
+            let n = a.n;
+            let converted = (!many).then(|| self.index.converter().convert(&a.ad));
             let ported = match &converted {
                 Some(c) => c.has_ports(),
-                None => adjoin_index::units(&ad_arc)
+                None => adjoin_index::units(&a.ad)
                     .first()
                     .is_some_and(|u| u.port.is_some()),
             };
@@ -399,15 +495,15 @@ impl Held {
             } else {
                 self.ported.remove(n);
             }
-            self.expires.set(n, ad.header.expires);
-            self.ids.write().insert(n, ad.header.id.into(), ad.revision);
+            self.expires.set(n, a.expires);
+            self.ids.write().insert(n, a.id, a.revision);
             match converted {
                 Some(c) => {
                     if self.index.insert_converted(n, c).is_err() {
                         self.forget(n);
                     }
                 }
-                None => batch.push((n, ad_arc)),
+                None => batch.push((n, a.ad)),
             }
         }
         if !batch.is_empty() {
@@ -415,6 +511,15 @@ impl Held {
         }
         Ok(())
     }
+}
+
+/// An ad to add to a held index: its number (seq), id, revision, expiry, and the ad.
+struct Adding {
+    n: AdId,
+    id: Arc<str>,
+    revision: u64,
+    expires: Option<i64>,
+    ad: Arc<ClassAd>,
 }
 
 /// What catching an index up takes: the collection's live view, its difference from the
@@ -454,6 +559,70 @@ impl Plan {
             }
         }
         map
+    }
+}
+
+/// What a cycle is lent of a held index ([`Db::lend_index`]).
+pub(crate) struct Lent {
+    /// The index as lent (its ad ids are the records' seqs).
+    pub(crate) index: Arc<Index>,
+    /// The seqs of the ads the cycle read that the index holds in the very version read.
+    pub(crate) same: RoaringBitmap,
+}
+
+/// The ads of a held index read for an import during a cycle: the cycle's own where they are
+/// the versions the index holds (`same`), the store's for the `others`.
+#[derive(Debug)]
+struct Preferring<'a> {
+    views: &'a dyn AdSource,
+    same: &'a RoaringBitmap,
+    others: Vec<AdId>,
+    store: Option<Arc<dyn AdSource>>,
+}
+
+impl AdSource for Preferring<'_> {
+    fn fetch(&self, ids: &[AdId]) -> Vec<Option<Arc<ClassAd>>> {
+        let (mine, theirs): (Vec<AdId>, Vec<AdId>) =
+            ids.iter().partition(|&&n| self.same.contains(n));
+        let mut mine = mine.iter().copied().zip(self.views.fetch(&mine));
+        let mut theirs = match &self.store {
+            Some(store) => theirs.iter().copied().zip(store.fetch(&theirs)).collect(),
+            None => Vec::new(),
+        }
+        .into_iter();
+        // Both halves keep the order asked: merged back by walking `ids` once.
+        let (mut m, mut t) = (mine.next(), theirs.next());
+        ids.iter()
+            .map(|&n| {
+                if m.as_ref().is_some_and(|(id, _)| *id == n) {
+                    let got = m.take().and_then(|(_, ad)| ad);
+                    m = mine.next();
+                    got
+                } else if t.as_ref().is_some_and(|(id, _)| *id == n) {
+                    let got = t.take().and_then(|(_, ad)| ad);
+                    t = theirs.next();
+                    got
+                } else {
+                    None
+                }
+            })
+            .collect()
+    }
+
+    fn for_each(&self, f: &mut dyn FnMut(AdId, Arc<ClassAd>)) {
+        self.views.for_each(&mut |n, ad| {
+            if self.same.contains(n) {
+                f(n, ad);
+            }
+        });
+        let Some(store) = &self.store else { return };
+        for chunk in self.others.chunks(4096) {
+            for (&n, ad) in chunk.iter().zip(store.fetch(chunk)) {
+                if let Some(ad) = ad {
+                    f(n, ad);
+                }
+            }
+        }
     }
 }
 
@@ -534,6 +703,12 @@ impl Indexes {
                 let Some(g) = held.generation.filter(|_| !held.saved) else {
                     continue;
                 };
+                if held.index.lent() && !held.deferred.is_empty() {
+                    // Lent to a cycle with changes put off: saved later (at close at last),
+                    // rather than copied now.
+                    continue;
+                }
+                held.settle();
                 held.saved = true;
                 let payload = Payload {
                     options: OptionsStamp::of(held.index.options()),
@@ -593,6 +768,7 @@ impl Db {
             let mut guard = slot.held.write();
             if current(&guard)? {
                 if let Some(held) = guard.as_mut() {
+                    held.settle();
                     return Ok(f(held));
                 }
             }
@@ -603,6 +779,7 @@ impl Db {
             let mut guard = slot.held.write();
             if current(&guard)? {
                 if let Some(held) = guard.as_mut() {
+                    held.settle();
                     return Ok(f(held));
                 }
             }
@@ -647,12 +824,112 @@ impl Db {
         );
         *guard = Some(held);
         match guard.as_mut() {
-            Some(held) => Ok(f(held)),
+            Some(held) => {
+                held.settle();
+                Ok(f(held))
+            }
             None => Err(DbError::Ad(AdError::NotFound {
                 collection: collection.to_owned(),
                 id: String::new(),
             })),
         }
+    }
+
+    /// Whether a cycle with index options `opts` may search the held indexes: they convert
+    /// and evaluate as it would (the same evaluation options, host and caps).
+    pub(crate) fn lends_for(&self, opts: &IndexOptions) -> bool {
+        let mine = &self.indexes.opts;
+        super::query::same_eval(&opts.eval, &mine.eval)
+            && (opts.profile_cap, opts.rectangle_cap, opts.filter_max)
+                == (mine.profile_cap, mine.rectangle_cap, mine.filter_max)
+            && (Arc::ptr_eq(&opts.eval.host.0, &mine.eval.host.0)
+                || format!("{:?}", opts.eval.host) == format!("{:?}", mine.eval.host))
+    }
+
+    /// Holds `collection`'s index made from the ads a cycle has just read (`ads`, their
+    /// stored `ids` and `(seq, revision)` marks, in load order), when it holds none and
+    /// there is no checkpoint to restore: so that making it does not read them all again. It
+    /// is caught up at its next use (expiries, and what was written since the read).
+    pub(crate) fn hold_index_of(
+        &self,
+        collection: &str,
+        ids: &[String],
+        ads: &[Arc<ClassAd>],
+        marks: &[(u64, u64)],
+    ) -> Result<(), DbError> {
+        let slot = self.indexes.slot(collection);
+        let checkpointed = match (&self.indexes.dir, self.store.generation(collection)?) {
+            (Some(dir), Some(g)) => held_files::path(dir, g.collection).exists(),
+            _ => false,
+        };
+        if checkpointed || slot.held.read().is_some() {
+            return Ok(());
+        }
+        let _making = slot.making.lock();
+        if slot.held.read().is_some() {
+            return Ok(());
+        }
+        let _span = tracing::debug_span!("hold_index_of", collection).entered();
+        let mut held = self.empty_held(collection);
+        let adding = ids
+            .iter()
+            .zip(ads)
+            .zip(marks)
+            .filter_map(|((id, ad), &(seq, revision))| {
+                Some(Adding {
+                    n: AdId::try_from(seq).ok()?,
+                    id: id.as_str().into(),
+                    revision,
+                    expires: None,
+                    ad: Arc::clone(ad),
+                })
+            })
+            .collect();
+        held.add(adding, true)?;
+        *slot.held.write() = Some(held);
+        Ok(())
+    }
+
+    /// Lends `collection`'s held index (caught up first) to a matchmaking cycle that read the
+    /// ads `read` (each one's `(seq, revision)`), after giving the attributes of `import`
+    /// imported axes: read from `views` (the cycle's ads, by seq) where the index holds the
+    /// very version the cycle read, from the store otherwise. The cycle searches its clone
+    /// without a lock; Db writes meanwhile put their changes to the index off (see the
+    /// module's header).
+    pub(crate) fn lend_index(
+        &self,
+        collection: &str,
+        read: &[(u64, u64)],
+        import: &[adjoin_query::Key],
+        views: &dyn AdSource,
+    ) -> Result<Lent, DbError> {
+        self.with_index(collection, |held| {
+            let same: RoaringBitmap = {
+                let map = held.ids.read();
+                read.iter()
+                    .filter(|&&(seq, rev)| {
+                        AdId::try_from(seq)
+                            .is_ok_and(|n| map.ads.get(&n).is_some_and(|a| a.revision == rev))
+                    })
+                    .filter_map(|&(seq, _)| AdId::try_from(seq).ok())
+                    .collect()
+            };
+            let imported = held.index.imported_attrs();
+            if import.iter().any(|k| imported.binary_search(k).is_err()) {
+                let others = held.index.ad_ids().filter(|n| !same.contains(*n)).collect();
+                let source = Preferring {
+                    views,
+                    same: &same,
+                    others,
+                    store: held.index.source(),
+                };
+                held.index.ensure_imported_from(import, &source);
+            }
+            Lent {
+                index: Arc::clone(&held.index.0),
+                same,
+            }
+        })
     }
 
     /// An empty held index of `collection`, reading its ads back from the store.
@@ -666,7 +943,7 @@ impl Db {
             unread: Arc::clone(&unread),
         });
         Held {
-            index: Index::with_source(self.indexes.opts.clone(), source),
+            index: SharedIndex::new(Index::with_source(self.indexes.opts.clone(), source)),
             ids,
             expires: Expiries::default(),
             ported: RoaringBitmap::new(),
@@ -675,6 +952,7 @@ impl Db {
             damaged: Vec::new(),
             made: Made::default(),
             unread,
+            deferred: Vec::new(),
         }
     }
 
@@ -705,7 +983,7 @@ impl Db {
             });
             let (plan, ids) = plan?;
             if let Some((index, ported)) = restored {
-                held.index = index;
+                held.index = SharedIndex::new(index);
                 held.ported = ported;
                 *held.ids.write() = ids;
                 held.saved = true;

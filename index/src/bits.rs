@@ -177,6 +177,25 @@ impl Bits {
         out
     }
 
+    /// The greatest member.
+    pub fn max(&self) -> Option<u32> {
+        let (i, w) = self
+            .words
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(_, w)| **w != 0)?;
+        Some((i * 64) as u32 + 63 - w.leading_zeros())
+    }
+
+    /// The empty set, with room for members up to `rid` (inserting them then allocates
+    /// nothing).
+    pub fn with_capacity(rid: u32) -> Bits {
+        Bits {
+            words: Vec::with_capacity(rid as usize / 64 + 1),
+        }
+    }
+
     /// The members, in increasing order.
     pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
         self.words.iter().enumerate().flat_map(|(i, &w)| {
@@ -207,6 +226,30 @@ mod tests {
 
     fn set(b: &Bits) -> BTreeSet<u32> {
         b.iter().collect()
+    }
+
+    #[test]
+    fn max_and_capacity() {
+        for (rids, max) in [
+            (&[][..], None),
+            (&[0][..], Some(0)),
+            (&[3, 63][..], Some(63)),
+            (&[64][..], Some(64)),
+            (&[1, 7000][..], Some(7000)),
+        ] {
+            let b = Bits::from_rids(rids.iter().copied());
+            assert_eq!(b.max(), max, "{rids:?}");
+            // A set made with room is the same set.
+            let mut c = Bits::with_capacity(9000);
+            rids.iter().for_each(|&r| {
+                c.insert(r);
+            });
+            assert_eq!(c, b, "{rids:?}");
+        }
+        // Removing the greatest member leaves trailing zero words behind.
+        let mut b = Bits::from_rids([5, 700]);
+        b.remove(700);
+        assert_eq!(b.max(), Some(5));
     }
 
     #[test]

@@ -10,6 +10,7 @@
 use crate::answer::Hit;
 use crate::index::{AdId, Index, IndexOptions};
 use crate::ports::units;
+use crate::query::StepCache;
 use crate::window::{accepts, satisfies, Query};
 use adjoin_query::eval::{symmetric_match, EvalOptions};
 use adjoin_query::{parse, ClassAd, Expr};
@@ -170,11 +171,26 @@ fn check_query(
     probe: Option<&ClassAd>,
     c: Option<&Expr>,
     what: &str,
+    cache: &mut StepCache,
 ) -> Result<(), TestCaseError> {
     let opts = idx.options().eval.clone();
     let want = brute(ads, q, probe, c, &opts);
+    // New imported axes leave the sets of steps on other axes as they were.
     idx.prepare(q);
     let mut a = idx.candidates(q);
+    // Through the cache of steps (shared by every query of this index): the same answer, the
+    // first time and again.
+    for _ in 0..2 {
+        let b = idx.candidates_cached(q, &crate::Bits::new(), cache);
+        prop_assert!(
+            b.rids == a.rids
+                && b.exact == a.exact
+                && b.stored_decided == a.stored_decided
+                && b.probe_decided == a.probe_decided,
+            "{}: cached window differs",
+            what
+        );
+    }
     let hits_of = |rids: &crate::Bits| -> BTreeSet<Hit> {
         rids.iter()
             .filter_map(|r| idx.owner(r))
@@ -217,16 +233,20 @@ fn check_all(
     queries: &[String],
 ) -> Result<(), TestCaseError> {
     idx.check();
+    let cache = &mut StepCache::default();
     for p in probes {
         let probe = parsed(p);
         let opts = idx.options().clone();
-        for q in Query::two_sided(&probe, &opts) {
-            let unit = units(&probe)[q.port().map_or(0, usize::from)].ad.clone();
-            check_query(idx, ads, &q, Some(&unit), None, &format!("two-sided {p}"))?;
-        }
-        for q in Query::reverse(&probe) {
-            let unit = units(&probe)[q.port().map_or(0, usize::from)].ad.clone();
-            check_query(idx, ads, &q, Some(&unit), None, &format!("reverse {p}"))?;
+        let windows = [
+            ("two-sided", Query::two_sided(&probe, &opts)),
+            ("reverse", Query::reverse(&probe)),
+        ];
+        for (direction, qs) in windows {
+            for q in qs {
+                let unit = units(&probe)[q.port().map_or(0, usize::from)].ad.clone();
+                let what = format!("{direction} {p}");
+                check_query(idx, ads, &q, Some(&unit), None, &what, cache)?;
+            }
         }
     }
     for text in queries {
@@ -235,7 +255,15 @@ fn check_all(
             Err(e) => return Err(TestCaseError::fail(format!("{text}: {e:?}"))),
         };
         let q = Query::one_sided(&c, idx.options());
-        check_query(idx, ads, &q, None, Some(&c), &format!("one-sided {text}"))?;
+        check_query(
+            idx,
+            ads,
+            &q,
+            None,
+            Some(&c),
+            &format!("one-sided {text}"),
+            cache,
+        )?;
     }
     idx.check();
     Ok(())

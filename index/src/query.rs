@@ -43,7 +43,7 @@ const CONFIRM_BATCH: usize = 1024;
 /// One component of a window: the probe's point (as a position) against stored bounds, an
 /// attribute the probe lacks, or the probe's interval (as end positions) against stored
 /// values.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Probe {
     Stab(Key, Pos),
     Absent(Key),
@@ -66,6 +66,28 @@ impl Probe {
     }
 }
 
+/// Bytes of sets a [`StepCache`] holds at most.
+const STEP_CACHE_BYTES: usize = 256 << 20;
+
+/// What window steps keep of every live rectangle, remembered across the windows of many
+/// queries over one index ([`Index::candidates_cached`]), so that a step met again costs one
+/// intersection instead of a probe. A step's set is kept from its second use on (steps met
+/// once, e.g. a bound no other query states, cost no memory), up to 256 MiB. Valid only while
+/// the index does not change: its owner clears it on every insert or removal.
+#[derive(Debug, Default)]
+pub struct StepCache {
+    sets: FxHashMap<Probe, Bits>,
+    seen: rustc_hash::FxHashSet<Probe>,
+    bytes: usize,
+}
+
+impl StepCache {
+    /// Forgets every set (the index changed).
+    pub fn clear(&mut self) {
+        *self = StepCache::default();
+    }
+}
+
 impl Index {
     /// Gives the attributes `q`'s window bounds imported axes (one scan per new attribute),
     /// so that [`Index::candidates`] can prune on them and its exact answers are exact.
@@ -82,6 +104,17 @@ impl Index {
     /// [`Index::candidates`] among the rectangles not in `except` (e.g. those of the offers a
     /// matchmaking cycle has taken: [`Index::rids_of`]), which the window never considers.
     pub fn candidates_except(&self, q: &Query, except: &Bits) -> Answer {
+        self.window(q, except, None)
+    }
+
+    /// [`Index::candidates_except`], steps met before taken from `cache` (which must have
+    /// been used with this index only, unchanged since: [`StepCache`]).
+    pub fn candidates_cached(&self, q: &Query, except: &Bits, cache: &mut StepCache) -> Answer {
+        self.window(q, except, Some(cache))
+    }
+
+    /// [`Index::candidates_except`] with or without a cache of steps.
+    fn window(&self, q: &Query, except: &Bits, mut cache: Option<&mut StepCache>) -> Answer {
         let mut ex = Explain {
             direction: q.direction.to_string(),
             rectangles: q.rects.len(),
@@ -125,13 +158,13 @@ impl Index {
             1 => {
                 let mut steps = shared;
                 steps.append(&mut per_rect[0]);
-                self.run(live, steps, q.explained, &mut ex)
+                self.run(live, steps, q.explained, &mut ex, &mut cache)
             }
             _ => {
-                let base = self.run(live, shared, q.explained, &mut ex);
+                let base = self.run(live, shared, q.explained, &mut ex, &mut cache);
                 let mut all = Bits::new();
                 for steps in per_rect {
-                    all.or_assign(&self.run(base.clone(), steps, q.explained, &mut ex));
+                    all.or_assign(&self.run(base.clone(), steps, q.explained, &mut ex, &mut cache));
                 }
                 all
             }
@@ -233,8 +266,15 @@ impl Index {
         }
     }
 
-    /// Runs steps from the provisional set `o`.
-    fn run(&self, mut o: Bits, mut steps: Vec<Probe>, explained: bool, ex: &mut Explain) -> Bits {
+    /// Runs steps from the provisional set `o` (through `cache` when given).
+    fn run(
+        &self,
+        mut o: Bits,
+        mut steps: Vec<Probe>,
+        explained: bool,
+        ex: &mut Explain,
+        cache: &mut Option<&mut StepCache>,
+    ) -> Bits {
         steps.sort_by_key(|p| self.rank(p));
         // Sizes are counted exactly only when explaining; otherwise just far enough to tell
         // whether checking one by one has become cheaper than probing.
@@ -249,7 +289,13 @@ impl Index {
                 break;
             }
             let filtered = size <= self.opts.filter_max;
-            if filtered {
+            let cached = match cache.as_deref_mut() {
+                Some(c) if !filtered && !explained => self.cached(c, step),
+                _ => None,
+            };
+            if let Some(set) = cached {
+                o.and_assign(set);
+            } else if filtered {
                 ex.filtered += size;
                 o = self.filter(o, step);
             } else {
@@ -267,6 +313,22 @@ impl Index {
             });
         }
         o
+    }
+
+    /// What `step` keeps of every live rectangle, from `cache` (made now on the step's second
+    /// use; `None` on its first, or when the cache is full).
+    fn cached<'c>(&self, cache: &'c mut StepCache, step: &Probe) -> Option<&'c Bits> {
+        if !cache.sets.contains_key(step) {
+            if cache.seen.insert(step.clone()) || cache.bytes >= STEP_CACHE_BYTES {
+                return None;
+            }
+            let mut all = self.live.clone();
+            self.probe(&mut all, step);
+            Counters::add(&self.counters.probes, 1);
+            cache.bytes += all.bytes();
+            cache.sets.insert(step.clone(), all);
+        }
+        cache.sets.get(step)
     }
 
     /// One step by probing its axis.
@@ -467,28 +529,38 @@ impl Index {
     /// the ads with a candidate known to match (counted as exact and confirmed), and the
     /// others, whose candidates must be evaluated.
     pub fn split_ads(&self, a: &Answer) -> (RoaringBitmap, RoaringBitmap) {
-        let all_exact = a.all_exact();
-        let (mut sure, mut pending) = (Vec::new(), Vec::new());
-        for rid in a.rids.iter() {
-            let Some(unit) = self.rids.owner(rid).and_then(|&u| self.unit(u)) else {
-                continue;
-            };
-            if all_exact || a.exact.contains(rid) {
-                sure.push(unit.ad);
-            } else {
-                pending.push(unit.ad);
+        let (sure, pending) = self.split_ads_bits(a);
+        (sure.to_roaring(), pending.to_roaring())
+    }
+
+    /// [`Index::split_ads`] as word sets of ad ids.
+    pub fn split_ads_bits(&self, a: &Answer) -> (Bits, Bits) {
+        // The exact candidates are among the raw ones.
+        let mut rest = a.rids.clone();
+        let exact = match a.all_exact() {
+            true => std::mem::take(&mut rest),
+            false => {
+                rest.andnot_assign(&a.exact);
+                a.exact.clone()
             }
-        }
-        let sorted = |mut v: Vec<AdId>| {
-            // RIDs are mostly given in the order of their ads: sorted already, as a rule.
-            if !v.windows(2).all(|w| w[0] <= w[1]) {
-                v.sort_unstable();
-            }
-            v.dedup();
-            RoaringBitmap::from_sorted_iter(v).unwrap_or_default()
         };
-        let (sure, mut pending) = (sorted(sure), sorted(pending));
-        pending -= &sure;
+        let owner = |rid: u32| self.rids.owner(rid).and_then(|&u| self.unit(u));
+        let ads = |rids: &Bits| {
+            // RIDs come mostly in the order of their ads: room for them all at once.
+            let mut out = rids
+                .max()
+                .and_then(owner)
+                .map_or_else(Bits::new, |unit| Bits::with_capacity(unit.ad));
+            for rid in rids.iter() {
+                if let Some(unit) = owner(rid) {
+                    out.insert(unit.ad);
+                }
+            }
+            out
+        };
+        let sure = ads(&exact);
+        let mut pending = ads(&rest);
+        pending.andnot_assign(&sure);
         let c = &self.counters;
         Counters::add(&c.exact, sure.len());
         Counters::add(&c.confirmed, sure.len());

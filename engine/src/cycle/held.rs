@@ -17,6 +17,7 @@
 //! shared index's minus the gone ones, plus the overlay's minus its gone ones, in positions.
 //! Confirmation evaluates the cycle's own ads (`Views`), never reading the store.
 
+use adjoin_index::query::StepCache;
 use adjoin_index::{
     AdId, AdSource, Answer, Bits, Index, IndexError, IndexOptions, Inserted, Query, RoaringBitmap,
     Stats,
@@ -283,6 +284,18 @@ impl CycleIndex {
 
     /// `q`'s window among the offers not `gone`.
     pub fn candidates_except(&self, q: &Query, gone: &Gone) -> CycleAnswer {
+        self.window(q, gone, None)
+    }
+
+    /// [`CycleIndex::candidates_except`], the shared index's window steps met before taken
+    /// from `cache` (valid for the whole cycle: the shared index's rectangles never change
+    /// under it — imports add axes, re-indexed offers go to the overlay).
+    pub fn candidates_cached(&self, q: &Query, gone: &Gone, cache: &mut StepCache) -> CycleAnswer {
+        self.window(q, gone, Some(cache))
+    }
+
+    /// `q`'s window, through `cache` if given.
+    fn window(&self, q: &Query, gone: &Gone, cache: Option<&mut StepCache>) -> CycleAnswer {
         let except = match self.moved.is_empty() {
             true => Cow::Borrowed(&gone.shared),
             false => {
@@ -291,8 +304,12 @@ impl CycleIndex {
                 Cow::Owned(all)
             }
         };
+        let shared = match cache {
+            Some(c) => self.shared.candidates_cached(q, &except, c),
+            None => self.shared.candidates_except(q, &except),
+        };
         CycleAnswer {
-            shared: self.shared.candidates_except(q, &except),
+            shared,
             overlay: (!self.in_overlay.is_empty())
                 .then(|| self.overlay.candidates_except(q, &gone.overlay)),
         }
@@ -321,6 +338,15 @@ impl CycleIndex {
             pending -= &sure;
         }
         (sure, pending)
+    }
+
+    /// [`CycleIndex::split_ads`] as word sets of positions.
+    pub fn split_ads_bits(&self, a: &CycleAnswer) -> (Bits, Bits) {
+        if let (Numbers::Same, None) = (&self.views.numbers, &a.overlay) {
+            return self.shared.split_ads_bits(&a.shared);
+        }
+        let (sure, pending) = self.split_ads(a);
+        (Bits::from_roaring(&sure), Bits::from_roaring(&pending))
     }
 
     /// Whether offer `p` (left pending by [`CycleIndex::split_ads`]) matches.
@@ -471,7 +497,7 @@ mod tests {
                     }
                     _ => {
                         // Confirmed one at a time, as a ranked list reads them.
-                        let (all, mut u) = held.candidates_unconfirmed(&r);
+                        let (all, mut u) = held.candidates_unconfirmed(&r, &current);
                         let confirmed: RoaringBitmap = all
                             .iter()
                             .filter(|&x| u.as_mut().is_none_or(|u| held.holds(u, x)))

@@ -129,7 +129,7 @@ impl Matchlist {
     pub fn peek_confirmed(
         &mut self,
         taken: &[bool],
-        pool: &Offers,
+        pool: &mut Offers,
         theirs: &mut dyn FnMut(AdId) -> Value,
     ) -> Option<(&[Value], AdId)> {
         loop {
@@ -259,6 +259,16 @@ impl Builder {
             dim,
             vectors: Vec::new(),
             entries: Vec::new(),
+        }
+    }
+
+    /// An empty list of vectors of `dim` components with room for `n` entries, each with a
+    /// vector of its own.
+    pub fn with_capacity(dim: usize, n: usize) -> Builder {
+        Builder {
+            dim,
+            vectors: Vec::with_capacity(dim * n),
+            entries: Vec::with_capacity(n),
         }
     }
 

@@ -36,7 +36,11 @@
 //!   (`offers::Unconfirmed`); where its rank's values are remembered for every offer, the
 //!   list is read in rank order, group by group, through the offers sorted once per rank
 //!   shape (`topk.rs`). Either gives exactly the order of the fully confirmed, fully ranked
-//!   list.
+//!   list. Raw candidates that the request's residual conjuncts rule out (`residual.rs`:
+//!   what the index cannot convert, settled once per distinct value of what it reads) leave
+//!   the list unevaluated, and an offer's own side is evaluated once per class of offers
+//!   alike in their Requirements (`offer_classes.rs`); both only drop what evaluation would
+//!   reject.
 //! - The offers are read and analysed on a second thread while the requests are read, and the
 //!   requests are shaped for clustering there as they come. They are searched through the
 //!   Db's held index of their collection, lent to the cycle (`held.rs`; made from the offers
@@ -53,10 +57,12 @@ pub(crate) mod dock;
 mod group;
 mod held;
 mod matchlist;
+mod offer_classes;
 mod offers;
 pub(crate) mod order;
 mod partition;
 pub(crate) mod ranks;
+mod residual;
 mod shape;
 mod topk;
 pub(crate) mod vector;
@@ -142,9 +148,11 @@ pub struct CycleReport {
     pub matched: usize,
     /// Wall-clock seconds.
     pub seconds: f64,
-    /// Index probes.
+    /// Index probes (axis probes; a window step met again is an intersection with its
+    /// remembered set, not a probe).
     pub probes: u64,
-    /// Requirement evaluations (index confirmations, or every pair with `naive`).
+    /// Requirement evaluations (index confirmations, residual conjuncts and offers' sides
+    /// evaluated once per class, or every pair with `naive`).
     pub evaluations: u64,
     /// Request clusters (the number of requests when uncached).
     pub clusters: usize,
@@ -708,7 +716,7 @@ impl Cycle<'_> {
             // Ranked by the default vector without preferences (no fraction kept), the list
             // is confirmed only as far as it is read.
             if let (Dock::Ranks(r), None) = (dock, req.get("Preferences")) {
-                let (all, unconfirmed) = pool.candidates_unconfirmed(req);
+                let (all, unconfirmed) = pool.candidates_unconfirmed(req, &offers.ads);
                 r.ranked(req, all, unconfirmed, &offers.ads, eval)
             } else {
                 dock.matchlist(req, pool.candidates(req), &offers.ads, eval)
@@ -729,7 +737,7 @@ impl Cycle<'_> {
                 Dock::Ranks(r) => r.offer_rank(&mut memo, req, o, &self.offers.ads, &self.eval),
                 Dock::Exprs(_) => Value::Int(0),
             };
-            let Some((vector, o)) = list.peek_confirmed(&self.taken, &self.pool, &mut theirs)
+            let Some((vector, o)) = list.peek_confirmed(&self.taken, &mut self.pool, &mut theirs)
             else {
                 break;
             };

@@ -7,8 +7,11 @@
 //! more than passing over it.
 
 use super::held::{CycleAnswer, CycleIndex, Gone};
+use super::offer_classes::OfferClasses;
+use super::residual::{Residuals, Split};
 use crate::collection::{Collection, CollectionError};
-use adjoin_index::{units, AdId, IndexOptions, Query, RoaringBitmap};
+use adjoin_index::query::StepCache;
+use adjoin_index::{units, AdId, Bits, IndexOptions, Query, RoaringBitmap};
 use adjoin_query::eval::{symmetric_match, EvalOptions};
 use adjoin_query::ClassAd;
 use rustc_hash::FxHashMap;
@@ -27,6 +30,14 @@ pub enum Offers {
         /// searched, by the address of the request's ad (held here, so that the address
         /// names it while it is here): made once, not again when the request is served.
         readied: FxHashMap<usize, (Arc<ClassAd>, Vec<Query>)>,
+        /// What is known of the requests' residual conjuncts against the offers
+        /// (`residual.rs`).
+        residuals: Box<Residuals>,
+        /// The offers classed by their Requirements (`offer_classes.rs`), made when first
+        /// needed.
+        classes: Option<Box<OfferClasses>>,
+        /// Window steps met again, remembered (cleared when an offer is re-indexed).
+        steps: Box<StepCache>,
     },
     /// By evaluating every pair: each live offer's matchable units (one per port, or the ad).
     Naive {
@@ -51,6 +62,9 @@ impl Offers {
             gone: index.gone(),
             index: Box::new(index),
             readied: FxHashMap::default(),
+            residuals: Box::default(),
+            classes: None,
+            steps: Box::default(),
         }
     }
 
@@ -76,13 +90,15 @@ impl Offers {
                 index: idx,
                 gone,
                 readied,
+                steps,
+                ..
             } => {
                 let mut ads = RoaringBitmap::new();
                 let qs = readied_for(readied, request)
                     .unwrap_or_else(|| Query::two_sided(request, idx.options()));
                 for q in qs {
                     idx.prepare(&q);
-                    let mut a = idx.candidates_except(&q, gone);
+                    let mut a = idx.candidates_cached(&q, gone, steps);
                     ads |= idx.confirm_ads(&q, &mut a);
                 }
                 ads
@@ -111,46 +127,73 @@ impl Offers {
         }
     }
 
-    /// [`Offers::candidates`] with confirmation put off: every raw candidate of the index's
-    /// window, and, when some are not known to match, what confirms them one at a time
-    /// ([`Offers::holds`]) — so that a ranked list confirms only as far as it is
+    /// [`Offers::candidates`] with confirmation put off (as a word set): every raw candidate
+    /// of the index's window, and, when some are not known to match, what confirms them one
+    /// at a time ([`Offers::holds`]) — so that a ranked list confirms only as far as it is
     /// read. Through the index with one probing unit (a request without ports); otherwise
-    /// the candidates are confirmed now and nothing is left.
+    /// the candidates are confirmed now and nothing is left. Candidates the request's
+    /// residual conjuncts rule out (`residual.rs`; `offers` are the ads by position) are
+    /// dropped unevaluated.
     pub fn candidates_unconfirmed(
         &mut self,
         request: &Arc<ClassAd>,
-    ) -> (RoaringBitmap, Option<Box<Unconfirmed>>) {
+        offers: &[Arc<ClassAd>],
+    ) -> (Bits, Option<Box<Unconfirmed>>) {
         let Offers::Indexed {
             index: idx,
             gone,
             readied,
+            residuals,
+            classes,
+            steps,
         } = self
         else {
-            return (self.candidates(request), None);
+            return (Bits::from_roaring(&self.candidates(request)), None);
         };
         let mut qs = readied_for(readied, request)
             .unwrap_or_else(|| Query::two_sided(request, idx.options()));
         let (Some(query), true) = (qs.pop(), qs.is_empty()) else {
-            return (self.candidates(request), None);
+            return (Bits::from_roaring(&self.candidates(request)), None);
         };
         idx.prepare(&query);
-        let answer = idx.candidates_except(&query, gone);
-        let (mut all, pending) = idx.split_ads(&answer);
+        let answer = idx.candidates_cached(&query, gone, steps);
+        let (mut all, mut left) = idx.split_ads_bits(&answer);
+        if left.is_empty() {
+            return (all, None);
+        }
+        let mut pending = left.to_roaring();
+        let mut split = None;
+        if query.port().is_none() {
+            let ruled;
+            (ruled, split) = residuals.ruled_out(request, &pending, offers, &idx.options().eval);
+            if !ruled.is_empty() {
+                pending -= &ruled;
+                for o in &ruled {
+                    left.remove(o);
+                }
+            }
+        }
+        all.or_assign(&left);
         if pending.is_empty() {
             return (all, None);
         }
-        all |= &pending;
+        if query.port().is_none() && classes.is_none() {
+            *classes = Some(Box::new(OfferClasses::new(offers)));
+        }
         let u = Unconfirmed {
             query,
             answer,
             pending,
             rejected: RoaringBitmap::new(),
+            request: Arc::clone(request),
+            refusals: FxHashMap::default(),
+            split,
         };
         (all, Some(Box::new(u)))
     }
 
     /// Whether `u`'s offer `o` matches its request (evaluated once, then remembered).
-    pub fn holds(&self, u: &mut Unconfirmed, o: AdId) -> bool {
+    pub fn holds(&mut self, u: &mut Unconfirmed, o: AdId) -> bool {
         if u.rejected.contains(o) {
             return false;
         }
@@ -158,10 +201,25 @@ impl Offers {
             return true;
         }
         u.pending.remove(o);
-        let Offers::Indexed { index, .. } = self else {
+        let Offers::Indexed {
+            index,
+            classes,
+            residuals,
+            ..
+        } = self
+        else {
             return true;
         };
-        let ok = index.confirm_ad(&u.query, &u.answer, o);
+        // An offer whose class refuses the request, or that rules it out, is not evaluated.
+        let opts = &index.options().eval;
+        let refused = u.query.port().is_none()
+            && (classes
+                .as_ref()
+                .is_some_and(|c| c.refuses(o, &u.request, &mut u.refusals, opts) == Some(true))
+                || u.split
+                    .as_deref_mut()
+                    .is_some_and(|s| residuals.rules_out(s, o, &u.request, opts)));
+        let ok = !refused && index.confirm_ad(&u.query, &u.answer, o);
         if !ok {
             u.rejected.insert(o);
         }
@@ -216,7 +274,16 @@ impl Offers {
     /// its rectangles are those of the new ad.
     pub fn update(&mut self, id: AdId, ad: &Arc<ClassAd>) {
         match self {
-            Offers::Indexed { index, .. } => {
+            Offers::Indexed {
+                index,
+                residuals,
+                classes,
+                steps,
+                ..
+            } => {
+                residuals.clear();
+                *classes = None;
+                steps.clear();
                 // An index out of rectangle ids keeps the old rectangles, a superset that
                 // confirmation still filters (it evaluates the ad the index now holds).
                 if index.insert(id, ad.clone()).is_err() {
@@ -234,9 +301,15 @@ impl Offers {
     /// (index probes, requirement evaluations) so far.
     pub fn work(&self) -> (u64, u64) {
         match self {
-            Offers::Indexed { index: idx, .. } => {
+            Offers::Indexed {
+                index: idx,
+                residuals,
+                classes,
+                ..
+            } => {
                 let s = idx.stats();
-                (s.probes, s.evaluations)
+                let classed = classes.as_ref().map_or(0, |c| c.evaluations());
+                (s.probes, s.evaluations + residuals.evaluations + classed)
             }
             Offers::Naive { evaluations, .. } => (0, *evaluations),
         }
@@ -265,4 +338,10 @@ pub struct Unconfirmed {
     answer: CycleAnswer,
     pending: RoaringBitmap,
     rejected: RoaringBitmap,
+    /// The request, and what the offers' classes said of it.
+    request: Arc<ClassAd>,
+    refusals: FxHashMap<u32, bool>,
+    /// The request's residual conjuncts, checked one candidate at a time (a request of
+    /// several disjuncts).
+    split: Option<Box<Split>>,
 }

@@ -22,7 +22,7 @@ use super::topk::{RankWalk, Sorted};
 use super::vector::{rank_number, rank_of};
 use crate::prefer::rank::{keep_fraction, order_component};
 use crate::prefer::Preferences;
-use adjoin_index::{AdId, RoaringBitmap};
+use adjoin_index::{AdId, Bits, RoaringBitmap};
 use adjoin_query::eval::{EvalOptions, MatchAds};
 use adjoin_query::refs::external_refs;
 use adjoin_query::{ClassAd, Expr, Key, Value};
@@ -162,11 +162,13 @@ impl Ranker {
             Some(_) => None,
             None => remembered.table(request, self.rank, offers.len(), opts),
         };
+        let candidates = candidates.into_iter();
+        let hint = candidates.size_hint().0;
         self.list_with(
             request,
             mine,
             table.map(|t| (t.0, t.1)),
-            candidates,
+            (candidates, hint),
             offers,
             opts,
         )
@@ -179,12 +181,13 @@ impl Ranker {
     pub fn ranked(
         &self,
         request: &Arc<ClassAd>,
-        candidates: RoaringBitmap,
+        candidates: Bits,
         unconfirmed: Option<Box<Unconfirmed>>,
         offers: &[Arc<ClassAd>],
         opts: &EvalOptions,
     ) -> Matchlist {
         let rank = self.rank;
+        let n = candidates.len() as usize;
         let mine = constant_rank(request, rank);
         let mut remembered = self.remembered.borrow_mut();
         let table = match mine {
@@ -193,7 +196,7 @@ impl Ranker {
         };
         let Some((names, ranks, lists)) = table else {
             return self
-                .list_with(request, mine, None, &candidates, offers, opts)
+                .list_with(request, mine, None, (candidates.iter(), n), offers, opts)
                 .unconfirmed(unconfirmed);
         };
         let many =
@@ -205,7 +208,7 @@ impl Ranker {
                     request,
                     mine,
                     Some((names, ranks)),
-                    &candidates,
+                    (candidates.iter(), n),
                     offers,
                     opts,
                 )
@@ -226,8 +229,10 @@ impl Ranker {
         }));
         // The candidates outside the order, ranked now.
         let mut memo: FxHashMap<u32, Value> = FxHashMap::default();
-        let others = (&candidates & &sorted.outside)
+        let others = sorted
+            .outside
             .iter()
+            .filter(|&o| candidates.contains(o))
             .filter_map(|o| {
                 let offer = offers.get(o as usize)?;
                 let r = MatchAds {
@@ -268,18 +273,18 @@ impl Ranker {
     }
 
     /// The loop of [`Ranker::matchlist`]: `mine` the request's constant rank, `table` its
-    /// rank shape's remembered ranks.
+    /// rank shape's remembered ranks, `candidates` with (a lower bound of) their number.
     fn list_with(
         &self,
         request: &Arc<ClassAd>,
         mine: Option<Value>,
         mut table: Option<(&[Key], &mut Ranks)>,
-        candidates: impl IntoIterator<Item = AdId>,
+        (candidates, hint): (impl IntoIterator<Item = AdId>, usize),
         offers: &[Arc<ClassAd>],
         opts: &EvalOptions,
     ) -> Matchlist {
         let rank = self.rank;
-        let mut b = Builder::new(2);
+        let mut b = Builder::with_capacity(2, hint);
         // Per class: the offers' rank, and their vector when the request's is constant.
         let mut memo: FxHashMap<u32, (Value, Option<u32>)> = FxHashMap::default();
         for o in candidates {

@@ -63,7 +63,7 @@ impl RankWalk {
     /// their two ranks (in any order).
     pub fn new(
         sorted: Arc<Sorted>,
-        candidates: RoaringBitmap,
+        candidates: Bits,
         mut others: Vec<(Value, Value, AdId)>,
     ) -> RankWalk {
         others.sort_by(|a, b| {
@@ -74,7 +74,7 @@ impl RankWalk {
         RankWalk {
             sorted,
             at: 0,
-            candidates: Bits::from_rids(candidates.iter()),
+            candidates,
             others,
             others_at: 0,
         }

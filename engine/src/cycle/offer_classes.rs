@@ -1,0 +1,226 @@
+//! Offers alike in their own Requirements: the same expression, and the same literal (or no)
+//! binding of every name it mentions. Such offers accept or refuse a given request alike when
+//! the request binds those names to literals or not at all (nothing else is read: the
+//! expression's references are complete, its functions pure), so confirming a request's
+//! candidates evaluates an offer's side once per class, not once per offer: a request refused
+//! by `member(TARGET.Owner, AllowedOwners) || TARGET.Prio > 5` of one pair of owners is refused
+//! by every offer with that pair without another evaluation.
+
+use super::residual::{literal, pure_calls, Binding, Kind};
+use super::shape::{ByHash, Fx};
+use adjoin_index::AdId;
+use adjoin_query::eval::{one_side_match, requirements_key, EvalOptions};
+use adjoin_query::name::kw;
+use adjoin_query::refs::complete;
+use adjoin_query::structural::{hash_names, same};
+use adjoin_query::{ClassAd, Key};
+use rustc_hash::FxHashMap;
+use std::hash::Hasher;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// One class: a representative offer and the names its Requirements mentions.
+#[derive(Debug)]
+struct Class {
+    offer: Arc<ClassAd>,
+    names: Vec<Key>,
+    /// The ids of the offers' bindings of `names`.
+    ids: Vec<u32>,
+}
+
+/// The offers of a cycle classed by their Requirements.
+#[derive(Debug, Default)]
+pub struct OfferClasses {
+    /// By offer position: its class (`None`: evaluated one by one).
+    of: Vec<Option<u32>>,
+    classes: Vec<Class>,
+    /// Offers' sides evaluated.
+    evaluations: AtomicU64,
+}
+
+impl OfferClasses {
+    /// The classes of `offers` (positions are ids).
+    pub fn new(offers: &[Arc<ClassAd>]) -> OfferClasses {
+        let ports = Key::of("Ports");
+        let mut bindings: FxHashMap<Key, Binding> = FxHashMap::default();
+        let mut by_hash: ByHash<Vec<u32>> = ByHash::default();
+        let mut out = OfferClasses::default();
+        for (o, offer) in offers.iter().enumerate() {
+            let class = (|| {
+                let e = offer.get_key(requirements_key(offer)?)?;
+                if offer.get_key(ports).is_some() || !complete(e) || !pure_calls(e) {
+                    return None;
+                }
+                let (mut h, mut names) = (Fx::default(), Vec::new());
+                hash_names(e, &mut h, &mut names);
+                names.sort_unstable_by_key(|k| k.0);
+                names.dedup();
+                if names.contains(&kw::CURRENT_TIME) {
+                    return None;
+                }
+                let mut ids = Vec::with_capacity(names.len());
+                for &k in &names {
+                    let b = bindings.entry(k).or_insert_with(|| Binding::of(k, offers));
+                    let id = *b.ids.get(o)?;
+                    if b.kinds.get(id as usize) != Some(&Kind::Literal) {
+                        return None;
+                    }
+                    h.write_u32(id);
+                    ids.push(id);
+                }
+                let same_hash = by_hash.entry(h.finish()).or_default();
+                let found = same_hash.iter().copied().find(|&c| {
+                    out.classes.get(c as usize).is_some_and(|c| {
+                        c.ids == ids
+                            && c.names == names
+                            && requirements_key(&c.offer)
+                                .and_then(|k| c.offer.get_key(k))
+                                .is_some_and(|x| same(x, e))
+                    })
+                });
+                Some(found.unwrap_or_else(|| {
+                    let c = out.classes.len() as u32;
+                    out.classes.push(Class {
+                        offer: Arc::clone(offer),
+                        names,
+                        ids,
+                    });
+                    same_hash.push(c);
+                    c
+                }))
+            })();
+            out.of.push(class);
+        }
+        out
+    }
+
+    /// Whether offer `o` refuses `request` (its Requirements not true with the request as
+    /// TARGET), when its class tells: evaluated once per class for a request (`memo`), if the
+    /// request binds every name the class's Requirements mentions to a literal or not at all.
+    pub fn refuses(
+        &self,
+        o: AdId,
+        request: &ClassAd,
+        memo: &mut FxHashMap<u32, bool>,
+        opts: &EvalOptions,
+    ) -> Option<bool> {
+        let c = (*self.of.get(o as usize)?)?;
+        if let Some(&r) = memo.get(&c) {
+            return Some(r);
+        }
+        let class = self.classes.get(c as usize)?;
+        if !class
+            .names
+            .iter()
+            .all(|&k| request.get_key(k).is_none_or(literal))
+        {
+            return None;
+        }
+        self.evaluations.fetch_add(1, Ordering::Relaxed);
+        let r = !one_side_match(&class.offer, request, opts);
+        memo.insert(c, r);
+        Some(r)
+    }
+
+    /// Offers' sides evaluated so far.
+    pub fn evaluations(&self) -> u64 {
+        self.evaluations.load(Ordering::Relaxed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use adjoin_query::parse;
+    use proptest::prelude::*;
+
+    /// Offers' Requirements of many kinds: reading their own literals (`AllowedOwners`,
+    /// `Memory`), their own expressions (`Twice`, not classed), the clock (not classed), the
+    /// request's attributes, absent ones, `Requirements` itself.
+    const REQUIREMENTS: [&str; 10] = [
+        "member(TARGET.Owner, AllowedOwners) || TARGET.Prio > 5",
+        "TARGET.RequestMemory <= Memory",
+        "TARGET.Owner != \"bob\"",
+        "TARGET.RequestMemory <= Twice",
+        "time() > 0 && TARGET.Prio > 2",
+        "Missing =?= undefined && TARGET.Prio < 7",
+        "Prio > 3",
+        "regexp(\"^a\", TARGET.Owner)",
+        "TARGET.Prio * 100 < Memory",
+        "isUndefined(Rank) || Rank > TARGET.Prio",
+    ];
+
+    fn offer(i: usize, req: usize, memory: i64, owners: (usize, usize)) -> Arc<ClassAd> {
+        let names = ["alice", "bob", "carol"];
+        Arc::new(
+            parse::classad(&format!(
+                "[Name = \"o{i}\"; Memory = {memory}; Twice = Memory * 2; \
+                 AllowedOwners = {{\"{}\", \"{}\"}}; Rank = {}; Requirements = {}]",
+                names[owners.0 % 3],
+                names[owners.1 % 3],
+                memory % 7,
+                REQUIREMENTS[req % REQUIREMENTS.len()]
+            ))
+            .expect("offer"),
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+
+        /// What a class says of an offer is what evaluating that offer's side says.
+        #[test]
+        fn classes_refuse_as_evaluation_does(
+            offers in prop::collection::vec((0usize..10, 0i64..4, 0usize..3, 0usize..3), 1..40),
+            requests in prop::collection::vec(
+                (0usize..3, prop_oneof![Just("1"), Just("6"), Just("TARGET.Memory")], 0i64..3),
+                1..8,
+            ),
+        ) {
+            let offers: Vec<Arc<ClassAd>> = offers
+                .iter()
+                .enumerate()
+                .map(|(i, &(r, m, a, b))| offer(i, r, 512 * (m + 1), (a, b)))
+                .collect();
+            let classes = OfferClasses::new(&offers);
+            let opts = EvalOptions::default();
+            for (owner, prio, mem) in &requests {
+                let req = parse::classad(&format!(
+                    "[Owner = \"{}\"; Prio = {prio}; RequestMemory = {}]",
+                    ["alice", "bob", "carol"][*owner],
+                    1024 * mem
+                ))
+                .expect("request");
+                let mut memo = FxHashMap::default();
+                for (o, offer) in (0..).zip(&offers) {
+                    if let Some(r) = classes.refuses(o, &req, &mut memo, &opts) {
+                        prop_assert_eq!(r, !one_side_match(offer, &req, &opts), "{}", offer);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn what_is_classed() {
+        let offers: Vec<Arc<ClassAd>> = (0..REQUIREMENTS.len())
+            .flat_map(|r| (0..3).map(move |i| offer(i, r, 1024, (i, 0))))
+            .collect();
+        let classes = OfferClasses::new(&offers);
+        let classed: Vec<bool> = (0..REQUIREMENTS.len())
+            .map(|r| classes.of[r * 3].is_some())
+            .collect();
+        // `Twice` is an expression, `time()` reads the clock.
+        assert_eq!(
+            classed,
+            [true, true, true, false, false, true, true, true, true, true]
+        );
+        // The owners differ within the first kind: three classes; `Memory` is the same: one.
+        let distinct = |r: usize| {
+            let mut cs: Vec<u32> = (0..3).filter_map(|i| classes.of[r * 3 + i]).collect();
+            cs.dedup();
+            cs.len()
+        };
+        assert_eq!((distinct(0), distinct(1)), (3, 1));
+    }
+}

@@ -1,0 +1,771 @@
+//! Residual conjuncts: the parts of a request's `Requirements` the index leaves undecided,
+//! settled per distinct value of what they read instead of per (request, offer) pair, so that
+//! raw candidates failing them leave a request's list before it is ranked or confirmed.
+//!
+//! A request's Requirements is read as a disjunction (top-level `||`) of conjunctions
+//! (top-level `&&`), parentheses looked through. HTCondor's `&&` is `true` only when both
+//! operands count as true (`true`, or a non-zero number), and `||` only when one of them does
+//! (`logic.rs`); so when, for an offer, every disjunct has a conjunct that does not count as
+//! true on its own, the Requirements is not true and the offer is not a match. Evaluating a
+//! conjunct alone is evaluating it with more room (a fresh work budget, less depth), so a
+//! conjunct that fails alone fails in place too. Nothing is ever accepted here: candidates
+//! that survive are confirmed by full evaluation as before.
+//!
+//! A conjunct is read here when it reads nothing of the request itself: its only attribute
+//! references are `TARGET.x` (or `other.x`, the request binding neither name), its functions
+//! pure. Its value against an offer then depends only on how the offer binds the names it
+//! reads ([`Bindings`]: absent, a literal, or an expression) — offers binding them alike give
+//! the same value:
+//! - all bound to literals or absent: the value is the same for every request, remembered for
+//!   the whole cycle, one evaluation per distinct tuple of values (a `regexp` over
+//!   `TARGET.Machine` is evaluated once per distinct machine name, not once per pair);
+//! - some bound to an expression that itself reads only the request's attributes
+//!   (`Score = TARGET.Prio * 2 + 1`), which the request binds to literals or not at all: the
+//!   same for every offer binding them alike, remembered for one request;
+//! - otherwise (an expression reading the offer's own attributes, ports) not read here.
+//!
+//! Conjuncts the index converts exactly are decided by its window for offers with literal
+//! values; they are read here only where offers bind them to expressions (the window keeps
+//! those as deviant).
+
+use super::shape::{plain, ByHash, Fx};
+use adjoin_index::profile::{AdOperands, PROFILE_CAP};
+use adjoin_index::{dpf, AdId, RoaringBitmap};
+use adjoin_query::ast::BinOp;
+use adjoin_query::eval::{eval_in_match, requirements_key, EvalOptions, MatchAds};
+use adjoin_query::name::kw;
+use adjoin_query::structural::{hash, same};
+use adjoin_query::{ClassAd, Expr, Key, Value};
+use rustc_hash::FxHashMap;
+use std::hash::Hasher;
+use std::sync::Arc;
+
+/// At most this many names read by one conjunct (its memo key holds them inline).
+const READS: usize = 4;
+
+/// Deepest nesting looked into; deeper conjuncts are not read here.
+const MAX_DEPTH: u32 = 200;
+
+/// Functions whose value depends on their arguments alone.
+const PURE: &[&str] = &[
+    "regexp",
+    "member",
+    "identicalmember",
+    "stringlistmember",
+    "stringlistimember",
+    "strcmp",
+    "stricmp",
+    "toupper",
+    "tolower",
+    "substr",
+    "size",
+    "int",
+    "real",
+    "string",
+    "bool",
+    "floor",
+    "ceiling",
+    "round",
+    "pow",
+    "strcat",
+    "isundefined",
+    "iserror",
+    "isstring",
+    "isinteger",
+    "isreal",
+    "isboolean",
+    "islist",
+    "ifthenelse",
+];
+
+/// True when `verdict` holds of every node of `e` it decides (`Some`), the others' operands
+/// looked into; false deeper than [`MAX_DEPTH`].
+fn every_node(e: &Expr, depth: u32, verdict: &mut impl FnMut(&Expr) -> Option<bool>) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    if let Some(v) = verdict(e) {
+        return v;
+    }
+    let d = depth + 1;
+    match e {
+        Expr::Lit(_) | Expr::Attr(_) | Expr::Root(_) | Expr::Ad(_) => true,
+        Expr::Paren(x) | Expr::Unary(_, x) | Expr::Select(x, _) => every_node(x, d, verdict),
+        Expr::Binary(_, b) | Expr::Elvis(b) | Expr::Index(b) => {
+            every_node(&b.0, d, verdict) && every_node(&b.1, d, verdict)
+        }
+        Expr::Cond(b) => {
+            every_node(&b.0, d, verdict)
+                && every_node(&b.1, d, verdict)
+                && every_node(&b.2, d, verdict)
+        }
+        Expr::List(xs) | Expr::Chain(_, xs) | Expr::Call(_, xs) => {
+            xs.iter().all(|x| every_node(x, d, verdict))
+        }
+    }
+}
+
+/// True when every function `e` calls is pure ([`PURE`]).
+pub(super) fn pure_calls(e: &Expr) -> bool {
+    every_node(e, 0, &mut |e| match e {
+        Expr::Call(name, _) if !PURE.contains(&name.key().as_str()) => Some(false),
+        _ => None,
+    })
+}
+
+/// True when `e` reads no attribute but `TARGET.x`/`other.x` (`ad`, the ad it is written in,
+/// binding neither scope name), through pure functions only; the names read go to `out`.
+fn target_reads(e: &Expr, ad: &ClassAd, out: &mut Vec<Key>) -> bool {
+    every_node(e, 0, &mut |e| match e {
+        Expr::Lit(Value::Ad(_)) | Expr::Attr(_) | Expr::Root(_) | Expr::Index(_) | Expr::Ad(_) => {
+            Some(false)
+        }
+        Expr::Call(name, _) if !PURE.contains(&name.key().as_str()) => Some(false),
+        Expr::Select(base, name) => Some(match base.unparen() {
+            Expr::Attr(b)
+                if (b.is(kw::TARGET) || b.is(kw::OTHER)) && ad.get_key(b.key()).is_none() =>
+            {
+                if !out.contains(&name.key()) {
+                    out.push(name.key());
+                }
+                true
+            }
+            _ => false,
+        }),
+        _ => None,
+    })
+}
+
+/// A literal that reads nothing: [`plain`], or a list of such.
+pub(super) fn literal(e: &Expr) -> bool {
+    match e {
+        Expr::List(items) => items.iter().all(literal),
+        e => plain(e),
+    }
+}
+
+/// The operands of `e` under `op`, parentheses and nested runs of `op` looked through.
+fn flatten<'e>(e: &'e Expr, op: BinOp, out: &mut Vec<&'e Expr>) {
+    let e = e.unparen();
+    match e.operands_of(op) {
+        Some(terms) => {
+            for t in terms {
+                flatten(t, op, out);
+            }
+        }
+        None => out.push(e),
+    }
+}
+
+/// Whether `v` counts as true as an operand of `&&` and `||` (`logic.rs`: `true`, or a
+/// non-zero number).
+fn counts_true(v: &Value) -> bool {
+    match v {
+        Value::Bool(b) => *b,
+        Value::Int(i) => *i != 0,
+        Value::Real(r) => *r != 0.0,
+        _ => false,
+    }
+}
+
+/// How offers bind one name.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Kind {
+    /// Not at all (id 0), or to a literal.
+    Literal,
+    /// To an expression reading only the other ad's attributes (the request's).
+    Requesting,
+    /// To anything else, or the offer has ports: not read here.
+    Opaque,
+}
+
+/// Every offer's binding of one name, as an id per distinct expression (0: absent; 1: any
+/// offer with ports).
+#[derive(Debug, Default)]
+pub(super) struct Binding {
+    /// By offer position.
+    pub(super) ids: Vec<u32>,
+    /// By id: its kind.
+    pub(super) kinds: Vec<Kind>,
+    /// The ids of kind [`Kind::Requesting`], each with the request's names it reads and
+    /// the offers binding it so.
+    requesting: Vec<(Vec<Key>, RoaringBitmap)>,
+    /// Requesting ids: their place in `requesting`.
+    place: FxHashMap<u32, usize>,
+}
+
+impl Binding {
+    /// The bindings of `k` over `offers`.
+    pub(super) fn of(k: Key, offers: &[Arc<ClassAd>]) -> Binding {
+        let ports = Key::of("Ports");
+        let mut b = Binding {
+            ids: Vec::with_capacity(offers.len()),
+            kinds: vec![Kind::Literal, Kind::Opaque],
+            requesting: Vec::new(),
+            place: FxHashMap::default(),
+        };
+        let mut place: FxHashMap<u32, usize> = FxHashMap::default();
+        let mut seen: ByHash<Vec<(u32, &Expr)>> = ByHash::default();
+        for (o, offer) in (0u32..).zip(offers) {
+            let id = match offer.get_key(k) {
+                _ if offer.get_key(ports).is_some() => 1,
+                None => 0,
+                Some(e) => {
+                    let mut h = Fx::default();
+                    hash(e, &mut h);
+                    let same_hash = seen.entry(h.finish()).or_default();
+                    match same_hash.iter().find(|(_, x)| same(x, e)) {
+                        Some(&(id, _)) => id,
+                        None => {
+                            let id = b.kinds.len() as u32;
+                            let mut reads = Vec::new();
+                            let kind = if literal(e) {
+                                Kind::Literal
+                            } else if target_reads(e, offer, &mut reads) {
+                                Kind::Requesting
+                            } else {
+                                Kind::Opaque
+                            };
+                            if kind == Kind::Requesting {
+                                place.insert(id, b.requesting.len());
+                                b.requesting.push((reads, RoaringBitmap::new()));
+                            }
+                            b.kinds.push(kind);
+                            same_hash.push((id, e));
+                            id
+                        }
+                    }
+                }
+            };
+            if let Some((_, those)) = place.get(&id).and_then(|&i| b.requesting.get_mut(i)) {
+                those.insert(o);
+            }
+            b.ids.push(id);
+        }
+        b.place = place;
+        b
+    }
+
+    /// What requesting binding `id` reads of the request.
+    fn requesting_reads(&self, id: u32) -> Option<&[Key]> {
+        let i = *self.place.get(&id)?;
+        self.requesting.get(i).map(|r| r.0.as_slice())
+    }
+}
+
+/// One conjunct read here, the same for every request stating it.
+#[derive(Debug)]
+struct Conjunct {
+    expr: Expr,
+    /// The offer's names it reads.
+    reads: Vec<Key>,
+    /// Whether the index converts it exactly (its window decides literal values).
+    exact: bool,
+}
+
+/// The memo key of a conjunct against offers binding what it reads to literals: the ids of
+/// their bindings.
+type Tuple = [u32; READS];
+
+/// The residual conjuncts of a cycle's requests and what is known of them.
+#[derive(Debug, Default)]
+pub struct Residuals {
+    /// Conjuncts by structural hash.
+    by_hash: ByHash<Vec<u32>>,
+    conjuncts: Vec<Conjunct>,
+    /// The offers' bindings, by name.
+    bindings: FxHashMap<Key, Binding>,
+    /// By conjunct: the offers binding what it reads to literals (or not at all) against
+    /// which it fails, whatever the request (found once, when first asked).
+    fails: Vec<Option<RoaringBitmap>>,
+    /// Values of conjuncts the index converts, against offers binding what they read to
+    /// literals, by conjunct and bindings (read one candidate at a time: a request of several
+    /// disjuncts, whose window does not decide each conjunct).
+    converted: FxHashMap<(u32, Tuple), bool>,
+    /// The offers by position (kept once bindings are made).
+    offers: Vec<Arc<ClassAd>>,
+    /// Conjuncts evaluated.
+    pub evaluations: u64,
+}
+
+/// What one request's candidates are checked against one at a time: its disjuncts of
+/// conjuncts read here, and the values found for it alone.
+#[derive(Debug, Default)]
+pub struct Split {
+    disjuncts: Vec<Vec<u32>>,
+    mine: FxHashMap<(u32, Tuple), bool>,
+}
+
+impl Residuals {
+    /// Forgets everything learnt of the offers (one of them changed).
+    pub fn clear(&mut self) {
+        self.bindings.clear();
+        self.fails.iter_mut().for_each(|f| *f = None);
+        self.converted.clear();
+        self.offers.clear();
+    }
+
+    /// The number of `e` as a conjunct of `request` (which it reads nothing of, through
+    /// `reads`).
+    fn intern(&mut self, e: &Expr, reads: Vec<Key>, request: &ClassAd, opts: &EvalOptions) -> u32 {
+        let mut h = Fx::default();
+        hash(e, &mut h);
+        let same_hash = self.by_hash.entry(h.finish()).or_default();
+        if let Some(&n) = same_hash.iter().find(|&&n| {
+            self.conjuncts
+                .get(n as usize)
+                .is_some_and(|c| same(&c.expr, e))
+        }) {
+            return n;
+        }
+        let conv = dpf(e, &AdOperands { ad: request, opts }, PROFILE_CAP);
+        let exact = conv.exact && conv.profiles.iter().all(|p| !p.deviant);
+        let n = self.conjuncts.len() as u32;
+        self.conjuncts.push(Conjunct {
+            expr: e.clone(),
+            reads,
+            exact,
+        });
+        self.fails.push(None);
+        same_hash.push(n);
+        n
+    }
+
+    /// `request`'s Requirements as disjuncts of the conjuncts read here (`None`: some
+    /// disjunct has none, so nothing can be ruled out).
+    fn split(&mut self, request: &ClassAd, opts: &EvalOptions) -> Option<Vec<Vec<u32>>> {
+        let e = request.get_key(requirements_key(request)?)?;
+        let mut disjuncts = Vec::new();
+        flatten(e, BinOp::Or, &mut disjuncts);
+        let mut out = Vec::with_capacity(disjuncts.len());
+        for d in disjuncts {
+            let mut conjuncts = Vec::new();
+            flatten(d, BinOp::And, &mut conjuncts);
+            let mut mine = Vec::new();
+            for c in conjuncts {
+                let mut reads = Vec::new();
+                if target_reads(c, request, &mut reads) && reads.len() <= READS {
+                    mine.push(self.intern(c, reads, request, opts));
+                }
+            }
+            if mine.is_empty() {
+                return None;
+            }
+            out.push(mine);
+        }
+        Some(out)
+    }
+
+    /// The offers among `candidates` (positions in `offers`) that `request`'s Requirements
+    /// rules out for certain: for each of its disjuncts, some conjunct read here does not
+    /// count as true against the offer. A request of several disjuncts also gets what
+    /// [`Residuals::rules_out`] checks its other candidates against, one at a time.
+    pub fn ruled_out(
+        &mut self,
+        request: &ClassAd,
+        candidates: &RoaringBitmap,
+        offers: &[Arc<ClassAd>],
+        opts: &EvalOptions,
+    ) -> (RoaringBitmap, Option<Box<Split>>) {
+        let Some(disjuncts) = self.split(request, opts) else {
+            return (RoaringBitmap::new(), None);
+        };
+        if self.offers.len() != offers.len() {
+            self.offers = offers.to_vec();
+        }
+        let out = self.ruled_out_by(&disjuncts, request, candidates, offers, opts);
+        let split = (disjuncts.len() > 1).then(|| {
+            Box::new(Split {
+                disjuncts,
+                mine: FxHashMap::default(),
+            })
+        });
+        (out, split)
+    }
+
+    /// [`Residuals::ruled_out`] by `disjuncts`.
+    fn ruled_out_by(
+        &mut self,
+        disjuncts: &[Vec<u32>],
+        request: &ClassAd,
+        candidates: &RoaringBitmap,
+        offers: &[Arc<ClassAd>],
+        opts: &EvalOptions,
+    ) -> RoaringBitmap {
+        for &c in disjuncts.iter().flatten() {
+            for &k in &self.conjuncts[c as usize].reads {
+                self.bindings
+                    .entry(k)
+                    .or_insert_with(|| Binding::of(k, offers));
+            }
+            self.fails_literal(c, offers, request, opts);
+        }
+        let mut out: Option<RoaringBitmap> = None;
+        for d in disjuncts {
+            let mut failing = RoaringBitmap::new();
+            for &c in d {
+                failing |= self.fails_literal(c, offers, request, opts);
+                failing |= self.fails_requesting(c, candidates, offers, request, opts);
+            }
+            failing &= out.as_ref().unwrap_or(candidates);
+            if failing.is_empty() {
+                return failing;
+            }
+            out = Some(failing);
+        }
+        out.unwrap_or_default()
+    }
+
+    /// Whether `request` (`split`, from [`Residuals::ruled_out`]) is ruled out by offer `o`,
+    /// every conjunct read here counted, those the index converts too (its window of several
+    /// rectangles decides none of them alone): evaluated once per conjunct and distinct
+    /// bindings.
+    pub fn rules_out(
+        &mut self,
+        split: &mut Split,
+        o: AdId,
+        request: &ClassAd,
+        opts: &EvalOptions,
+    ) -> bool {
+        let Some(offer) = self.offers.get(o as usize).cloned() else {
+            return false;
+        };
+        let Split { disjuncts, mine } = split;
+        disjuncts.iter().all(|d| {
+            d.iter()
+                .any(|&c| self.fails_one(c, o, request, &offer, mine, opts) == Some(true))
+        })
+    }
+
+    /// Whether conjunct `c` fails against offer `o` (`offer`) for `request`, if known here.
+    fn fails_one(
+        &mut self,
+        c: u32,
+        o: AdId,
+        request: &ClassAd,
+        offer: &ClassAd,
+        mine: &mut FxHashMap<(u32, Tuple), bool>,
+        opts: &EvalOptions,
+    ) -> Option<bool> {
+        let conj = self.conjuncts.get(c as usize)?;
+        let mut tuple = [0u32; READS];
+        let mut requesting = false;
+        for (slot, k) in tuple.iter_mut().zip(&conj.reads) {
+            let b = self.bindings.get(k)?;
+            let id = *b.ids.get(o as usize)?;
+            match b.kinds.get(id as usize)? {
+                Kind::Literal => {}
+                Kind::Requesting => {
+                    let reads = b.requesting_reads(id)?;
+                    if !reads
+                        .iter()
+                        .all(|&r| request.get_key(r).is_none_or(literal))
+                    {
+                        return None;
+                    }
+                    requesting = true;
+                }
+                Kind::Opaque => return None,
+            }
+            *slot = id;
+        }
+        if !requesting && !conj.exact {
+            // Found for every offer binding them to literals.
+            return self.fails.get(c as usize)?.as_ref().map(|f| f.contains(o));
+        }
+        let memo = if requesting {
+            mine
+        } else {
+            &mut self.converted
+        };
+        if let Some(&f) = memo.get(&(c, tuple)) {
+            return Some(f);
+        }
+        self.evaluations += 1;
+        let f = conjunct_fails(&conj.expr, request, offer, opts);
+        memo.insert((c, tuple), f);
+        Some(f)
+    }
+
+    /// The offers binding what conjunct `c` reads to literals (or not at all) against which
+    /// it fails: evaluated once per distinct tuple of bindings, for the whole cycle. Empty
+    /// for a conjunct the index converts exactly (its window decides those offers).
+    fn fails_literal(
+        &mut self,
+        c: u32,
+        offers: &[Arc<ClassAd>],
+        request: &ClassAd,
+        opts: &EvalOptions,
+    ) -> &RoaringBitmap {
+        let i = c as usize;
+        if self.fails[i].is_none() {
+            let mut fails = RoaringBitmap::new();
+            let conj = &self.conjuncts[i];
+            if !conj.exact {
+                let bindings: Vec<&Binding> = conj
+                    .reads
+                    .iter()
+                    .filter_map(|k| self.bindings.get(k))
+                    .collect();
+                let mut memo: FxHashMap<Tuple, bool> = FxHashMap::default();
+                'offers: for (o, offer) in offers.iter().enumerate() {
+                    let mut tuple = [0u32; READS];
+                    for (slot, b) in tuple.iter_mut().zip(&bindings) {
+                        let Some(&id) = b.ids.get(o) else {
+                            continue 'offers;
+                        };
+                        match b.kinds.get(id as usize) {
+                            Some(Kind::Literal) => *slot = id,
+                            _ => continue 'offers,
+                        }
+                    }
+                    let f = *memo.entry(tuple).or_insert_with(|| {
+                        self.evaluations += 1;
+                        conjunct_fails(&conj.expr, request, offer, opts)
+                    });
+                    if f {
+                        fails.insert(o as u32);
+                    }
+                }
+            }
+            self.fails[i] = Some(fails);
+        }
+        self.fails[i].get_or_insert_with(RoaringBitmap::new)
+    }
+
+    /// The offers among `candidates` that bind the one name conjunct `c` reads to an
+    /// expression reading the request, against which `c` fails for `request`: evaluated once
+    /// per distinct expression (what it reads of the request must be literal).
+    fn fails_requesting(
+        &mut self,
+        c: u32,
+        candidates: &RoaringBitmap,
+        offers: &[Arc<ClassAd>],
+        request: &ClassAd,
+        opts: &EvalOptions,
+    ) -> RoaringBitmap {
+        let mut out = RoaringBitmap::new();
+        let conj = &self.conjuncts[c as usize];
+        let [k] = conj.reads.as_slice() else {
+            return out;
+        };
+        let Some(b) = self.bindings.get(k) else {
+            return out;
+        };
+        for (reads, those) in &b.requesting {
+            if !reads
+                .iter()
+                .all(|&r| request.get_key(r).is_none_or(literal))
+            {
+                continue;
+            }
+            let here = those & candidates;
+            let Some(offer) = here.min().and_then(|o| offers.get(o as usize)) else {
+                continue;
+            };
+            self.evaluations += 1;
+            if conjunct_fails(&conj.expr, request, offer, opts) {
+                out |= here;
+            }
+        }
+        out
+    }
+}
+
+/// Whether conjunct `e` of `request` does not count as true against `offer`.
+fn conjunct_fails(e: &Expr, request: &ClassAd, offer: &ClassAd, opts: &EvalOptions) -> bool {
+    let v = eval_in_match(
+        e,
+        MatchAds {
+            my: request,
+            target: offer,
+        },
+        opts,
+    );
+    !counts_true(&v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use adjoin_query::eval::one_side_match;
+    use adjoin_query::parse;
+    use proptest::prelude::*;
+
+    /// Conditions of every kind: read here (`regexp`, `member`, functions, offers' attributes
+    /// absent, of mixed types, bound to expressions reading the request or the offer itself),
+    /// converted by the index, reading the request (never read here), nested `||`.
+    const CONDITIONS: [&str; 20] = [
+        "regexp(\"^h1\", TARGET.Machine)",
+        "regexp(\"^h2\", TARGET.Machine)",
+        "!regexp(\"slot1\", TARGET.Name)",
+        "member(TARGET.Tag, {1, 2, \"t3\", 40})",
+        "TARGET.Score > 7",
+        "TARGET.Score",
+        "TARGET.Tag == 5",
+        "TARGET.Tag == \"t4\"",
+        "TARGET.Memory >= 20000",
+        "isUndefined(TARGET.Disk)",
+        "TARGET.Cpus",
+        "toUpper(TARGET.OpSys) == \"LINUX\"",
+        "TARGET.Weird + 1 > 2",
+        "size(TARGET.Weird) > 0",
+        "(TARGET.Cpus >= 4 || regexp(\"^h3\", TARGET.Machine))",
+        "MY.Prio > 3",
+        "Prio < 5",
+        "TARGET.HasGPU =?= true",
+        "strcmp(TARGET.Site, \"ucsd\") < 0",
+        "TARGET.Weird",
+    ];
+
+    /// What offers bind `Weird` to: absent, literals of several types, an expression reading
+    /// the request, one reading the offer itself, one reading what the request lacks.
+    const WEIRD: [Option<&str>; 7] = [
+        None,
+        Some("5"),
+        Some("\"x\""),
+        Some("TARGET.Prio * 2"),
+        Some("MY.Cpus + 1"),
+        Some("TARGET.Missing"),
+        Some("{1, 2}"),
+    ];
+
+    fn pool(seed: u64, n: u64, weird: &[usize]) -> Vec<Arc<ClassAd>> {
+        let mut h = adjoin_workload::hetero::Heterogeneous::new(seed);
+        (0..n)
+            .map(|i| {
+                let mut o = h.offer(i).expect("offer");
+                if let Some(Some(w)) = weird.get(i as usize).and_then(|&k| WEIRD.get(k)) {
+                    o.set("Weird", parse::expr(w).expect("weird"));
+                }
+                Arc::new(o)
+            })
+            .collect()
+    }
+
+    fn request(conds: &[Vec<usize>], prio: &str) -> ClassAd {
+        let text: Vec<String> = conds
+            .iter()
+            .map(|d| {
+                let cs: Vec<&str> = d
+                    .iter()
+                    .map(|&c| CONDITIONS[c % CONDITIONS.len()])
+                    .collect();
+                format!("({})", cs.join(" && "))
+            })
+            .collect();
+        parse::classad(&format!(
+            "[Prio = {prio}; Owner = \"alice\"; Requirements = {}]",
+            text.join(" || ")
+        ))
+        .expect("request")
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+
+        /// An offer ruled out never satisfies the request's Requirements (full evaluation),
+        /// the memo shared by every request of the pool as in a cycle.
+        #[test]
+        fn ruled_out_offers_never_match(
+            seed in 0u64..1_000_000,
+            weird in prop::collection::vec(0usize..7, 60),
+            requests in prop::collection::vec(
+                (
+                    prop::collection::vec(prop::collection::vec(0usize..20, 1..4), 1..3),
+                    prop_oneof![Just("3"), Just("8"), Just("TARGET.Cpus"), Just("undefined")],
+                ),
+                1..12,
+            ),
+        ) {
+            let offers = pool(seed, 60, &weird);
+            let opts = EvalOptions::default();
+            let all: RoaringBitmap = (0..offers.len() as u32).collect();
+            let mut r = Residuals::default();
+            for (conds, prio) in &requests {
+                let req = request(conds, prio);
+                let (ruled, mut split) = r.ruled_out(&req, &all, &offers, &opts);
+                for o in &ruled {
+                    let offer = &offers[o as usize];
+                    prop_assert!(
+                        !one_side_match(&req, offer, &opts),
+                        "ruled out but matches: {} against {}", req, offer
+                    );
+                }
+                // The others one at a time (a request of several disjuncts).
+                if let Some(s) = split.as_deref_mut() {
+                    for o in (0..offers.len() as u32).filter(|o| !ruled.contains(*o)) {
+                        if r.rules_out(s, o, &req, &opts) {
+                            let offer = &offers[o as usize];
+                            prop_assert!(
+                                !one_side_match(&req, offer, &opts),
+                                "ruled out one at a time but matches: {} against {}", req, offer
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Each kind of residual conjunct rules out exactly the offers evaluation rejects, where
+    /// it alone decides (a one-conjunct Requirements).
+    #[test]
+    fn single_conjuncts_rule_out_what_evaluation_rejects() {
+        let weird: Vec<usize> = (0..80).map(|i| i % WEIRD.len()).collect();
+        let offers = pool(3, 80, &weird);
+        let opts = EvalOptions::default();
+        let all: RoaringBitmap = (0..offers.len() as u32).collect();
+        let mut r = Residuals::default();
+        // (condition, whether every offer is decided here: a conjunct the index cannot
+        // convert, all bindings literal or reading a literal of the request; `Score > 7` is
+        // converted: only the offers binding `Score` to an expression are read here)
+        for (c, decided) in [
+            ("regexp(\"^h1\", TARGET.Machine)", true),
+            ("member(TARGET.Tag, {1, 2, \"t3\", 40})", true),
+            ("TARGET.Score > 7", false),
+            ("TARGET.Weird + 1 > 2", false), // `MY.Cpus + 1` is not read here
+            ("MY.Prio > 3", false),
+        ] {
+            let req = request(
+                &[vec![CONDITIONS.iter().position(|x| *x == c).unwrap_or(0)]],
+                "3",
+            );
+            let (ruled, _) = r.ruled_out(&req, &all, &offers, &opts);
+            let rejected: RoaringBitmap = (0..offers.len() as u32)
+                .filter(|&o| !one_side_match(&req, &offers[o as usize], &opts))
+                .collect();
+            assert!(ruled.is_subset(&rejected), "{c}");
+            assert_eq!(ruled.is_empty(), c.starts_with("MY."), "{c}");
+            if decided {
+                assert_eq!(ruled, rejected, "{c}");
+            }
+        }
+        assert!(r.evaluations > 0);
+    }
+
+    /// A request of several disjuncts whose window decides none of its conjuncts alone is
+    /// ruled out one candidate at a time, the converted conjuncts counted.
+    #[test]
+    fn several_disjuncts_are_ruled_out_one_at_a_time() {
+        let offers = pool(5, 60, &[]);
+        let opts = EvalOptions::default();
+        let all: RoaringBitmap = (0..offers.len() as u32).collect();
+        let mut r = Residuals::default();
+        let req = parse::classad(
+            "[Requirements = (TARGET.OpSys == \"WINDOWS\" && TARGET.OpSys == \"LINUX\") || \
+             (regexp(\"^h1\", TARGET.Machine) && TARGET.Cpus >= 100)]",
+        )
+        .expect("request");
+        let (ruled, split) = r.ruled_out(&req, &all, &offers, &opts);
+        assert!(
+            ruled.is_empty(),
+            "the first disjunct is converted: not ruled out at once"
+        );
+        let mut split = split.expect("two disjuncts");
+        for o in 0..offers.len() as u32 {
+            assert!(r.rules_out(&mut split, o, &req, &opts), "offer {o}");
+            assert!(!one_side_match(&req, &offers[o as usize], &opts));
+        }
+    }
+}

@@ -36,6 +36,37 @@ impl ExportedAxis {
         ExportedAxis::default()
     }
 
+    /// The axis of `groups`: each distinct interval's ends with the RIDs bounded by it
+    /// (increasing; no RID in two groups), its checkpoints built: what inserting each then
+    /// rebuilding gives, in one pass (a restore).
+    pub fn from_groups<'p>(
+        groups: impl IntoIterator<Item = (&'p (Pos, Pos), Vec<u32>)>,
+    ) -> ExportedAxis {
+        let groups: Vec<_> = groups.into_iter().collect();
+        let end = groups
+            .iter()
+            .filter_map(|(_, rids)| rids.last())
+            .max()
+            .map_or(0, |&r| r as usize + 1);
+        let mut ends = vec![None; end];
+        let mut rids = Bits::new();
+        let (mut lo, mut hi) = (Groups::default(), Groups::default());
+        for ((l, h), members) in groups {
+            for &r in &members {
+                rids.insert(r);
+                ends[r as usize] = Some((l.clone(), h.clone()));
+            }
+            lo.add_all(l, &members);
+            hi.add_all(h, &members);
+        }
+        ExportedAxis {
+            lo: lo.ranked(),
+            hi: hi.ranked(),
+            rids,
+            ends,
+        }
+    }
+
     /// Records that rectangle `rid` bounds the attribute by `iv` (`defer`: leave the
     /// checkpoints for [`ExportedAxis::rebuild`]). A RID holds one interval per attribute.
     pub fn insert(&mut self, iv: &MangledInterval, rid: u32, defer: bool) -> bool {
@@ -156,6 +187,35 @@ impl ImportedAxis {
         ImportedAxis::default()
     }
 
+    /// The axis of `values`: each rectangle's RID (increasing), its value and the value's
+    /// position (for a point), its checkpoints built: what inserting each then rebuilding
+    /// gives, in one pass (a restore).
+    pub fn from_columns<'v>(
+        values: impl IntoIterator<Item = (u32, &'v ImpValue, Option<&'v Pos>)>,
+    ) -> ImportedAxis {
+        let mut axis = ImportedAxis::new();
+        let mut points = Groups::default();
+        for (rid, v, p) in values {
+            match (v, p) {
+                (ImpValue::Point(_), Some(p)) => {
+                    points.add(p, rid);
+                    put(&mut axis.values, rid, p.clone());
+                }
+                (ImpValue::Point(k), None) => {
+                    let p = Pos::point(k.clone());
+                    points.add(&p, rid);
+                    put(&mut axis.values, rid, p);
+                }
+                (ImpValue::Deviant, _) => {
+                    axis.deviant.insert(rid);
+                }
+                (ImpValue::Absent, _) => {}
+            }
+        }
+        axis.points = points.ranked();
+        axis
+    }
+
     /// Records rectangle `rid`'s value (absent values are recorded nowhere).
     pub fn insert(&mut self, v: &ImpValue, rid: u32, defer: bool) {
         match v {
@@ -255,6 +315,62 @@ impl ImportedAxis {
         self.points.checkpoint_bytes()
             + self.deviant.bytes()
             + self.values.capacity() * std::mem::size_of::<Option<Pos>>()
+    }
+}
+
+/// Sets `v[rid]`, growing `v` as needed.
+fn put<T: Clone>(v: &mut Vec<Option<T>>, rid: u32, x: T) {
+    let i = rid as usize;
+    if v.len() <= i {
+        v.resize(i + 1, None);
+    }
+    v[i] = Some(x);
+}
+
+/// Positions with the RIDs holding each, gathered for a bulk build.
+#[derive(Default)]
+struct Groups {
+    /// Each position's RIDs, and whether they came in several runs (then sorted at the end).
+    at: rustc_hash::FxHashMap<Pos, (Vec<u32>, bool)>,
+}
+
+impl Groups {
+    /// Adds a run of RIDs (increasing) at `p`.
+    fn add_all(&mut self, p: &Pos, rids: &[u32]) {
+        match self.at.get_mut(p) {
+            Some((v, merged)) => {
+                v.extend_from_slice(rids);
+                *merged = true;
+            }
+            None => {
+                self.at.insert(p.clone(), (rids.to_vec(), false));
+            }
+        }
+    }
+
+    /// Adds one RID at `p` (RIDs added in increasing order).
+    fn add(&mut self, p: &Pos, rid: u32) {
+        match self.at.get_mut(p) {
+            Some((v, _)) => v.push(rid),
+            None => {
+                self.at.insert(p.clone(), (vec![rid], false));
+            }
+        }
+    }
+
+    fn ranked(self) -> Ranked<Pos> {
+        let mut groups: Vec<(Pos, Vec<u32>)> = self
+            .at
+            .into_iter()
+            .map(|(p, (mut v, merged))| {
+                if merged {
+                    v.sort_unstable();
+                }
+                (p, v)
+            })
+            .collect();
+        groups.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        Ranked::from_groups(groups)
     }
 }
 

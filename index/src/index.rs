@@ -260,7 +260,7 @@ pub struct Index {
     /// Every live RID (the universal set `U`).
     pub(crate) live: Bits,
     /// Live units with more than one rectangle (when none, RIDs stand for units one to one).
-    multi: usize,
+    pub(crate) multi: usize,
     pub(crate) deferring: bool,
     pub(crate) counters: Counters,
 }

@@ -98,5 +98,5 @@ pub use ranked::Ranked;
 pub use rectangle::{imp_value, rectangles, ConsistencyError, ImpValue, Rectangle, Rectangles};
 pub use rid::{Rids, RidsExhausted};
 pub use roaring::RoaringBitmap;
-pub use snapshot::{IndexSnapshot, SnapshotError};
+pub use snapshot::{IndexSnapshot, IndexSnapshotV1, SnapshotError};
 pub use window::{accepts, satisfies, Direction, Query};

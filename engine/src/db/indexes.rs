@@ -982,11 +982,11 @@ impl Db {
                 (restored, plan)
             });
             let (plan, ids) = plan?;
-            if let Some((index, ported)) = restored {
+            if let Some((index, ported, current)) = restored {
                 held.index = SharedIndex::new(index);
                 held.ported = ported;
                 *held.ids.write() = ids;
-                held.saved = true;
+                held.saved = current;
                 let made = self.apply_plan(&mut held, collection, plan, true)?;
                 return Ok((held, made));
             }
@@ -1017,11 +1017,16 @@ impl Db {
     }
 
     /// The index `checkpoint` holds, reading through `like`'s source, with its ads with
-    /// ports, if its payload is usable.
-    fn restore(&self, checkpoint: &Checkpoint, like: &Held) -> Option<(Index, RoaringBitmap)> {
+    /// ports, if its payload is usable; and whether the payload is of the current layout (an
+    /// older one is written again at the next checkpoint).
+    fn restore(
+        &self,
+        checkpoint: &Checkpoint,
+        like: &Held,
+    ) -> Option<(Index, RoaringBitmap, bool)> {
         let _span = tracing::info_span!("restore_index").entered();
-        let payload = match held_files::decode(checkpoint.payload()) {
-            Ok(p) if p.options == OptionsStamp::of(&self.indexes.opts) => p,
+        let (payload, layout) = match held_files::decode(checkpoint.payload()) {
+            Ok((p, layout)) if p.options == OptionsStamp::of(&self.indexes.opts) => (p, layout),
             Ok(_) => {
                 tracing::debug!("index checkpoint of other options; building");
                 return None;
@@ -1050,7 +1055,8 @@ impl Db {
             tracing::warn!("index checkpoint inconsistent; building");
             return None;
         }
-        Some((index, payload.ported.into_iter().collect()))
+        let current = layout == held_files::LAYOUT;
+        Some((index, payload.ported.into_iter().collect(), current))
     }
 
     /// The difference between `marks` (what an index holds, by seq) and `collection`'s live

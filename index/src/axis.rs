@@ -18,6 +18,7 @@ use crate::position::{ends, Pos};
 use crate::property::MangledInterval;
 use crate::ranked::Ranked;
 use crate::rectangle::ImpValue;
+use std::hash::Hash;
 use std::ops::Bound;
 
 /// The bounds stored rectangles put on one attribute.
@@ -26,8 +27,11 @@ pub struct ExportedAxis {
     lo: Ranked<Pos>,
     hi: Ranked<Pos>,
     rids: Bits,
-    /// Each RID's interval ends, by RID (for checking candidates one by one).
-    ends: Vec<Option<(Pos, Pos)>>,
+    /// Each RID's interval ends, by RID, as a number in `pairs` ([`NONE`]: no bound), for
+    /// checking candidates one by one.
+    ends: Vec<u32>,
+    /// The distinct interval ends.
+    pairs: Counted<(Pos, Pos)>,
 }
 
 impl ExportedAxis {
@@ -48,22 +52,25 @@ impl ExportedAxis {
             .filter_map(|(_, rids)| rids.last())
             .max()
             .map_or(0, |&r| r as usize + 1);
-        let mut ends = vec![None; end];
+        let mut ends = vec![NONE; end];
+        let mut pairs = Counted::default();
         let mut rids = Bits::new();
         let (mut lo, mut hi) = (Groups::default(), Groups::default());
-        for ((l, h), members) in groups {
+        for (pair, members) in groups {
+            let i = pairs.add_many(pair, members.len() as u32);
             for &r in &members {
                 rids.insert(r);
-                ends[r as usize] = Some((l.clone(), h.clone()));
+                ends[r as usize] = i;
             }
-            lo.add_all(l, &members);
-            hi.add_all(h, &members);
+            lo.add_all(&pair.0, &members);
+            hi.add_all(&pair.1, &members);
         }
         ExportedAxis {
             lo: lo.ranked(),
             hi: hi.ranked(),
             rids,
             ends,
+            pairs,
         }
     }
 
@@ -81,11 +88,8 @@ impl ExportedAxis {
             self.lo.insert(lo.clone(), rid);
             self.hi.insert(hi.clone(), rid);
         }
-        let slot = rid as usize;
-        if self.ends.len() <= slot {
-            self.ends.resize(slot + 1, None);
-        }
-        self.ends[slot] = Some((lo, hi));
+        let i = self.pairs.add_many(&(lo, hi), 1);
+        put(&mut self.ends, rid, i);
         true
     }
 
@@ -102,12 +106,7 @@ impl ExportedAxis {
             self.lo.remove(&lo, rid);
             self.hi.remove(&hi, rid);
         }
-        if let Some(e) = self.ends.get_mut(rid as usize) {
-            *e = None;
-        }
-        while self.ends.last().is_some_and(Option::is_none) {
-            self.ends.pop();
-        }
+        take(&mut self.ends, rid, &mut self.pairs);
         true
     }
 
@@ -115,7 +114,7 @@ impl ExportedAxis {
     /// (`None` if it does not bound the attribute).
     #[inline]
     pub fn contains(&self, rid: u32, p: &Pos) -> Option<bool> {
-        let (lo, hi) = self.ends.get(rid as usize)?.as_ref()?;
+        let (lo, hi) = self.pairs.get(*self.ends.get(rid as usize)?)?;
         Some(lo <= p && p <= hi)
     }
 
@@ -168,7 +167,8 @@ impl ExportedAxis {
         self.lo.checkpoint_bytes()
             + self.hi.checkpoint_bytes()
             + self.rids.bytes()
-            + self.ends.capacity() * std::mem::size_of::<Option<(Pos, Pos)>>()
+            + self.ends.capacity() * 4
+            + self.pairs.bytes()
     }
 }
 
@@ -177,8 +177,11 @@ impl ExportedAxis {
 pub struct ImportedAxis {
     points: Ranked<Pos>,
     deviant: Bits,
-    /// Each RID's point, by RID (for checking candidates one by one).
-    values: Vec<Option<Pos>>,
+    /// Each RID's point, by RID, as a number in `table` ([`NONE`]: no point), for checking
+    /// candidates one by one.
+    values: Vec<u32>,
+    /// The distinct points.
+    table: Counted<Pos>,
 }
 
 impl ImportedAxis {
@@ -187,27 +190,48 @@ impl ImportedAxis {
         ImportedAxis::default()
     }
 
-    /// The axis of `values`: each rectangle's RID (increasing), its value and the value's
-    /// position (for a point), its checkpoints built: what inserting each then rebuilding
-    /// gives, in one pass (a restore).
-    pub fn from_columns<'v>(
-        values: impl IntoIterator<Item = (u32, &'v ImpValue, Option<&'v Pos>)>,
+    /// The axis of a column: `each` gives each rectangle's RID and the number of its value in
+    /// `table` (whose points are at `positions`), by increasing RID; its checkpoints built:
+    /// what inserting each then rebuilding gives, in one pass (a restore). A number beyond
+    /// the table counts as deviant.
+    pub fn from_column(
+        table: &[ImpValue],
+        positions: &[Option<Pos>],
+        each: impl IntoIterator<Item = (u32, u32)>,
     ) -> ImportedAxis {
         let mut axis = ImportedAxis::new();
+        let mut by_value: Vec<Vec<u32>> = vec![Vec::new(); table.len()];
+        for (rid, v) in each {
+            match by_value.get_mut(v as usize) {
+                Some(members) => members.push(rid),
+                None => {
+                    axis.deviant.insert(rid);
+                }
+            }
+        }
+        let end = by_value
+            .iter()
+            .filter_map(|m| m.last())
+            .max()
+            .map_or(0, |&r| r as usize + 1);
+        axis.values = vec![NONE; end];
         let mut points = Groups::default();
-        for (rid, v, p) in values {
+        for ((v, p), members) in table.iter().zip(positions).zip(by_value) {
+            if members.is_empty() {
+                continue;
+            }
             match (v, p) {
                 (ImpValue::Point(_), Some(p)) => {
-                    points.add(p, rid);
-                    put(&mut axis.values, rid, p.clone());
+                    let i = axis.table.add_many(p, members.len() as u32);
+                    for &r in &members {
+                        axis.values[r as usize] = i;
+                    }
+                    points.add_all(p, &members);
                 }
-                (ImpValue::Point(k), None) => {
-                    let p = Pos::point(k.clone());
-                    points.add(&p, rid);
-                    put(&mut axis.values, rid, p);
-                }
-                (ImpValue::Deviant, _) => {
-                    axis.deviant.insert(rid);
+                (ImpValue::Point(_) | ImpValue::Deviant, _) => {
+                    for &r in &members {
+                        axis.deviant.insert(r);
+                    }
                 }
                 (ImpValue::Absent, _) => {}
             }
@@ -221,11 +245,8 @@ impl ImportedAxis {
         match v {
             ImpValue::Point(k) => {
                 let p = Pos::point(k.clone());
-                let slot = rid as usize;
-                if self.values.len() <= slot {
-                    self.values.resize(slot + 1, None);
-                }
-                self.values[slot] = Some(p.clone());
+                let i = self.table.add_many(&p, 1);
+                put(&mut self.values, rid, i);
                 if defer {
                     self.points.insert_deferred(p, rid);
                 } else {
@@ -249,12 +270,7 @@ impl ImportedAxis {
                 } else {
                     self.points.remove(&p, rid);
                 }
-                if let Some(e) = self.values.get_mut(rid as usize) {
-                    *e = None;
-                }
-                while self.values.last().is_some_and(Option::is_none) {
-                    self.values.pop();
-                }
+                take(&mut self.values, rid, &mut self.table);
             }
             ImpValue::Deviant => {
                 self.deviant.remove(rid);
@@ -276,9 +292,13 @@ impl ImportedAxis {
     /// Whether rectangle `rid`'s value lies between positions `lo` and `hi` or is deviant.
     #[inline]
     pub fn admits(&self, rid: u32, lo: &Pos, hi: &Pos) -> bool {
-        match self.values.get(rid as usize) {
-            Some(Some(p)) => lo <= p && p <= hi,
-            _ => self.deviant.contains(rid),
+        match self
+            .values
+            .get(rid as usize)
+            .and_then(|&i| self.table.get(i))
+        {
+            Some(p) => lo <= p && p <= hi,
+            None => self.deviant.contains(rid),
         }
     }
 
@@ -314,17 +334,105 @@ impl ImportedAxis {
     pub fn bytes(&self) -> usize {
         self.points.checkpoint_bytes()
             + self.deviant.bytes()
-            + self.values.capacity() * std::mem::size_of::<Option<Pos>>()
+            + self.values.capacity() * 4
+            + self.table.bytes()
     }
 }
 
-/// Sets `v[rid]`, growing `v` as needed.
-fn put<T: Clone>(v: &mut Vec<Option<T>>, rid: u32, x: T) {
-    let i = rid as usize;
-    if v.len() <= i {
-        v.resize(i + 1, None);
+/// No entry in a per-RID number array.
+const NONE: u32 = u32::MAX;
+
+/// Sets `v[rid]` to `i`, growing `v` as needed.
+fn put(v: &mut Vec<u32>, rid: u32, i: u32) {
+    let at = rid as usize;
+    if v.len() <= at {
+        v.resize(at + 1, NONE);
     }
-    v[i] = Some(x);
+    v[at] = i;
+}
+
+/// Clears `v[rid]`, releasing its number in `table`, and drops trailing empty entries.
+fn take<T: Hash + Eq + Clone>(v: &mut Vec<u32>, rid: u32, table: &mut Counted<T>) {
+    if let Some(e) = v.get_mut(rid as usize) {
+        if *e != NONE {
+            table.release(*e);
+        }
+        *e = NONE;
+    }
+    while v.last() == Some(&NONE) {
+        v.pop();
+    }
+}
+
+/// Distinct items, numbered, each with the number of RIDs using it: per-RID arrays hold four
+/// bytes per RID, whatever the item (a million slot ads have a few dozen distinct values). A
+/// number whose item no RID uses any more is reused.
+#[derive(Clone, Debug)]
+struct Counted<T> {
+    items: Vec<Option<(T, u32)>>,
+    at: rustc_hash::FxHashMap<T, u32>,
+    free: Vec<u32>,
+}
+
+impl<T> Default for Counted<T> {
+    fn default() -> Self {
+        Counted {
+            items: Vec::new(),
+            at: rustc_hash::FxHashMap::default(),
+            free: Vec::new(),
+        }
+    }
+}
+
+impl<T: Hash + Eq + Clone> Counted<T> {
+    /// The number of `x`, its count raised by `n`.
+    fn add_many(&mut self, x: &T, n: u32) -> u32 {
+        if let Some(&i) = self.at.get(x) {
+            if let Some(Some((_, c))) = self.items.get_mut(i as usize) {
+                *c += n;
+            }
+            return i;
+        }
+        let entry = Some((x.clone(), n));
+        let i = match self.free.pop() {
+            Some(i) => {
+                self.items[i as usize] = entry;
+                i
+            }
+            None => {
+                self.items.push(entry);
+                (self.items.len() - 1) as u32
+            }
+        };
+        self.at.insert(x.clone(), i);
+        i
+    }
+
+    /// One use of number `i` fewer (the item forgotten after its last).
+    fn release(&mut self, i: u32) {
+        let Some(slot) = self.items.get_mut(i as usize) else {
+            return;
+        };
+        if let Some((x, c)) = slot {
+            *c -= 1;
+            if *c == 0 {
+                self.at.remove(x);
+                *slot = None;
+                self.free.push(i);
+            }
+        }
+    }
+
+    /// The item of number `i`.
+    #[inline]
+    fn get(&self, i: u32) -> Option<&T> {
+        self.items.get(i as usize)?.as_ref().map(|(x, _)| x)
+    }
+
+    /// Bytes held (estimate).
+    fn bytes(&self) -> usize {
+        self.items.capacity() * (std::mem::size_of::<T>() + 8) * 2
+    }
 }
 
 /// Positions with the RIDs holding each, gathered for a bulk build.
@@ -344,16 +452,6 @@ impl Groups {
             }
             None => {
                 self.at.insert(p.clone(), (rids.to_vec(), false));
-            }
-        }
-    }
-
-    /// Adds one RID at `p` (RIDs added in increasing order).
-    fn add(&mut self, p: &Pos, rid: u32) {
-        match self.at.get_mut(p) {
-            Some((v, _)) => v.push(rid),
-            None => {
-                self.at.insert(p.clone(), (vec![rid], false));
             }
         }
     }

@@ -468,14 +468,12 @@ impl Index {
                 .zip(imp)
                 .map(|(&k, col)| {
                     let axis = scope.spawn(move || {
-                        ImportedAxis::from_columns(units.iter().flatten().zip(col.iter()).flat_map(
-                            |(d, &v)| {
-                                let v = v as usize;
-                                d.rids
-                                    .iter()
-                                    .map(move |&r| (r, &values[v], points[v].as_ref()))
-                            },
-                        ))
+                        let each = units
+                            .iter()
+                            .flatten()
+                            .zip(col)
+                            .flat_map(|(d, &v)| d.rids.iter().map(move |&r| (r, v)));
+                        ImportedAxis::from_column(values, points, each)
                     });
                     (k, axis)
                 })

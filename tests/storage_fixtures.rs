@@ -302,7 +302,11 @@ fn checkpoint_fixtures_restore_the_held_index_without_reading_an_ad() {
         assert_eq!(c.generation().collection, 1);
         let seqs: Vec<u64> = c.marks().map(|(s, _)| s).collect();
         assert_eq!(seqs, (2..41).collect::<Vec<u64>>());
-        assert_eq!(c.payload().starts_with(LAYOUT_2), layout == 2, "layout {layout}");
+        assert_eq!(
+            c.payload().starts_with(LAYOUT_2),
+            layout == 2,
+            "layout {layout}"
+        );
         drop(c);
         let db = Db::open_with(&path, &at(T0 + 60)).expect("open");
         let e = adjoin::query::parse::expr("Memory >= 10240").expect("constraint");
@@ -316,6 +320,9 @@ fn checkpoint_fixtures_restore_the_held_index_without_reading_an_ad() {
         db.close().expect("close");
         // A checkpoint of layout 1 is written again, of layout 2, at the next checkpoint.
         let c = adjoin::storage::Checkpoint::open(&snap).expect("the checkpoint opens");
-        assert!(c.payload().starts_with(LAYOUT_2), "layout {layout} after close");
+        assert!(
+            c.payload().starts_with(LAYOUT_2),
+            "layout {layout} after close"
+        );
     }
 }

@@ -27,11 +27,11 @@ pub struct ExportedAxis {
     lo: Ranked<Pos>,
     hi: Ranked<Pos>,
     rids: Bits,
-    /// Each RID's interval ends, by RID, as a number in `pairs` ([`NONE`]: no bound), for
-    /// checking candidates one by one.
+    /// Each RID's interval, by RID, as a number in `intervals` ([`NONE`]: no bound), for
+    /// checking candidates one by one and for undoing its insertion.
     ends: Vec<u32>,
-    /// The distinct interval ends.
-    pairs: Counted<(Pos, Pos)>,
+    /// The distinct intervals, with their ends' positions.
+    intervals: Counted<MangledInterval, (Pos, Pos)>,
 }
 
 impl ExportedAxis {
@@ -40,24 +40,24 @@ impl ExportedAxis {
         ExportedAxis::default()
     }
 
-    /// The axis of `groups`: each distinct interval's ends with the RIDs bounded by it
-    /// (increasing; no RID in two groups), its checkpoints built: what inserting each then
-    /// rebuilding gives, in one pass (a restore).
+    /// The axis of `groups`: each distinct interval, its ends' positions and the RIDs bounded
+    /// by it (increasing; no RID in two groups), its checkpoints built: what inserting each
+    /// then rebuilding gives, in one pass (a restore).
     pub fn from_groups<'p>(
-        groups: impl IntoIterator<Item = (&'p (Pos, Pos), Vec<u32>)>,
+        groups: impl IntoIterator<Item = (&'p MangledInterval, &'p (Pos, Pos), Vec<u32>)>,
     ) -> ExportedAxis {
         let groups: Vec<_> = groups.into_iter().collect();
         let end = groups
             .iter()
-            .filter_map(|(_, rids)| rids.last())
+            .filter_map(|(_, _, rids)| rids.last())
             .max()
             .map_or(0, |&r| r as usize + 1);
         let mut ends = vec![NONE; end];
-        let mut pairs = Counted::default();
+        let mut intervals = Counted::default();
         let mut rids = Bits::new();
         let (mut lo, mut hi) = (Groups::default(), Groups::default());
-        for (pair, members) in groups {
-            let i = pairs.add_many(pair, members.len() as u32);
+        for (iv, pair, members) in groups {
+            let i = intervals.add_many(iv, members.len() as u32, |_| pair.clone());
             for &r in &members {
                 rids.insert(r);
                 ends[r as usize] = i;
@@ -70,7 +70,7 @@ impl ExportedAxis {
             hi: hi.ranked(),
             rids,
             ends,
-            pairs,
+            intervals,
         }
     }
 
@@ -88,17 +88,19 @@ impl ExportedAxis {
             self.lo.insert(lo.clone(), rid);
             self.hi.insert(hi.clone(), rid);
         }
-        let i = self.pairs.add_many(&(lo, hi), 1);
+        let i = self.intervals.add_many(iv, 1, |_| (lo, hi));
         put(&mut self.ends, rid, i);
         true
     }
 
-    /// Forgets rectangle `rid`'s bound `iv`; returns whether it was held.
-    pub fn remove(&mut self, iv: &MangledInterval, rid: u32, defer: bool) -> bool {
-        if !self.rids.remove(rid) {
+    /// Forgets rectangle `rid`'s bound; returns whether it was held.
+    pub fn remove(&mut self, rid: u32, defer: bool) -> bool {
+        let Some((_, (lo, hi))) = self.ends.get(rid as usize).and_then(|&i| self.intervals.get(i))
+        else {
             return false;
-        }
-        let (lo, hi) = ends(iv);
+        };
+        let (lo, hi) = (lo.clone(), hi.clone());
+        self.rids.remove(rid);
         if defer {
             self.lo.remove_deferred(&lo, rid);
             self.hi.remove_deferred(&hi, rid);
@@ -106,15 +108,20 @@ impl ExportedAxis {
             self.lo.remove(&lo, rid);
             self.hi.remove(&hi, rid);
         }
-        take(&mut self.ends, rid, &mut self.pairs);
-        true
+        take(&mut self.ends, rid, &mut self.intervals)
+    }
+
+    /// The interval rectangle `rid` bounds the attribute by, if it does.
+    pub fn interval(&self, rid: u32) -> Option<&MangledInterval> {
+        let i = *self.ends.get(rid as usize)?;
+        self.intervals.get(i).map(|(iv, _)| iv)
     }
 
     /// Whether rectangle `rid` bounds the attribute by an interval containing position `p`
     /// (`None` if it does not bound the attribute).
     #[inline]
     pub fn contains(&self, rid: u32, p: &Pos) -> Option<bool> {
-        let (lo, hi) = self.pairs.get(*self.ends.get(rid as usize)?)?;
+        let (_, (lo, hi)) = self.intervals.get(*self.ends.get(rid as usize)?)?;
         Some(lo <= p && p <= hi)
     }
 
@@ -168,7 +175,7 @@ impl ExportedAxis {
             + self.hi.checkpoint_bytes()
             + self.rids.bytes()
             + self.ends.capacity() * 4
-            + self.pairs.bytes()
+            + self.intervals.bytes()
     }
 }
 
@@ -181,7 +188,7 @@ pub struct ImportedAxis {
     /// candidates one by one.
     values: Vec<u32>,
     /// The distinct points.
-    table: Counted<Pos>,
+    table: Counted<Pos, ()>,
 }
 
 impl ImportedAxis {
@@ -222,7 +229,7 @@ impl ImportedAxis {
             }
             match (v, p) {
                 (ImpValue::Point(_), Some(p)) => {
-                    let i = axis.table.add_many(p, members.len() as u32);
+                    let i = axis.table.add_many(p, members.len() as u32, |_| ());
                     for &r in &members {
                         axis.values[r as usize] = i;
                     }
@@ -245,7 +252,7 @@ impl ImportedAxis {
         match v {
             ImpValue::Point(k) => {
                 let p = Pos::point(k.clone());
-                let i = self.table.add_many(&p, 1);
+                let i = self.table.add_many(&p, 1, |_| ());
                 put(&mut self.values, rid, i);
                 if defer {
                     self.points.insert_deferred(p, rid);
@@ -297,7 +304,7 @@ impl ImportedAxis {
             .get(rid as usize)
             .and_then(|&i| self.table.get(i))
         {
-            Some(p) => lo <= p && p <= hi,
+            Some((p, _)) => lo <= p && p <= hi,
             None => self.deviant.contains(rid),
         }
     }
@@ -352,29 +359,33 @@ fn put(v: &mut Vec<u32>, rid: u32, i: u32) {
 }
 
 /// Clears `v[rid]`, releasing its number in `table`, and drops trailing empty entries.
-fn take<T: Hash + Eq + Clone>(v: &mut Vec<u32>, rid: u32, table: &mut Counted<T>) {
+fn take<T: Hash + Eq + Clone, E>(v: &mut Vec<u32>, rid: u32, table: &mut Counted<T, E>) -> bool {
+    let mut was = false;
     if let Some(e) = v.get_mut(rid as usize) {
         if *e != NONE {
             table.release(*e);
+            was = true;
         }
         *e = NONE;
     }
     while v.last() == Some(&NONE) {
         v.pop();
     }
+    was
 }
 
-/// Distinct items, numbered, each with the number of RIDs using it: per-RID arrays hold four
-/// bytes per RID, whatever the item (a million slot ads have a few dozen distinct values). A
-/// number whose item no RID uses any more is reused.
+/// Distinct items, numbered, each with what it comes with (`E`, e.g. its positions) and the
+/// number of RIDs using it: per-RID arrays hold four bytes per RID, whatever the item (a
+/// million slot ads have a few dozen distinct values). A number whose item no RID uses any
+/// more is reused.
 #[derive(Clone, Debug)]
-struct Counted<T> {
-    items: Vec<Option<(T, u32)>>,
+struct Counted<T, E> {
+    items: Vec<Option<(T, E, u32)>>,
     at: rustc_hash::FxHashMap<T, u32>,
     free: Vec<u32>,
 }
 
-impl<T> Default for Counted<T> {
+impl<T, E> Default for Counted<T, E> {
     fn default() -> Self {
         Counted {
             items: Vec::new(),
@@ -384,16 +395,16 @@ impl<T> Default for Counted<T> {
     }
 }
 
-impl<T: Hash + Eq + Clone> Counted<T> {
-    /// The number of `x`, its count raised by `n`.
-    fn add_many(&mut self, x: &T, n: u32) -> u32 {
+impl<T: Hash + Eq + Clone, E> Counted<T, E> {
+    /// The number of `x` (with `with(x)` if new), its count raised by `n`.
+    fn add_many(&mut self, x: &T, n: u32, with: impl FnOnce(&T) -> E) -> u32 {
         if let Some(&i) = self.at.get(x) {
-            if let Some(Some((_, c))) = self.items.get_mut(i as usize) {
+            if let Some(Some((_, _, c))) = self.items.get_mut(i as usize) {
                 *c += n;
             }
             return i;
         }
-        let entry = Some((x.clone(), n));
+        let entry = Some((x.clone(), with(x), n));
         let i = match self.free.pop() {
             Some(i) => {
                 self.items[i as usize] = entry;
@@ -413,7 +424,7 @@ impl<T: Hash + Eq + Clone> Counted<T> {
         let Some(slot) = self.items.get_mut(i as usize) else {
             return;
         };
-        if let Some((x, c)) = slot {
+        if let Some((x, _, c)) = slot {
             *c -= 1;
             if *c == 0 {
                 self.at.remove(x);
@@ -423,15 +434,15 @@ impl<T: Hash + Eq + Clone> Counted<T> {
         }
     }
 
-    /// The item of number `i`.
+    /// The item of number `i` and what it comes with.
     #[inline]
-    fn get(&self, i: u32) -> Option<&T> {
-        self.items.get(i as usize)?.as_ref().map(|(x, _)| x)
+    fn get(&self, i: u32) -> Option<(&T, &E)> {
+        self.items.get(i as usize)?.as_ref().map(|(x, e, _)| (x, e))
     }
 
     /// Bytes held (estimate).
     fn bytes(&self) -> usize {
-        self.items.capacity() * (std::mem::size_of::<T>() + 8) * 2
+        self.items.capacity() * (std::mem::size_of::<(T, E)>() + 8) * 2
     }
 }
 
@@ -530,7 +541,8 @@ mod tests {
             .iter()
             .enumerate()
         {
-            assert!(axis.remove(iv, 3 + i as u32, false));
+            assert_eq!(axis.interval(3 + i as u32), Some(iv));
+            assert!(axis.remove(3 + i as u32, false));
         }
         assert!(axis
             .stab(&all, &Pos::point(key(&Value::str("linux"))))

@@ -18,7 +18,6 @@ use crate::mangle::MangledValue;
 use crate::ports::{units, Unit};
 use crate::position::Pos;
 use crate::profile::{constraint_dpf, PROFILE_CAP};
-use crate::property::MangledInterval;
 use crate::rectangle::{imp_value, rectangles, ConsistencyError, ImpValue, RECTANGLE_CAP};
 use crate::rid::{Rids, RidsExhausted};
 use adjoin_query::eval::EvalOptions;
@@ -169,12 +168,6 @@ pub(crate) struct UnitData {
     pub(crate) imp: Vec<(Key, ImpValue)>,
 }
 
-/// A stored rectangle's bounds (Exp, sorted by attribute), kept to undo its insertion.
-#[derive(Clone, Debug)]
-pub(crate) struct RectRecord {
-    pub(crate) exp: Box<[(Key, MangledInterval)]>,
-}
-
 /// Cumulative counters (the dissertation's metrics and a few more).
 #[derive(Debug, Default)]
 pub(crate) struct Counters {
@@ -248,7 +241,6 @@ pub struct Index {
     pub(crate) units: Vec<Option<UnitData>>,
     free_units: Vec<u32>,
     pub(crate) rids: Rids<u32>,
-    pub(crate) rects: Vec<Option<RectRecord>>,
     pub(crate) exported: FxHashMap<Key, ExportedAxis>,
     pub(crate) imported: FxHashMap<Key, ImportedAxis>,
     pub(crate) deviant_exported: Bits,
@@ -281,7 +273,6 @@ impl Index {
             units: Vec::new(),
             free_units: Vec::new(),
             rids: Rids::new(),
-            rects: Vec::new(),
             exported: FxHashMap::default(),
             imported: FxHashMap::default(),
             deviant_exported: Bits::new(),
@@ -669,13 +660,6 @@ impl Index {
                 }
                 data.rids.push(rid);
             }
-            let slot = rid as usize;
-            if self.rects.len() <= slot {
-                self.rects.resize(slot + 1, None);
-            }
-            self.rects[slot] = Some(RectRecord {
-                exp: rect.exp.into_boxed_slice(),
-            });
         }
         Ok(u)
     }
@@ -699,15 +683,13 @@ impl Index {
         self.multi -= usize::from(data.rids.len() > 1);
         let defer = self.deferring;
         for &rid in &data.rids {
-            if let Some(rec) = self.rects.get_mut(rid as usize).and_then(Option::take) {
-                for (k, iv) in rec.exp.iter() {
-                    if let Some(axis) = self.exported.get_mut(k) {
-                        axis.remove(iv, rid, defer);
-                        if axis.is_empty() {
-                            self.exported.remove(k);
-                        }
-                    }
-                }
+            // The exported axes know each RID's bound: each is asked (a few dozen at most).
+            let mut emptied = false;
+            for axis in self.exported.values_mut() {
+                emptied |= axis.remove(rid, defer) && axis.is_empty();
+            }
+            if emptied {
+                self.exported.retain(|_, axis| !axis.is_empty());
             }
             for (k, v) in &data.imp {
                 if let Some(axis) = self.imported.get_mut(k) {
@@ -719,9 +701,6 @@ impl Index {
             self.never.remove(rid);
             self.live.remove(rid);
             self.rids.release(rid);
-        }
-        while self.rects.last().is_some_and(Option::is_none) {
-            self.rects.pop();
         }
         self.free_units.push(u);
     }
@@ -855,9 +834,8 @@ impl Index {
             assert!(self.ads[&data.ad].contains(&(u as u32)));
             for &rid in &data.rids {
                 assert_eq!(self.rids.owner(rid), Some(&(u as u32)));
-                let rec = self.rects[rid as usize].as_ref().expect("record");
-                for (k, _) in rec.exp.iter() {
-                    assert!(self.exported[k].rids().contains(rid));
+                if self.never.contains(rid) {
+                    assert!(self.exported.values().all(|a| a.interval(rid).is_none()));
                 }
                 for (k, v) in &data.imp {
                     let dev = self.imported[k].deviant().contains(rid);
@@ -869,10 +847,11 @@ impl Index {
         }
         assert_eq!(&live, self.rids.live());
         assert_eq!(Bits::from_roaring(&live), self.live);
-        for (k, axis) in &self.exported {
+        for axis in self.exported.values() {
+            assert!(!axis.is_empty());
             for rid in axis.rids().iter() {
-                let rec = self.rects[rid as usize].as_ref().expect("record");
-                assert!(rec.exp.iter().any(|(j, _)| j == k));
+                assert!(self.live.contains(rid));
+                assert!(axis.interval(rid).is_some());
             }
         }
     }

@@ -17,7 +17,7 @@
 //! rectangles and values) is still read, and converted.
 
 use crate::axis::{ExportedAxis, ImportedAxis};
-use crate::index::{AdId, AdSource, Index, IndexError, IndexOptions, RectRecord, UnitData};
+use crate::index::{AdId, AdSource, Index, IndexError, IndexOptions, UnitData};
 use crate::position::{ends, Pos};
 use crate::property::MangledInterval;
 use crate::rectangle::ImpValue;
@@ -268,6 +268,10 @@ impl Index {
         let imported_pos: Vec<u32> = imported.iter().map(|&k| names.of(k)).collect();
         let mut ads: Vec<(&AdId, &Vec<u32>)> = self.ads.iter().collect();
         ads.sort_unstable_by_key(|(id, _)| **id);
+        // The exported axes in key order, so that attributes are numbered alike however the
+        // index was made.
+        let mut exported: Vec<(&Key, &ExportedAxis)> = self.exported.iter().collect();
+        exported.sort_unstable_by_key(|(k, _)| **k);
         let mut c = Columns::new(Vec::new(), imported_pos);
         let deviant = ImpValue::Deviant;
         for (_, us) in ads {
@@ -278,10 +282,12 @@ impl Index {
                 } else {
                     data.rids
                         .iter()
-                        .filter_map(|&r| {
-                            let rec = self.rects.get(r as usize)?.as_ref()?;
-                            let exp = rec.exp.iter().map(|(k, iv)| (names.of(*k), iv)).collect();
-                            Some((exp, self.deviant_exported.contains(r)))
+                        .map(|&r| {
+                            let exp = exported
+                                .iter()
+                                .filter_map(|(k, a)| Some((names.of(**k), a.interval(r)?)))
+                                .collect();
+                            (exp, self.deviant_exported.contains(r))
                         })
                         .collect()
                 };
@@ -375,7 +381,6 @@ impl Index {
         let mut idx = Index::with_source(opts, source);
         idx.ads.reserve(n);
         idx.units.reserve(n);
-        idx.rects.reserve(n);
         let mut owners: Vec<Option<u32>> = Vec::with_capacity(n);
         // Per exported attribute, per interval number: its RIDs, increasing.
         let mut columns: FxHashMap<Key, FxHashMap<u32, Vec<u32>>> = FxHashMap::default();
@@ -394,14 +399,13 @@ impl Index {
             for _ in 0..count.max(1) {
                 let rid = u32::try_from(owners.len()).map_err(|_| IndexError::RidsExhausted)?;
                 owners.push(Some(u));
-                let mut exp = Vec::new();
                 if !never {
                     let nb = snap.rect_bounds[rect] as usize;
-                    exp.reserve_exact(nb);
+                    let mut exp = Vec::with_capacity(nb);
                     for b in bound..bound + nb {
                         let (a, iv) = (snap.bound_attr[b], snap.bound_interval[b]);
                         let k = key(a)?;
-                        exp.push((k, snap.intervals[iv as usize].clone()));
+                        exp.push(k);
                         columns
                             .entry(k)
                             .or_default()
@@ -409,9 +413,8 @@ impl Index {
                             .or_default()
                             .push(rid);
                     }
-                    // Keys order by this process's interning: sort again.
-                    exp.sort_unstable_by_key(|(k, _)| *k);
-                    if exp.windows(2).any(|w| w[0].0 == w[1].0) {
+                    exp.sort_unstable();
+                    if exp.windows(2).any(|w| w[0] == w[1]) {
                         return bad("an attribute bounded twice");
                     }
                     if deviant.next_if(|&&d| d as usize == rect).is_some() {
@@ -427,9 +430,6 @@ impl Index {
                     idx.never.insert(rid);
                 }
                 idx.live.insert(rid);
-                idx.rects.push(Some(RectRecord {
-                    exp: exp.into_boxed_slice(),
-                }));
                 rids.push(rid);
             }
             let imp = imported
@@ -449,15 +449,16 @@ impl Index {
         idx.rids = Rids::from_owners(owners);
         // The axes, each from its column, on threads of their own.
         let (units, ends_of, points) = (&idx.units, &interval_ends, &value_points);
-        let (values, imp) = (&snap.values, &snap.imp);
+        let (values, imp, intervals) = (&snap.values, &snap.imp, &snap.intervals);
         let (exported, imported_axes) = std::thread::scope(|scope| {
             let exported: Vec<_> = columns
                 .into_iter()
                 .map(|(k, by_interval)| {
                     let axis = scope.spawn(move || {
-                        let groups = by_interval
-                            .into_iter()
-                            .map(|(iv, rids)| (&ends_of[iv as usize], rids));
+                        let groups = by_interval.into_iter().map(|(iv, rids)| {
+                            let iv = iv as usize;
+                            (&intervals[iv], &ends_of[iv], rids)
+                        });
                         ExportedAxis::from_groups(groups)
                     });
                     (k, axis)

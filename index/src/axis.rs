@@ -95,7 +95,10 @@ impl ExportedAxis {
 
     /// Forgets rectangle `rid`'s bound; returns whether it was held.
     pub fn remove(&mut self, rid: u32, defer: bool) -> bool {
-        let Some((_, (lo, hi))) = self.ends.get(rid as usize).and_then(|&i| self.intervals.get(i))
+        let Some((_, (lo, hi))) = self
+            .ends
+            .get(rid as usize)
+            .and_then(|&i| self.intervals.get(i))
         else {
             return false;
         };
@@ -184,11 +187,19 @@ impl ExportedAxis {
 pub struct ImportedAxis {
     points: Ranked<Pos>,
     deviant: Bits,
-    /// Each RID's point, by RID, as a number in `table` ([`NONE`]: no point), for checking
-    /// candidates one by one.
+    /// Each RID's value, by RID, as a number in `table` ([`NONE`]: none recorded), for
+    /// checking candidates one by one and for undoing its insertion.
     values: Vec<u32>,
-    /// The distinct points.
-    table: Counted<Pos, ()>,
+    /// The distinct values, with their positions (points only).
+    table: Counted<ImpValue, Option<Pos>>,
+}
+
+/// A value's position, if it is a point.
+fn point(v: &ImpValue) -> Option<Pos> {
+    match v {
+        ImpValue::Point(k) => Some(Pos::point(k.clone())),
+        _ => None,
+    }
 }
 
 impl ImportedAxis {
@@ -200,7 +211,7 @@ impl ImportedAxis {
     /// The axis of a column: `each` gives each rectangle's RID and the number of its value in
     /// `table` (whose points are at `positions`), by increasing RID; its checkpoints built:
     /// what inserting each then rebuilding gives, in one pass (a restore). A number beyond
-    /// the table counts as deviant.
+    /// the table is left out (the caller checks them).
     pub fn from_column(
         table: &[ImpValue],
         positions: &[Option<Pos>],
@@ -209,11 +220,8 @@ impl ImportedAxis {
         let mut axis = ImportedAxis::new();
         let mut by_value: Vec<Vec<u32>> = vec![Vec::new(); table.len()];
         for (rid, v) in each {
-            match by_value.get_mut(v as usize) {
-                Some(members) => members.push(rid),
-                None => {
-                    axis.deviant.insert(rid);
-                }
+            if let Some(members) = by_value.get_mut(v as usize) {
+                members.push(rid);
             }
         }
         let end = by_value
@@ -227,63 +235,75 @@ impl ImportedAxis {
             if members.is_empty() {
                 continue;
             }
-            match (v, p) {
-                (ImpValue::Point(_), Some(p)) => {
-                    let i = axis.table.add_many(p, members.len() as u32, |_| ());
-                    for &r in &members {
-                        axis.values[r as usize] = i;
-                    }
-                    points.add_all(p, &members);
-                }
-                (ImpValue::Point(_) | ImpValue::Deviant, _) => {
+            let i = axis
+                .table
+                .add_many(v, members.len() as u32, |v| p.clone().or_else(|| point(v)));
+            for &r in &members {
+                axis.values[r as usize] = i;
+            }
+            match axis.table.get(i) {
+                Some((_, Some(p))) => points.add_all(p, &members),
+                Some((ImpValue::Deviant, _)) => {
                     for &r in &members {
                         axis.deviant.insert(r);
                     }
                 }
-                (ImpValue::Absent, _) => {}
+                _ => {}
             }
         }
         axis.points = points.ranked();
         axis
     }
 
-    /// Records rectangle `rid`'s value (absent values are recorded nowhere).
+    /// Records rectangle `rid`'s value (one per RID: a RID's value is removed before another
+    /// is recorded).
     pub fn insert(&mut self, v: &ImpValue, rid: u32, defer: bool) {
-        match v {
-            ImpValue::Point(k) => {
-                let p = Pos::point(k.clone());
-                let i = self.table.add_many(&p, 1, |_| ());
-                put(&mut self.values, rid, i);
+        let i = self.table.add_many(v, 1, point);
+        put(&mut self.values, rid, i);
+        match self.table.get(i) {
+            Some((_, Some(p))) => {
+                let p = p.clone();
                 if defer {
                     self.points.insert_deferred(p, rid);
                 } else {
                     self.points.insert(p, rid);
                 }
             }
-            ImpValue::Deviant => {
+            Some((ImpValue::Deviant, _)) => {
                 self.deviant.insert(rid);
             }
-            ImpValue::Absent => {}
+            _ => {}
         }
     }
 
     /// Forgets rectangle `rid`'s value.
-    pub fn remove(&mut self, v: &ImpValue, rid: u32, defer: bool) {
-        match v {
-            ImpValue::Point(k) => {
-                let p = Pos::point(k.clone());
+    pub fn remove(&mut self, rid: u32, defer: bool) {
+        match self
+            .values
+            .get(rid as usize)
+            .and_then(|&i| self.table.get(i))
+        {
+            Some((_, Some(p))) => {
+                let p = p.clone();
                 if defer {
                     self.points.remove_deferred(&p, rid);
                 } else {
                     self.points.remove(&p, rid);
                 }
-                take(&mut self.values, rid, &mut self.table);
             }
-            ImpValue::Deviant => {
+            Some((ImpValue::Deviant, _)) => {
                 self.deviant.remove(rid);
             }
-            ImpValue::Absent => {}
+            _ => {}
         }
+        take(&mut self.values, rid, &mut self.table);
+    }
+
+    /// Rectangle `rid`'s value, if recorded.
+    #[inline]
+    pub fn value(&self, rid: u32) -> Option<&ImpValue> {
+        let i = *self.values.get(rid as usize)?;
+        self.table.get(i).map(|(v, _)| v)
     }
 
     /// The rectangles whose value is deviant (`ProbeDeviantImported`).
@@ -304,8 +324,8 @@ impl ImportedAxis {
             .get(rid as usize)
             .and_then(|&i| self.table.get(i))
         {
-            Some((p, _)) => lo <= p && p <= hi,
-            None => self.deviant.contains(rid),
+            Some((_, Some(p))) => lo <= p && p <= hi,
+            _ => self.deviant.contains(rid),
         }
     }
 
@@ -590,7 +610,9 @@ mod tests {
                 "{rel:?} {c:?}: {got:?}"
             );
         }
-        axis.remove(&ImpValue::Deviant, 4, false);
+        assert_eq!(axis.value(4), Some(&ImpValue::Deviant));
+        assert_eq!(axis.value(5), Some(&ImpValue::Absent));
+        axis.remove(4, false);
         assert!(axis.deviant().is_empty());
     }
 }

@@ -162,10 +162,9 @@ pub(crate) struct UnitData {
     /// What is evaluated: the ad itself or the port's view; `None` when the index reads its
     /// ads from an [`AdSource`].
     pub(crate) view: Option<Arc<ClassAd>>,
+    /// Its rectangles. Its values of the imported attributes are on their axes (the same
+    /// for each of its RIDs).
     pub(crate) rids: Vec<u32>,
-    /// The unit's value of every attribute with an imported axis.
-    /// (A few entries: a vector, not a map, as there is one per unit.)
-    pub(crate) imp: Vec<(Key, ImpValue)>,
 }
 
 /// Cumulative counters (the dissertation's metrics and a few more).
@@ -355,9 +354,15 @@ impl Index {
         attrs: &[Key],
         mut f: impl FnMut(AdId, usize, &'a ImpValue),
     ) {
+        let axes: Vec<(usize, &ImportedAxis)> = attrs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, k)| Some((i, self.imported.get(k)?)))
+            .collect();
         for u in self.units.iter().flatten().filter(|u| u.port.is_none()) {
-            for (k, v) in &u.imp {
-                if let Some(i) = attrs.iter().position(|a| a == k) {
+            let Some(&rid) = u.rids.first() else { continue };
+            for &(i, axis) in &axes {
+                if let Some(v) = axis.value(rid) {
                     f(u.ad, i, v);
                 }
             }
@@ -607,7 +612,6 @@ impl Index {
             port,
             view,
             rids: Vec::with_capacity(rects.len()),
-            imp,
         };
         let u = match self.free_units.pop() {
             Some(u) => {
@@ -652,12 +656,12 @@ impl Index {
                 self.never.insert(rid);
             }
             self.live.insert(rid);
-            if let Some(Some(data)) = self.units.get_mut(u as usize) {
-                for (k, v) in &data.imp {
-                    if let Some(axis) = self.imported.get_mut(k) {
-                        axis.insert(v, rid, defer);
-                    }
+            for (k, v) in &imp {
+                if let Some(axis) = self.imported.get_mut(k) {
+                    axis.insert(v, rid, defer);
                 }
+            }
+            if let Some(Some(data)) = self.units.get_mut(u as usize) {
                 data.rids.push(rid);
             }
         }
@@ -691,10 +695,8 @@ impl Index {
             if emptied {
                 self.exported.retain(|_, axis| !axis.is_empty());
             }
-            for (k, v) in &data.imp {
-                if let Some(axis) = self.imported.get_mut(k) {
-                    axis.remove(v, rid, defer);
-                }
+            for axis in self.imported.values_mut() {
+                axis.remove(rid, defer);
             }
             self.deviant_exported.remove(rid);
             self.inexact.remove(rid);
@@ -734,33 +736,31 @@ impl Index {
         let _span = tracing::debug_span!("import_axes", attrs = missing.len()).entered();
         let opts = self.opts.eval.clone();
         let mut axes: Vec<ImportedAxis> = missing.iter().map(|_| ImportedAxis::new()).collect();
-        let mut record = |data: &mut UnitData, view: Option<&ClassAd>| {
+        let mut record = |data: &UnitData, view: Option<&ClassAd>| {
             for (&k, axis) in missing.iter().zip(&mut axes) {
                 let v = view.map_or(ImpValue::Deviant, |ad| imp_value(ad, k, &opts));
                 for &rid in &data.rids {
                     axis.insert(&v, rid, true);
                 }
-                data.imp.push((k, v));
             }
         };
         match source.filter(|_| self.units.iter().flatten().any(|d| d.view.is_none())) {
             // Views held: read them.
             None => {
-                for data in self.units.iter_mut().flatten() {
-                    let view = data.view.clone();
-                    record(data, view.as_deref());
+                for data in self.units.iter().flatten() {
+                    record(data, data.view.as_deref());
                 }
             }
             // Ads in a source: one pass over all of them; a unit the pass did not reach
             // (its ad gone or unreadable) counts as deviant.
             Some(source) => {
                 let mut done = vec![false; self.units.len()];
-                let (ads, units) = (&self.ads, &mut self.units);
+                let (ads, units) = (&self.ads, &self.units);
                 source.for_each(&mut |id, ad| {
                     let Some(us) = ads.get(&id) else { return };
                     let views = crate::ports::units(&ad);
                     for &u in us {
-                        let Some(Some(data)) = units.get_mut(u as usize) else {
+                        let Some(Some(data)) = units.get(u as usize) else {
                             continue;
                         };
                         let view = views.iter().find(|x| x.port == data.port);
@@ -771,10 +771,10 @@ impl Index {
                     }
                 });
                 for (data, _) in units
-                    .iter_mut()
+                    .iter()
                     .zip(&done)
                     .filter(|(_, d)| !**d)
-                    .filter_map(|(u, d)| Some((u.as_mut()?, d)))
+                    .filter_map(|(u, d)| Some((u.as_ref()?, d)))
                 {
                     record(data, None);
                 }
@@ -837,13 +837,13 @@ impl Index {
                 if self.never.contains(rid) {
                     assert!(self.exported.values().all(|a| a.interval(rid).is_none()));
                 }
-                for (k, v) in &data.imp {
-                    let dev = self.imported[k].deviant().contains(rid);
-                    assert_eq!(dev, *v == ImpValue::Deviant);
+                for axis in self.imported.values() {
+                    let v = axis.value(rid).expect("a value on every imported axis");
+                    assert_eq!(axis.deviant().contains(rid), *v == ImpValue::Deviant);
+                    assert_eq!(Some(v), axis.value(data.rids[0]), "one value per unit");
                 }
                 live.insert(rid);
             }
-            assert_eq!(data.imp.len(), self.imported.len());
         }
         assert_eq!(&live, self.rids.live());
         assert_eq!(Bits::from_roaring(&live), self.live);

@@ -14,6 +14,7 @@
 
 use crate::axis::{ExportedAxis, ImportedAxis};
 use crate::bits::Bits;
+use crate::few::Few;
 use crate::mangle::MangledValue;
 use crate::ports::{units, Unit};
 use crate::position::Pos;
@@ -164,7 +165,7 @@ pub(crate) struct UnitData {
     pub(crate) view: Option<Arc<ClassAd>>,
     /// Its rectangles. Its values of the imported attributes are on their axes (the same
     /// for each of its RIDs).
-    pub(crate) rids: Vec<u32>,
+    pub(crate) rids: Few,
 }
 
 /// Cumulative counters (the dissertation's metrics and a few more).
@@ -236,7 +237,7 @@ pub struct Index {
     pub(crate) opts: IndexOptions,
     /// Where ads are read back when units do not hold them.
     pub(crate) source: Option<Arc<dyn AdSource>>,
-    pub(crate) ads: FxHashMap<AdId, Vec<u32>>,
+    pub(crate) ads: FxHashMap<AdId, Few>,
     pub(crate) units: Vec<Option<UnitData>>,
     free_units: Vec<u32>,
     pub(crate) rids: Rids<u32>,
@@ -551,7 +552,7 @@ impl Index {
                 }
             }
         }
-        self.ads.insert(id, stored);
+        self.ads.insert(id, Few::from(stored));
         Ok(report)
     }
 
@@ -611,7 +612,7 @@ impl Index {
             ad: id,
             port,
             view,
-            rids: Vec::with_capacity(rects.len()),
+            rids: Few::default(),
         };
         let u = match self.free_units.pop() {
             Some(u) => {
@@ -673,7 +674,7 @@ impl Index {
         let Some(us) = self.ads.remove(&id) else {
             return false;
         };
-        for u in us {
+        for &u in us.iter() {
             self.drop_unit(u);
         }
         true

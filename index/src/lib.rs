@@ -52,6 +52,7 @@ pub mod axis;
 pub mod bits;
 pub mod collect;
 pub mod dimension;
+mod few;
 pub mod index;
 pub mod interval;
 pub mod interval_tree;

@@ -17,6 +17,7 @@
 //! rectangles and values) is still read, and converted.
 
 use crate::axis::{ExportedAxis, ImportedAxis};
+use crate::few::Few;
 use crate::index::{AdId, AdSource, Index, IndexError, IndexOptions, UnitData};
 use crate::position::{ends, Pos};
 use crate::property::MangledInterval;
@@ -266,7 +267,7 @@ impl Index {
         let mut imported: Vec<Key> = self.imported.keys().copied().collect();
         imported.sort_unstable();
         let imported_pos: Vec<u32> = imported.iter().map(|&k| names.of(k)).collect();
-        let mut ads: Vec<(&AdId, &Vec<u32>)> = self.ads.iter().collect();
+        let mut ads: Vec<(&AdId, &Few)> = self.ads.iter().collect();
         ads.sort_unstable_by_key(|(id, _)| **id);
         // The exported axes in key order, so that attributes are numbered alike however the
         // index was made.
@@ -396,7 +397,7 @@ impl Index {
             let port = ports.next_if(|p| p.0 == u).map(|p| p.1);
             idx.multi += usize::from(count > 1);
             let never = count == 0;
-            let mut rids = Vec::with_capacity(count.max(1) as usize);
+            let mut rids = Few::default();
             for _ in 0..count.max(1) {
                 let rid = u32::try_from(owners.len()).map_err(|_| IndexError::RidsExhausted)?;
                 owners.push(Some(u));

@@ -294,6 +294,12 @@ impl Index {
         }
     }
 
+    /// Reads ads back from `source` from now on (an index restored before its source could
+    /// be opened: no query may run on it before).
+    pub fn set_source(&mut self, source: Arc<dyn AdSource>) {
+        self.source = Some(source);
+    }
+
     /// Where it reads ads back, if it keeps none in memory ([`Index::with_source`]).
     pub fn source(&self) -> Option<Arc<dyn AdSource>> {
         self.source.clone()

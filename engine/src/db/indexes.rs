@@ -49,6 +49,7 @@
 //! index lent with changes put off is saved later rather than copied).
 
 use super::held_files::{self, OptionsStamp, Payload};
+use super::restoring::{self, Restoring};
 use super::{Db, DbError};
 use adjoin_index::{AdId, AdSource, Converted, Converter, Index, IndexOptions, RoaringBitmap};
 use adjoin_query::ClassAd;
@@ -652,6 +653,8 @@ pub(crate) struct Indexes {
     pub(crate) unsaved: Arc<Unsaved>,
     /// Checkpoints written.
     pub(crate) checkpoints: AtomicU64,
+    /// The checkpoints being restored since open (`restoring.rs`), taken at first use.
+    pub(crate) restoring: Restoring,
 }
 
 /// Changes to records committed since the last checkpoint: told by the store, as its
@@ -674,6 +677,7 @@ impl Indexes {
             opts,
             unsaved: Arc::new(Unsaved::default()),
             checkpoints: AtomicU64::new(0),
+            restoring: Restoring::default(),
         }
     }
 
@@ -957,22 +961,39 @@ impl Db {
     }
 
     /// A new held index of `collection`: its checkpoint restored and caught up (the
-    /// restore on this thread while another takes the live view and the difference), or,
-    /// without a usable checkpoint, built from nothing importing `attrs`.
+    /// restore on this thread, or on the thread it started on at open, while another takes
+    /// the live view and the difference), or, without a usable checkpoint, built from
+    /// nothing importing `attrs`.
     fn made_from_base(
         &self,
         collection: &str,
         attrs: &[adjoin_query::Key],
     ) -> Result<(Held, Made), DbError> {
         let mut held = self.empty_held(collection);
-        if let Some(checkpoint) = self.checkpoint_of(collection) {
+        let number = self.store.generation(collection)?.map(|g| g.collection);
+        let early = number.and_then(|n| self.indexes.restoring.take(n));
+        let (checkpoint, early) = match early {
+            Some(e) => (Some(Arc::clone(&e.checkpoint)), Some(e)),
+            None => (self.checkpoint_of(collection).map(Arc::new), None),
+        };
+        if let Some(checkpoint) = checkpoint {
             let (restored, plan) = std::thread::scope(|scope| {
                 let planning = scope.spawn(|| -> Result<(Plan, IdMap), DbError> {
                     let plan = self.plan(collection, checkpoint.marks())?;
                     let ids = plan.kept_ids();
                     Ok((plan, ids))
                 });
-                let restored = self.restore(&checkpoint, &held);
+                let source = held.index.source();
+                let restored = match (early, source) {
+                    (Some(e), Some(source)) => e.join().map(|(mut index, ported, current)| {
+                        index.set_source(source);
+                        (index, ported, current)
+                    }),
+                    (None, Some(source)) => {
+                        restoring::restore(&self.indexes.opts, &checkpoint, source)
+                    }
+                    (_, None) => None,
+                };
                 let plan = planning.join().unwrap_or_else(|_| {
                     Err(DbError::Io {
                         path: PathBuf::new(),
@@ -1014,49 +1035,6 @@ impl Db {
                 None
             }
         }
-    }
-
-    /// The index `checkpoint` holds, reading through `like`'s source, with its ads with
-    /// ports, if its payload is usable; and whether the payload is of the current layout (an
-    /// older one is written again at the next checkpoint).
-    fn restore(
-        &self,
-        checkpoint: &Checkpoint,
-        like: &Held,
-    ) -> Option<(Index, RoaringBitmap, bool)> {
-        let _span = tracing::info_span!("restore_index").entered();
-        let (payload, layout) = match held_files::decode(checkpoint.payload()) {
-            Ok((p, layout)) if p.options == OptionsStamp::of(&self.indexes.opts) => (p, layout),
-            Ok(_) => {
-                tracing::debug!("index checkpoint of other options; building");
-                return None;
-            }
-            Err(e) => {
-                tracing::warn!(%e, "index checkpoint not restored; building");
-                return None;
-            }
-        };
-        let source = like.index.source()?;
-        let index = match Index::restore(self.indexes.opts.clone(), source, payload.index) {
-            Ok(index) => index,
-            Err(e) => {
-                tracing::warn!(%e, "index checkpoint not restored; building");
-                return None;
-            }
-        };
-        // A checkpoint that passed its checksum may still contradict itself: its marks must
-        // be exactly the index's ads.
-        let consistent = index.len() == checkpoint.len()
-            && checkpoint
-                .marks()
-                .all(|(s, _)| AdId::try_from(s).is_ok_and(|n| index.contains(n)))
-            && payload.ported.iter().all(|&n| index.contains(n));
-        if !consistent {
-            tracing::warn!("index checkpoint inconsistent; building");
-            return None;
-        }
-        let current = layout == held_files::LAYOUT;
-        Some((index, payload.ported.into_iter().collect(), current))
     }
 
     /// The difference between `marks` (what an index holds, by seq) and `collection`'s live

@@ -14,11 +14,13 @@
 
 use crate::axis::{ExportedAxis, ImportedAxis};
 use crate::bits::Bits;
+use crate::counted::{put, take, Counted};
 use crate::few::Few;
 use crate::mangle::MangledValue;
 use crate::ports::{units, Unit};
 use crate::position::Pos;
 use crate::profile::{constraint_dpf, PROFILE_CAP};
+use crate::property::MangledInterval;
 use crate::rectangle::{imp_value, rectangles, ConsistencyError, ImpValue, RECTANGLE_CAP};
 use crate::rid::{Rids, RidsExhausted};
 use adjoin_query::eval::EvalOptions;
@@ -155,6 +157,11 @@ impl Converted {
     }
 }
 
+/// A stored rectangle's bounds (Exp, sorted by attribute), kept to undo its insertion and to
+/// hand it out ([`Index::exact_bounds`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Bounds(pub(crate) Box<[(Key, MangledInterval)]>);
+
 /// A stored unit: an ad, or one port of it.
 #[derive(Clone, Debug)]
 pub(crate) struct UnitData {
@@ -241,6 +248,10 @@ pub struct Index {
     pub(crate) units: Vec<Option<UnitData>>,
     free_units: Vec<u32>,
     pub(crate) rids: Rids<u32>,
+    /// Each RID's rectangle bounds (Exp, sorted by attribute) as a number in `rect_table`.
+    pub(crate) rects: Vec<u32>,
+    /// The distinct rectangle bounds (a pool of slot ads shares a few dozen).
+    pub(crate) rect_table: Counted<Bounds, ()>,
     pub(crate) exported: FxHashMap<Key, ExportedAxis>,
     pub(crate) imported: FxHashMap<Key, ImportedAxis>,
     pub(crate) deviant_exported: Bits,
@@ -273,6 +284,8 @@ impl Index {
             units: Vec::new(),
             free_units: Vec::new(),
             rids: Rids::new(),
+            rects: Vec::new(),
+            rect_table: Counted::default(),
             exported: FxHashMap::default(),
             imported: FxHashMap::default(),
             deviant_exported: Bits::new(),
@@ -400,7 +413,7 @@ impl Index {
         id: AdId,
         mut f: impl FnMut(&'a [(Key, MangledInterval)]),
     ) -> bool {
-        let unit = match self.ads.get(&id).map(Vec::as_slice) {
+        let unit = match self.ads.get(&id).map(|f| &**f) {
             Some(&[u]) => match self.unit(u) {
                 Some(unit) if unit.port.is_none() => unit,
                 _ => return false,
@@ -414,8 +427,12 @@ impl Index {
             if self.never.contains(r) {
                 continue;
             }
-            if let Some(Some(rec)) = self.rects.get(r as usize) {
-                f(&rec.exp);
+            if let Some((Bounds(exp), _)) = self
+                .rects
+                .get(r as usize)
+                .and_then(|&i| self.rect_table.get(i))
+            {
+                f(exp);
             }
         }
         true
@@ -428,11 +445,11 @@ impl Index {
         let mut one = Bits::new();
         let mut rest = Vec::new();
         for id in ads {
-            let unit = match self.ads.get(&id).map(Vec::as_slice) {
+            let unit = match self.ads.get(&id).map(|f| &**f) {
                 Some(&[u]) => self.unit(u).filter(|u| u.port.is_none()),
                 _ => None,
             };
-            let rids = unit.map_or(&[][..], |u| u.rids.as_slice());
+            let rids = unit.map_or(&[][..], |u| &*u.rids);
             match rids {
                 [r] if !self.inexact.contains(*r) => {
                     if !self.never.contains(*r) {
@@ -671,6 +688,10 @@ impl Index {
             if let Some(Some(data)) = self.units.get_mut(u as usize) {
                 data.rids.push(rid);
             }
+            let i = self
+                .rect_table
+                .add_many(&Bounds(rect.exp.into()), 1, |_| ());
+            put(&mut self.rects, rid, i);
         }
         Ok(u)
     }
@@ -694,14 +715,21 @@ impl Index {
         self.multi -= usize::from(data.rids.len() > 1);
         let defer = self.deferring;
         for &rid in &data.rids {
-            // The exported axes know each RID's bound: each is asked (a few dozen at most).
-            let mut emptied = false;
-            for axis in self.exported.values_mut() {
-                emptied |= axis.remove(rid, defer) && axis.is_empty();
+            if let Some((Bounds(exp), _)) = self
+                .rects
+                .get(rid as usize)
+                .and_then(|&i| self.rect_table.get(i))
+            {
+                for (k, _) in exp.iter() {
+                    if let Some(axis) = self.exported.get_mut(k) {
+                        axis.remove(rid, defer);
+                        if axis.is_empty() {
+                            self.exported.remove(k);
+                        }
+                    }
+                }
             }
-            if emptied {
-                self.exported.retain(|_, axis| !axis.is_empty());
-            }
+            take(&mut self.rects, rid, &mut self.rect_table);
             for axis in self.imported.values_mut() {
                 axis.remove(rid, defer);
             }
@@ -841,8 +869,15 @@ impl Index {
             assert!(self.ads[&data.ad].contains(&(u as u32)));
             for &rid in &data.rids {
                 assert_eq!(self.rids.owner(rid), Some(&(u as u32)));
+                let (Bounds(exp), _) = self
+                    .rect_table
+                    .get(self.rects[rid as usize])
+                    .expect("record");
+                for (k, iv) in exp.iter() {
+                    assert_eq!(self.exported[k].interval(rid), Some(iv));
+                }
                 if self.never.contains(rid) {
-                    assert!(self.exported.values().all(|a| a.interval(rid).is_none()));
+                    assert!(exp.is_empty());
                 }
                 for axis in self.imported.values() {
                     let v = axis.value(rid).expect("a value on every imported axis");
@@ -859,6 +894,11 @@ impl Index {
             for rid in axis.rids().iter() {
                 assert!(self.live.contains(rid));
                 assert!(axis.interval(rid).is_some());
+                let (Bounds(exp), _) = self
+                    .rect_table
+                    .get(self.rects[rid as usize])
+                    .expect("record");
+                assert!(exp.iter().any(|(_, iv)| Some(iv) == axis.interval(rid)));
             }
         }
     }

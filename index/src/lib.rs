@@ -51,6 +51,7 @@ pub mod answer;
 pub mod axis;
 pub mod bits;
 pub mod collect;
+mod counted;
 pub mod dimension;
 mod few;
 pub mod index;

@@ -18,7 +18,7 @@
 
 use crate::axis::{ExportedAxis, ImportedAxis};
 use crate::few::Few;
-use crate::index::{AdId, AdSource, Index, IndexError, IndexOptions, UnitData};
+use crate::index::{AdId, AdSource, Bounds, Index, IndexError, IndexOptions, UnitData};
 use crate::position::{ends, Pos};
 use crate::property::MangledInterval;
 use crate::rectangle::ImpValue;
@@ -269,10 +269,6 @@ impl Index {
         let imported_pos: Vec<u32> = imported.iter().map(|&k| names.of(k)).collect();
         let mut ads: Vec<(&AdId, &Few)> = self.ads.iter().collect();
         ads.sort_unstable_by_key(|(id, _)| **id);
-        // The exported axes in key order, so that attributes are numbered alike however the
-        // index was made.
-        let mut exported: Vec<(&Key, &ExportedAxis)> = self.exported.iter().collect();
-        exported.sort_unstable_by_key(|(k, _)| **k);
         let mut c = Columns::new(Vec::new(), imported_pos);
         let deviant = ImpValue::Deviant;
         for (_, us) in ads {
@@ -284,9 +280,13 @@ impl Index {
                     data.rids
                         .iter()
                         .map(|&r| {
-                            let exp = exported
+                            let exp = self
+                                .rects
+                                .get(r as usize)
+                                .and_then(|&i| self.rect_table.get(i))
+                                .map_or(&[][..], |(b, _)| &b.0)
                                 .iter()
-                                .filter_map(|(k, a)| Some((names.of(**k), a.interval(r)?)))
+                                .map(|(k, iv)| (names.of(*k), iv))
                                 .collect();
                             (exp, self.deviant_exported.contains(r))
                         })
@@ -392,6 +392,10 @@ impl Index {
             snap.deviant.iter().peekable(),
         );
         let (mut rect, mut bound) = (0_usize, 0_usize);
+        // Each distinct run of bounds (as the columns hold it) and its record's number.
+        let mut records: FxHashMap<Vec<(u32, u32)>, u32> = FxHashMap::default();
+        let mut raw: Vec<(u32, u32)> = Vec::new();
+        idx.rects.reserve(n);
         for (u, (&ad, &count)) in (0_u32..).zip(snap.unit_ad.iter().zip(&snap.unit_rects)) {
             let exact = inexact.next_if(|&&x| x == u).is_none();
             let port = ports.next_if(|p| p.0 == u).map(|p| p.1);
@@ -401,30 +405,52 @@ impl Index {
             for _ in 0..count.max(1) {
                 let rid = u32::try_from(owners.len()).map_err(|_| IndexError::RidsExhausted)?;
                 owners.push(Some(u));
+                let mut record = None;
                 if !never {
                     let nb = snap.rect_bounds[rect] as usize;
-                    let mut exp = Vec::with_capacity(nb);
-                    for b in bound..bound + nb {
-                        let (a, iv) = (snap.bound_attr[b], snap.bound_interval[b]);
-                        let k = key(a)?;
-                        exp.push(k);
+                    let run =
+                        (bound..bound + nb).map(|b| (snap.bound_attr[b], snap.bound_interval[b]));
+                    raw.clear();
+                    raw.extend(run);
+                    for &(a, iv) in &raw {
                         columns
-                            .entry(k)
+                            .entry(key(a)?)
                             .or_default()
                             .entry(iv)
                             .or_default()
                             .push(rid);
                     }
-                    exp.sort_unstable();
-                    if exp.windows(2).any(|w| w[0] == w[1]) {
-                        return bad("an attribute bounded twice");
-                    }
+                    record = match records.get(raw.as_slice()) {
+                        Some(&i) => {
+                            idx.rect_table.raise(i);
+                            Some(i)
+                        }
+                        None => {
+                            let mut exp = raw
+                                .iter()
+                                .map(|&(a, iv)| Ok((key(a)?, snap.intervals[iv as usize].clone())))
+                                .collect::<Result<Vec<_>, SnapshotError>>()?;
+                            // Keys order by this process's interning: sort again.
+                            exp.sort_unstable_by_key(|(k, _)| *k);
+                            if exp.windows(2).any(|w| w[0].0 == w[1].0) {
+                                return bad("an attribute bounded twice");
+                            }
+                            let i = idx.rect_table.add_many(&Bounds(exp.into()), 1, |_| ());
+                            records.insert(raw.clone(), i);
+                            Some(i)
+                        }
+                    };
                     if deviant.next_if(|&&d| d as usize == rect).is_some() {
                         idx.deviant_exported.insert(rid);
                     }
                     bound += nb;
                     rect += 1;
                 }
+                let i = match record {
+                    Some(i) => i,
+                    None => idx.rect_table.add_many(&Bounds(Box::new([])), 1, |_| ()),
+                };
+                idx.rects.push(i);
                 if !exact {
                     idx.inexact.insert(rid);
                 }

@@ -71,24 +71,47 @@ struct HeldAd {
     revision: u64,
 }
 
-/// The ads of a held index by number, shared with its source. The reverse map (id → number)
-/// is made on first need (a write), so that a restart that only reads does not build it.
+/// The ads of a held index by number, shared with its source: those it was made with, in a
+/// sorted vector (made from the store's live view in one pass, no hashing), and those stored
+/// since in a map. The reverse map (id → number) is made on first need (a write), so that a
+/// restart that only reads does not build it.
 #[derive(Debug, Default)]
 pub(crate) struct IdMap {
-    ads: FxHashMap<AdId, HeldAd>,
+    /// The ads it was made with, by increasing number; `None` once removed.
+    base: Vec<(AdId, Option<HeldAd>)>,
+    /// The ads stored since (never also live in `base`).
+    more: FxHashMap<AdId, HeldAd>,
     by_id: Option<FxHashMap<Arc<str>, AdId>>,
 }
 
 impl IdMap {
+    fn get(&self, n: AdId) -> Option<&HeldAd> {
+        if let Some(a) = self.more.get(&n) {
+            return Some(a);
+        }
+        let i = self.base.binary_search_by_key(&n, |e| e.0).ok()?;
+        self.base[i].1.as_ref()
+    }
+
+    /// Every ad, in no particular order.
+    fn iter(&self) -> impl Iterator<Item = (AdId, &HeldAd)> {
+        self.base
+            .iter()
+            .filter_map(|(n, a)| Some((*n, a.as_ref()?)))
+            .chain(self.more.iter().map(|(&n, a)| (n, a)))
+    }
+
     /// The id of number `n`.
     pub(crate) fn id(&self, n: AdId) -> Option<&str> {
-        self.ads.get(&n).map(|a| &*a.id)
+        self.get(n).map(|a| &*a.id)
     }
 
     fn by_id(&mut self) -> &mut FxHashMap<Arc<str>, AdId> {
-        let ads = &self.ads;
-        self.by_id
-            .get_or_insert_with(|| ads.iter().map(|(&n, a)| (a.id.clone(), n)).collect())
+        if self.by_id.is_none() {
+            let map = self.iter().map(|(n, a)| (a.id.clone(), n)).collect();
+            self.by_id = Some(map);
+        }
+        self.by_id.get_or_insert_with(FxHashMap::default)
     }
 
     fn number(&mut self, id: &str) -> Option<AdId> {
@@ -100,11 +123,17 @@ impl IdMap {
         if let Some(by_id) = &mut self.by_id {
             by_id.insert(id.clone(), n);
         }
-        self.ads.insert(n, HeldAd { id, revision });
+        self.more.insert(n, HeldAd { id, revision });
     }
 
     fn remove(&mut self, n: AdId) -> Option<HeldAd> {
-        let old = self.ads.remove(&n)?;
+        let old = match self.more.remove(&n) {
+            Some(old) => old,
+            None => {
+                let i = self.base.binary_search_by_key(&n, |e| e.0).ok()?;
+                self.base[i].1.take()?
+            }
+        };
         if let Some(by_id) = &mut self.by_id {
             if by_id.get(&old.id) == Some(&n) {
                 by_id.remove(&old.id);
@@ -116,9 +145,8 @@ impl IdMap {
     /// `(seq, revision)` of every ad, by number.
     fn marks(&self) -> Vec<(u64, u64)> {
         let mut m: Vec<(u64, u64)> = self
-            .ads
             .iter()
-            .map(|(&n, a)| (u64::from(n), a.revision))
+            .map(|(n, a)| (u64::from(n), a.revision))
             .collect();
         m.sort_unstable();
         m
@@ -540,7 +568,7 @@ impl Plan {
             added[i] = true;
         }
         let mut map = IdMap::default();
-        map.ads.reserve(self.view.ads.len() - self.d.added.len());
+        map.base.reserve(self.view.ads.len() - self.d.added.len());
         let now = self.now;
         for (a, _) in self
             .view
@@ -549,14 +577,13 @@ impl Plan {
             .zip(&added)
             .filter(|(a, &x)| !x && a.expires.is_none_or(|t| t > now))
         {
+            // The view is by seq, so the numbers come in increasing order.
             if let Ok(n) = AdId::try_from(a.seq) {
-                map.ads.insert(
-                    n,
-                    HeldAd {
-                        id: a.id.clone(),
-                        revision: a.revision,
-                    },
-                );
+                let ad = HeldAd {
+                    id: a.id.clone(),
+                    revision: a.revision,
+                };
+                map.base.push((n, Some(ad)));
             }
         }
         map
@@ -1307,7 +1334,39 @@ impl Held {
 
 #[cfg(test)]
 mod tests {
-    use super::tell_unread;
+    use super::{tell_unread, HeldAd, IdMap};
+
+    /// The ids a held index was made with (a sorted base) and those written since (a map)
+    /// answer as one map: by number, by id, and as marks.
+    #[test]
+    fn id_maps_answer_over_their_base_and_later_writes() {
+        let held = |id: &str, revision| {
+            Some(HeldAd {
+                id: id.into(),
+                revision,
+            })
+        };
+        let mut m = IdMap {
+            base: vec![(2, held("a", 20)), (5, held("b", 50)), (9, held("c", 90))],
+            ..IdMap::default()
+        };
+        assert_eq!((m.id(5), m.id(4)), (Some("b"), None));
+        assert_eq!(m.marks(), [(2, 20), (5, 50), (9, 90)]);
+        assert_eq!(m.number("c"), Some(9));
+        // Replaced (5), removed (2), added (7): each once, the reverse map following.
+        m.insert(5, "b".into(), 51);
+        assert!(m.remove(2).is_some() && m.remove(2).is_none());
+        m.insert(7, "d".into(), 70);
+        for (n, want) in [(2, None), (5, Some("b")), (7, Some("d")), (9, Some("c"))] {
+            assert_eq!(m.id(n), want, "{n}");
+        }
+        assert_eq!(m.marks(), [(5, 51), (7, 70), (9, 90)]);
+        assert_eq!(
+            (m.number("a"), m.number("d"), m.number("b")),
+            (None, Some(7), Some(5))
+        );
+        assert!(m.remove(9).is_some() && m.number("c").is_none());
+    }
 
     #[test]
     fn failed_reads_are_told_once_per_problem() {

@@ -940,7 +940,7 @@ impl Db {
                 read.iter()
                     .filter(|&&(seq, rev)| {
                         AdId::try_from(seq)
-                            .is_ok_and(|n| map.ads.get(&n).is_some_and(|a| a.revision == rev))
+                            .is_ok_and(|n| map.get(n).is_some_and(|a| a.revision == rev))
                     })
                     .filter_map(|&(seq, _)| AdId::try_from(seq).ok())
                     .collect()

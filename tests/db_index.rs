@@ -301,6 +301,55 @@ fn a_restart_restores_the_index_from_its_snapshot() {
     assert!(!db.with_index("m", |h| h.restored()).expect("index"));
 }
 
+/// Checkpoints whose checksum is right but whose payload is not (a forged or buggy writer):
+/// cut short, or a column naming a value beyond its table. Each is refused, and the index is
+/// built from the store and answers as a scan does.
+#[test]
+fn a_checkpoint_whose_payload_contradicts_itself_is_rebuilt() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("db");
+    let e = parse::expr("Memory >= 4096 && Cpus == 2").expect("constraint");
+    let want = {
+        let db = Db::open(&path).expect("open");
+        pool(&db, 300);
+        let want = by_scan(&db, "m", &e);
+        assert_eq!(by_index(&db, "m", &e), want);
+        db.close().expect("close");
+        want
+    };
+    let file = path.join("adjoin-index/c1.snap");
+    let good = std::fs::read(&file).expect("read");
+    type Forge = fn(&mut Vec<u8>);
+    let forgeries: [(&str, Forge); 2] = [
+        ("cut short", |p| p.truncate(p.len() - 10)),
+        // The payload ends with the last imported column: its last value number.
+        ("a value beyond its table", |p| {
+            let n = p.len();
+            p[n - 4..].copy_from_slice(&u32::MAX.to_le_bytes());
+        }),
+    ];
+    for (what, forge) in forgeries {
+        std::fs::write(&file, &good).expect("write");
+        let (generation, marks, mut payload) = {
+            let c = adjoin::storage::Checkpoint::open(&file).expect("open");
+            (
+                c.generation(),
+                c.marks().collect::<Vec<_>>(),
+                c.payload().to_vec(),
+            )
+        };
+        forge(&mut payload);
+        adjoin::storage::write_checkpoint(&file, generation, &marks, &payload).expect("forge");
+        let db = Db::open(&path).expect("reopen");
+        assert_eq!(by_index(&db, "m", &e), want, "{what}");
+        assert!(
+            !db.with_index("m", |h| h.restored()).expect("index"),
+            "{what}"
+        );
+        db.close().expect("close");
+    }
+}
+
 #[test]
 fn a_stale_checkpoint_is_caught_up_by_the_difference() {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -253,12 +253,17 @@ fn format_5_fixture_reads_back() {
     );
 }
 
-/// The held-index checkpoint fixture: format 5's database with a checkpoint of `machines`'
-/// held index (docs/storage-format.md, "Held indexes"), written by the build that introduced
-/// checkpoint files (run once, by hand; see the README).
-fn checkpoint_fixture() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/storage/checkpoint-v1")
+/// A held-index checkpoint fixture: format 5's database with a checkpoint of `machines'` held
+/// index (docs/storage-format.md, "Held indexes"), its payload of `layout` 1 (written by the
+/// build that introduced checkpoint files) or 2 (the columns of `index/src/snapshot.rs`); each
+/// written once, by hand (see the README).
+fn checkpoint_fixture(layout: u32) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../tests/fixtures/storage/checkpoint-v{layout}"))
 }
+
+/// The first bytes of a payload of layout 2 (`engine/src/db/held_files.rs`).
+const LAYOUT_2: &[u8] = b"ADJIDX\x00\x02";
 
 /// Copies `from` (files, and the files of its subdirectories one level down) into `to`.
 fn copy_tree(from: &Path, to: &Path) {
@@ -274,9 +279,9 @@ fn copy_tree(from: &Path, to: &Path) {
 }
 
 #[test]
-#[ignore = "writes tests/fixtures/storage/checkpoint-v1; run by hand to make the fixture"]
+#[ignore = "writes tests/fixtures/storage/checkpoint-v2; run by hand to make the fixture"]
 fn write_checkpoint_fixture() {
-    let dir = checkpoint_fixture();
+    let dir = checkpoint_fixture(2);
     let _ = std::fs::remove_dir_all(&dir);
     copy_tree(&fixture_dir(5).join("db"), &dir.join("db"));
     let db = Db::open_with(dir.join("db"), &at(T0 + 60)).expect("open");
@@ -285,24 +290,39 @@ fn write_checkpoint_fixture() {
 }
 
 #[test]
-fn checkpoint_fixture_restores_the_held_index_without_reading_an_ad() {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let path = tmp.path().join("db");
-    copy_tree(&checkpoint_fixture().join("db"), &path);
-    // The file as the format describes it: machines is collection 1, its 39 live ads
-    // (slot0, sequence number 1, consumed) marked by their sequence numbers 2..=40.
-    let c = adjoin::storage::Checkpoint::open(&path.join("adjoin-index/c1.snap"))
-        .expect("the checkpoint opens");
-    assert_eq!(c.generation().collection, 1);
-    let seqs: Vec<u64> = c.marks().map(|(s, _)| s).collect();
-    assert_eq!(seqs, (2..41).collect::<Vec<u64>>());
-    let db = Db::open_with(&path, &at(T0 + 60)).expect("open");
-    let e = adjoin::query::parse::expr("Memory >= 10240").expect("constraint");
-    let mut got = db.indexed_query("machines", &e).expect("query").ids;
-    got.sort();
-    let mut want: Vec<String> = (20..40).map(|k| format!("slot{k}@fixture")).collect();
-    want.sort();
-    assert_eq!(got, want);
-    let made = db.with_index("machines", |h| h.made()).expect("index");
-    assert_eq!((made.restored, made.replayed, made.removed), (true, 0, 0));
+fn checkpoint_fixtures_restore_the_held_index_without_reading_an_ad() {
+    for layout in [1, 2] {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let path = tmp.path().join("db");
+        copy_tree(&checkpoint_fixture(layout).join("db"), &path);
+        let snap = path.join("adjoin-index/c1.snap");
+        // The file as the format describes it: machines is collection 1, its 39 live ads
+        // (slot0, sequence number 1, consumed) marked by their sequence numbers 2..=40.
+        let c = adjoin::storage::Checkpoint::open(&snap).expect("the checkpoint opens");
+        assert_eq!(c.generation().collection, 1);
+        let seqs: Vec<u64> = c.marks().map(|(s, _)| s).collect();
+        assert_eq!(seqs, (2..41).collect::<Vec<u64>>());
+        assert_eq!(
+            c.payload().starts_with(LAYOUT_2),
+            layout == 2,
+            "layout {layout}"
+        );
+        drop(c);
+        let db = Db::open_with(&path, &at(T0 + 60)).expect("open");
+        let e = adjoin::query::parse::expr("Memory >= 10240").expect("constraint");
+        let mut got = db.indexed_query("machines", &e).expect("query").ids;
+        got.sort();
+        let mut want: Vec<String> = (20..40).map(|k| format!("slot{k}@fixture")).collect();
+        want.sort();
+        assert_eq!(got, want, "layout {layout}");
+        let made = db.with_index("machines", |h| h.made()).expect("index");
+        assert_eq!((made.restored, made.replayed, made.removed), (true, 0, 0));
+        db.close().expect("close");
+        // A checkpoint of layout 1 is written again, of layout 2, at the next checkpoint.
+        let c = adjoin::storage::Checkpoint::open(&snap).expect("the checkpoint opens");
+        assert!(
+            c.payload().starts_with(LAYOUT_2),
+            "layout {layout} after close"
+        );
+    }
 }

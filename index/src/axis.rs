@@ -14,6 +14,7 @@
 //! work follows what is left.
 
 use crate::bits::Bits;
+use crate::counted::{put, take, Counted, NONE};
 use crate::position::{ends, Pos};
 use crate::property::MangledInterval;
 use crate::ranked::Ranked;
@@ -26,14 +27,51 @@ pub struct ExportedAxis {
     lo: Ranked<Pos>,
     hi: Ranked<Pos>,
     rids: Bits,
-    /// Each RID's interval ends, by RID (for checking candidates one by one).
-    ends: Vec<Option<(Pos, Pos)>>,
+    /// Each RID's interval, by RID, as a number in `intervals` ([`NONE`]: no bound), for
+    /// checking candidates one by one and for undoing its insertion.
+    ends: Vec<u32>,
+    /// The distinct intervals, with their ends' positions.
+    intervals: Counted<MangledInterval, (Pos, Pos)>,
 }
 
 impl ExportedAxis {
     /// No bounds.
     pub fn new() -> ExportedAxis {
         ExportedAxis::default()
+    }
+
+    /// The axis of `groups`: each distinct interval, its ends' positions and the RIDs bounded
+    /// by it (increasing; no RID in two groups), its checkpoints built: what inserting each
+    /// then rebuilding gives, in one pass (a restore).
+    pub fn from_groups<'p>(
+        groups: impl IntoIterator<Item = (&'p MangledInterval, &'p (Pos, Pos), Vec<u32>)>,
+    ) -> ExportedAxis {
+        let groups: Vec<_> = groups.into_iter().collect();
+        let end = groups
+            .iter()
+            .filter_map(|(_, _, rids)| rids.last())
+            .max()
+            .map_or(0, |&r| r as usize + 1);
+        let mut ends = vec![NONE; end];
+        let mut intervals = Counted::default();
+        let mut rids = Bits::new();
+        let (mut lo, mut hi) = (Groups::default(), Groups::default());
+        for (iv, pair, members) in groups {
+            let i = intervals.add_many(iv, members.len() as u32, |_| pair.clone());
+            for &r in &members {
+                rids.insert(r);
+                ends[r as usize] = i;
+            }
+            lo.add_all(&pair.0, &members);
+            hi.add_all(&pair.1, &members);
+        }
+        ExportedAxis {
+            lo: lo.ranked(),
+            hi: hi.ranked(),
+            rids,
+            ends,
+            intervals,
+        }
     }
 
     /// Records that rectangle `rid` bounds the attribute by `iv` (`defer`: leave the
@@ -50,20 +88,22 @@ impl ExportedAxis {
             self.lo.insert(lo.clone(), rid);
             self.hi.insert(hi.clone(), rid);
         }
-        let slot = rid as usize;
-        if self.ends.len() <= slot {
-            self.ends.resize(slot + 1, None);
-        }
-        self.ends[slot] = Some((lo, hi));
+        let i = self.intervals.add_many(iv, 1, |_| (lo, hi));
+        put(&mut self.ends, rid, i);
         true
     }
 
-    /// Forgets rectangle `rid`'s bound `iv`; returns whether it was held.
-    pub fn remove(&mut self, iv: &MangledInterval, rid: u32, defer: bool) -> bool {
-        if !self.rids.remove(rid) {
+    /// Forgets rectangle `rid`'s bound; returns whether it was held.
+    pub fn remove(&mut self, rid: u32, defer: bool) -> bool {
+        let Some((_, (lo, hi))) = self
+            .ends
+            .get(rid as usize)
+            .and_then(|&i| self.intervals.get(i))
+        else {
             return false;
-        }
-        let (lo, hi) = ends(iv);
+        };
+        let (lo, hi) = (lo.clone(), hi.clone());
+        self.rids.remove(rid);
         if defer {
             self.lo.remove_deferred(&lo, rid);
             self.hi.remove_deferred(&hi, rid);
@@ -71,20 +111,20 @@ impl ExportedAxis {
             self.lo.remove(&lo, rid);
             self.hi.remove(&hi, rid);
         }
-        if let Some(e) = self.ends.get_mut(rid as usize) {
-            *e = None;
-        }
-        while self.ends.last().is_some_and(Option::is_none) {
-            self.ends.pop();
-        }
-        true
+        take(&mut self.ends, rid, &mut self.intervals)
+    }
+
+    /// The interval rectangle `rid` bounds the attribute by, if it does.
+    pub fn interval(&self, rid: u32) -> Option<&MangledInterval> {
+        let i = *self.ends.get(rid as usize)?;
+        self.intervals.get(i).map(|(iv, _)| iv)
     }
 
     /// Whether rectangle `rid` bounds the attribute by an interval containing position `p`
     /// (`None` if it does not bound the attribute).
     #[inline]
     pub fn contains(&self, rid: u32, p: &Pos) -> Option<bool> {
-        let (lo, hi) = self.ends.get(rid as usize)?.as_ref()?;
+        let (_, (lo, hi)) = self.intervals.get(*self.ends.get(rid as usize)?)?;
         Some(lo <= p && p <= hi)
     }
 
@@ -137,7 +177,8 @@ impl ExportedAxis {
         self.lo.checkpoint_bytes()
             + self.hi.checkpoint_bytes()
             + self.rids.bytes()
-            + self.ends.capacity() * std::mem::size_of::<Option<(Pos, Pos)>>()
+            + self.ends.capacity() * 4
+            + self.intervals.bytes()
     }
 }
 
@@ -146,8 +187,19 @@ impl ExportedAxis {
 pub struct ImportedAxis {
     points: Ranked<Pos>,
     deviant: Bits,
-    /// Each RID's point, by RID (for checking candidates one by one).
-    values: Vec<Option<Pos>>,
+    /// Each RID's value, by RID, as a number in `table` ([`NONE`]: none recorded), for
+    /// checking candidates one by one and for undoing its insertion.
+    values: Vec<u32>,
+    /// The distinct values, with their positions (points only).
+    table: Counted<ImpValue, Option<Pos>>,
+}
+
+/// A value's position, if it is a point.
+fn point(v: &ImpValue) -> Option<Pos> {
+    match v {
+        ImpValue::Point(k) => Some(Pos::point(k.clone())),
+        _ => None,
+    }
 }
 
 impl ImportedAxis {
@@ -156,51 +208,102 @@ impl ImportedAxis {
         ImportedAxis::default()
     }
 
-    /// Records rectangle `rid`'s value (absent values are recorded nowhere).
-    pub fn insert(&mut self, v: &ImpValue, rid: u32, defer: bool) {
-        match v {
-            ImpValue::Point(k) => {
-                let p = Pos::point(k.clone());
-                let slot = rid as usize;
-                if self.values.len() <= slot {
-                    self.values.resize(slot + 1, None);
+    /// The axis of a column: `each` gives each rectangle's RID and the number of its value in
+    /// `table` (whose points are at `positions`), by increasing RID; its checkpoints built:
+    /// what inserting each then rebuilding gives, in one pass (a restore). A number beyond
+    /// the table is left out (the caller checks them).
+    pub fn from_column(
+        table: &[ImpValue],
+        positions: &[Option<Pos>],
+        each: impl IntoIterator<Item = (u32, u32)>,
+    ) -> ImportedAxis {
+        let mut axis = ImportedAxis::new();
+        let mut by_value: Vec<Vec<u32>> = vec![Vec::new(); table.len()];
+        for (rid, v) in each {
+            if let Some(members) = by_value.get_mut(v as usize) {
+                members.push(rid);
+            }
+        }
+        let end = by_value
+            .iter()
+            .filter_map(|m| m.last())
+            .max()
+            .map_or(0, |&r| r as usize + 1);
+        axis.values = vec![NONE; end];
+        let mut points = Groups::default();
+        for ((v, p), members) in table.iter().zip(positions).zip(by_value) {
+            if members.is_empty() {
+                continue;
+            }
+            let i = axis
+                .table
+                .add_many(v, members.len() as u32, |v| p.clone().or_else(|| point(v)));
+            for &r in &members {
+                axis.values[r as usize] = i;
+            }
+            match axis.table.get(i) {
+                Some((_, Some(p))) => points.add_all(p, &members),
+                Some((ImpValue::Deviant, _)) => {
+                    for &r in &members {
+                        axis.deviant.insert(r);
+                    }
                 }
-                self.values[slot] = Some(p.clone());
+                _ => {}
+            }
+        }
+        axis.points = points.ranked();
+        axis
+    }
+
+    /// Records rectangle `rid`'s value (one per RID: a RID's value is removed before another
+    /// is recorded).
+    pub fn insert(&mut self, v: &ImpValue, rid: u32, defer: bool) {
+        let i = self.table.add_many(v, 1, point);
+        put(&mut self.values, rid, i);
+        match self.table.get(i) {
+            Some((_, Some(p))) => {
+                let p = p.clone();
                 if defer {
                     self.points.insert_deferred(p, rid);
                 } else {
                     self.points.insert(p, rid);
                 }
             }
-            ImpValue::Deviant => {
+            Some((ImpValue::Deviant, _)) => {
                 self.deviant.insert(rid);
             }
-            ImpValue::Absent => {}
+            _ => {}
         }
     }
 
     /// Forgets rectangle `rid`'s value.
-    pub fn remove(&mut self, v: &ImpValue, rid: u32, defer: bool) {
-        match v {
-            ImpValue::Point(k) => {
-                let p = Pos::point(k.clone());
+    pub fn remove(&mut self, rid: u32, defer: bool) {
+        match self
+            .values
+            .get(rid as usize)
+            .and_then(|&i| self.table.get(i))
+        {
+            Some((_, Some(p))) => {
+                let p = p.clone();
                 if defer {
                     self.points.remove_deferred(&p, rid);
                 } else {
                     self.points.remove(&p, rid);
                 }
-                if let Some(e) = self.values.get_mut(rid as usize) {
-                    *e = None;
-                }
-                while self.values.last().is_some_and(Option::is_none) {
-                    self.values.pop();
-                }
             }
-            ImpValue::Deviant => {
+            Some((ImpValue::Deviant, _)) => {
                 self.deviant.remove(rid);
             }
-            ImpValue::Absent => {}
+            _ => {}
         }
+        take(&mut self.values, rid, &mut self.table);
+    }
+
+    /// Rectangle `rid`'s value, if recorded.
+    #[inline]
+    pub fn value(&self, rid: u32) -> Option<&ImpValue> {
+        let i = *self.values.get(rid as usize)?;
+        self.table.get(i).map(|(v, _)| v)
     }
 
     /// The rectangles whose value is deviant (`ProbeDeviantImported`).
@@ -216,8 +319,12 @@ impl ImportedAxis {
     /// Whether rectangle `rid`'s value lies between positions `lo` and `hi` or is deviant.
     #[inline]
     pub fn admits(&self, rid: u32, lo: &Pos, hi: &Pos) -> bool {
-        match self.values.get(rid as usize) {
-            Some(Some(p)) => lo <= p && p <= hi,
+        match self
+            .values
+            .get(rid as usize)
+            .and_then(|&i| self.table.get(i))
+        {
+            Some((_, Some(p))) => lo <= p && p <= hi,
             _ => self.deviant.contains(rid),
         }
     }
@@ -254,7 +361,45 @@ impl ImportedAxis {
     pub fn bytes(&self) -> usize {
         self.points.checkpoint_bytes()
             + self.deviant.bytes()
-            + self.values.capacity() * std::mem::size_of::<Option<Pos>>()
+            + self.values.capacity() * 4
+            + self.table.bytes()
+    }
+}
+
+/// Positions with the RIDs holding each, gathered for a bulk build.
+#[derive(Default)]
+struct Groups {
+    /// Each position's RIDs, and whether they came in several runs (then sorted at the end).
+    at: rustc_hash::FxHashMap<Pos, (Vec<u32>, bool)>,
+}
+
+impl Groups {
+    /// Adds a run of RIDs (increasing) at `p`.
+    fn add_all(&mut self, p: &Pos, rids: &[u32]) {
+        match self.at.get_mut(p) {
+            Some((v, merged)) => {
+                v.extend_from_slice(rids);
+                *merged = true;
+            }
+            None => {
+                self.at.insert(p.clone(), (rids.to_vec(), false));
+            }
+        }
+    }
+
+    fn ranked(self) -> Ranked<Pos> {
+        let mut groups: Vec<(Pos, Vec<u32>)> = self
+            .at
+            .into_iter()
+            .map(|(p, (mut v, merged))| {
+                if merged {
+                    v.sort_unstable();
+                }
+                (p, v)
+            })
+            .collect();
+        groups.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        Ranked::from_groups(groups)
     }
 }
 
@@ -316,7 +461,8 @@ mod tests {
             .iter()
             .enumerate()
         {
-            assert!(axis.remove(iv, 3 + i as u32, false));
+            assert_eq!(axis.interval(3 + i as u32), Some(iv));
+            assert!(axis.remove(3 + i as u32, false));
         }
         assert!(axis
             .stab(&all, &Pos::point(key(&Value::str("linux"))))
@@ -364,7 +510,9 @@ mod tests {
                 "{rel:?} {c:?}: {got:?}"
             );
         }
-        axis.remove(&ImpValue::Deviant, 4, false);
+        assert_eq!(axis.value(4), Some(&ImpValue::Deviant));
+        assert_eq!(axis.value(5), Some(&ImpValue::Absent));
+        axis.remove(4, false);
         assert!(axis.deviant().is_empty());
     }
 }

@@ -14,6 +14,8 @@
 
 use crate::axis::{ExportedAxis, ImportedAxis};
 use crate::bits::Bits;
+use crate::counted::{put, take, Counted};
+use crate::few::Few;
 use crate::mangle::MangledValue;
 use crate::ports::{units, Unit};
 use crate::position::Pos;
@@ -155,6 +157,11 @@ impl Converted {
     }
 }
 
+/// A stored rectangle's bounds (Exp, sorted by attribute), kept to undo its insertion and to
+/// hand it out ([`Index::exact_bounds`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Bounds(pub(crate) Box<[(Key, MangledInterval)]>);
+
 /// A stored unit: an ad, or one port of it.
 #[derive(Clone, Debug)]
 pub(crate) struct UnitData {
@@ -163,16 +170,9 @@ pub(crate) struct UnitData {
     /// What is evaluated: the ad itself or the port's view; `None` when the index reads its
     /// ads from an [`AdSource`].
     pub(crate) view: Option<Arc<ClassAd>>,
-    pub(crate) rids: Vec<u32>,
-    /// The unit's value of every attribute with an imported axis.
-    /// (A few entries: a vector, not a map, as there is one per unit.)
-    pub(crate) imp: Vec<(Key, ImpValue)>,
-}
-
-/// A stored rectangle's bounds (Exp, sorted by attribute), kept to undo its insertion.
-#[derive(Clone, Debug)]
-pub(crate) struct RectRecord {
-    pub(crate) exp: Box<[(Key, MangledInterval)]>,
+    /// Its rectangles. Its values of the imported attributes are on their axes (the same
+    /// for each of its RIDs).
+    pub(crate) rids: Few,
 }
 
 /// Cumulative counters (the dissertation's metrics and a few more).
@@ -244,11 +244,14 @@ pub struct Index {
     pub(crate) opts: IndexOptions,
     /// Where ads are read back when units do not hold them.
     pub(crate) source: Option<Arc<dyn AdSource>>,
-    pub(crate) ads: FxHashMap<AdId, Vec<u32>>,
+    pub(crate) ads: FxHashMap<AdId, Few>,
     pub(crate) units: Vec<Option<UnitData>>,
     free_units: Vec<u32>,
     pub(crate) rids: Rids<u32>,
-    pub(crate) rects: Vec<Option<RectRecord>>,
+    /// Each RID's rectangle bounds (Exp, sorted by attribute) as a number in `rect_table`.
+    pub(crate) rects: Vec<u32>,
+    /// The distinct rectangle bounds (a pool of slot ads shares a few dozen).
+    pub(crate) rect_table: Counted<Bounds, ()>,
     pub(crate) exported: FxHashMap<Key, ExportedAxis>,
     pub(crate) imported: FxHashMap<Key, ImportedAxis>,
     pub(crate) deviant_exported: Bits,
@@ -260,7 +263,7 @@ pub struct Index {
     /// Every live RID (the universal set `U`).
     pub(crate) live: Bits,
     /// Live units with more than one rectangle (when none, RIDs stand for units one to one).
-    multi: usize,
+    pub(crate) multi: usize,
     pub(crate) deferring: bool,
     pub(crate) counters: Counters,
 }
@@ -282,6 +285,7 @@ impl Index {
             free_units: Vec::new(),
             rids: Rids::new(),
             rects: Vec::new(),
+            rect_table: Counted::default(),
             exported: FxHashMap::default(),
             imported: FxHashMap::default(),
             deviant_exported: Bits::new(),
@@ -301,6 +305,12 @@ impl Index {
             source: Some(source),
             ..Index::new(opts)
         }
+    }
+
+    /// Reads ads back from `source` from now on (an index restored before its source could
+    /// be opened: no query may run on it before).
+    pub fn set_source(&mut self, source: Arc<dyn AdSource>) {
+        self.source = Some(source);
     }
 
     /// Where it reads ads back, if it keeps none in memory ([`Index::with_source`]).
@@ -364,9 +374,15 @@ impl Index {
         attrs: &[Key],
         mut f: impl FnMut(AdId, usize, &'a ImpValue),
     ) {
+        let axes: Vec<(usize, &ImportedAxis)> = attrs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, k)| Some((i, self.imported.get(k)?)))
+            .collect();
         for u in self.units.iter().flatten().filter(|u| u.port.is_none()) {
-            for (k, v) in &u.imp {
-                if let Some(i) = attrs.iter().position(|a| a == k) {
+            let Some(&rid) = u.rids.first() else { continue };
+            for &(i, axis) in &axes {
+                if let Some(v) = axis.value(rid) {
                     f(u.ad, i, v);
                 }
             }
@@ -397,7 +413,7 @@ impl Index {
         id: AdId,
         mut f: impl FnMut(&'a [(Key, MangledInterval)]),
     ) -> bool {
-        let unit = match self.ads.get(&id).map(Vec::as_slice) {
+        let unit = match self.ads.get(&id).map(|f| &**f) {
             Some(&[u]) => match self.unit(u) {
                 Some(unit) if unit.port.is_none() => unit,
                 _ => return false,
@@ -411,8 +427,12 @@ impl Index {
             if self.never.contains(r) {
                 continue;
             }
-            if let Some(Some(rec)) = self.rects.get(r as usize) {
-                f(&rec.exp);
+            if let Some((Bounds(exp), _)) = self
+                .rects
+                .get(r as usize)
+                .and_then(|&i| self.rect_table.get(i))
+            {
+                f(exp);
             }
         }
         true
@@ -425,11 +445,11 @@ impl Index {
         let mut one = Bits::new();
         let mut rest = Vec::new();
         for id in ads {
-            let unit = match self.ads.get(&id).map(Vec::as_slice) {
+            let unit = match self.ads.get(&id).map(|f| &**f) {
                 Some(&[u]) => self.unit(u).filter(|u| u.port.is_none()),
                 _ => None,
             };
-            let rids = unit.map_or(&[][..], |u| u.rids.as_slice());
+            let rids = unit.map_or(&[][..], |u| &*u.rids);
             match rids {
                 [r] if !self.inexact.contains(*r) => {
                     if !self.never.contains(*r) {
@@ -555,7 +575,7 @@ impl Index {
                 }
             }
         }
-        self.ads.insert(id, stored);
+        self.ads.insert(id, Few::from(stored));
         Ok(report)
     }
 
@@ -615,8 +635,7 @@ impl Index {
             ad: id,
             port,
             view,
-            rids: Vec::with_capacity(rects.len()),
-            imp,
+            rids: Few::default(),
         };
         let u = match self.free_units.pop() {
             Some(u) => {
@@ -661,21 +680,18 @@ impl Index {
                 self.never.insert(rid);
             }
             self.live.insert(rid);
-            if let Some(Some(data)) = self.units.get_mut(u as usize) {
-                for (k, v) in &data.imp {
-                    if let Some(axis) = self.imported.get_mut(k) {
-                        axis.insert(v, rid, defer);
-                    }
+            for (k, v) in &imp {
+                if let Some(axis) = self.imported.get_mut(k) {
+                    axis.insert(v, rid, defer);
                 }
+            }
+            if let Some(Some(data)) = self.units.get_mut(u as usize) {
                 data.rids.push(rid);
             }
-            let slot = rid as usize;
-            if self.rects.len() <= slot {
-                self.rects.resize(slot + 1, None);
-            }
-            self.rects[slot] = Some(RectRecord {
-                exp: rect.exp.into_boxed_slice(),
-            });
+            let i = self
+                .rect_table
+                .add_many(&Bounds(rect.exp.into()), 1, |_| ());
+            put(&mut self.rects, rid, i);
         }
         Ok(u)
     }
@@ -685,7 +701,7 @@ impl Index {
         let Some(us) = self.ads.remove(&id) else {
             return false;
         };
-        for u in us {
+        for &u in us.iter() {
             self.drop_unit(u);
         }
         true
@@ -699,29 +715,29 @@ impl Index {
         self.multi -= usize::from(data.rids.len() > 1);
         let defer = self.deferring;
         for &rid in &data.rids {
-            if let Some(rec) = self.rects.get_mut(rid as usize).and_then(Option::take) {
-                for (k, iv) in rec.exp.iter() {
+            if let Some((Bounds(exp), _)) = self
+                .rects
+                .get(rid as usize)
+                .and_then(|&i| self.rect_table.get(i))
+            {
+                for (k, _) in exp.iter() {
                     if let Some(axis) = self.exported.get_mut(k) {
-                        axis.remove(iv, rid, defer);
+                        axis.remove(rid, defer);
                         if axis.is_empty() {
                             self.exported.remove(k);
                         }
                     }
                 }
             }
-            for (k, v) in &data.imp {
-                if let Some(axis) = self.imported.get_mut(k) {
-                    axis.remove(v, rid, defer);
-                }
+            take(&mut self.rects, rid, &mut self.rect_table);
+            for axis in self.imported.values_mut() {
+                axis.remove(rid, defer);
             }
             self.deviant_exported.remove(rid);
             self.inexact.remove(rid);
             self.never.remove(rid);
             self.live.remove(rid);
             self.rids.release(rid);
-        }
-        while self.rects.last().is_some_and(Option::is_none) {
-            self.rects.pop();
         }
         self.free_units.push(u);
     }
@@ -755,33 +771,31 @@ impl Index {
         let _span = tracing::debug_span!("import_axes", attrs = missing.len()).entered();
         let opts = self.opts.eval.clone();
         let mut axes: Vec<ImportedAxis> = missing.iter().map(|_| ImportedAxis::new()).collect();
-        let mut record = |data: &mut UnitData, view: Option<&ClassAd>| {
+        let mut record = |data: &UnitData, view: Option<&ClassAd>| {
             for (&k, axis) in missing.iter().zip(&mut axes) {
                 let v = view.map_or(ImpValue::Deviant, |ad| imp_value(ad, k, &opts));
                 for &rid in &data.rids {
                     axis.insert(&v, rid, true);
                 }
-                data.imp.push((k, v));
             }
         };
         match source.filter(|_| self.units.iter().flatten().any(|d| d.view.is_none())) {
             // Views held: read them.
             None => {
-                for data in self.units.iter_mut().flatten() {
-                    let view = data.view.clone();
-                    record(data, view.as_deref());
+                for data in self.units.iter().flatten() {
+                    record(data, data.view.as_deref());
                 }
             }
             // Ads in a source: one pass over all of them; a unit the pass did not reach
             // (its ad gone or unreadable) counts as deviant.
             Some(source) => {
                 let mut done = vec![false; self.units.len()];
-                let (ads, units) = (&self.ads, &mut self.units);
+                let (ads, units) = (&self.ads, &self.units);
                 source.for_each(&mut |id, ad| {
                     let Some(us) = ads.get(&id) else { return };
                     let views = crate::ports::units(&ad);
                     for &u in us {
-                        let Some(Some(data)) = units.get_mut(u as usize) else {
+                        let Some(Some(data)) = units.get(u as usize) else {
                             continue;
                         };
                         let view = views.iter().find(|x| x.port == data.port);
@@ -792,10 +806,10 @@ impl Index {
                     }
                 });
                 for (data, _) in units
-                    .iter_mut()
+                    .iter()
                     .zip(&done)
                     .filter(|(_, d)| !**d)
-                    .filter_map(|(u, d)| Some((u.as_mut()?, d)))
+                    .filter_map(|(u, d)| Some((u.as_ref()?, d)))
                 {
                     record(data, None);
                 }
@@ -855,24 +869,36 @@ impl Index {
             assert!(self.ads[&data.ad].contains(&(u as u32)));
             for &rid in &data.rids {
                 assert_eq!(self.rids.owner(rid), Some(&(u as u32)));
-                let rec = self.rects[rid as usize].as_ref().expect("record");
-                for (k, _) in rec.exp.iter() {
-                    assert!(self.exported[k].rids().contains(rid));
+                let (Bounds(exp), _) = self
+                    .rect_table
+                    .get(self.rects[rid as usize])
+                    .expect("record");
+                for (k, iv) in exp.iter() {
+                    assert_eq!(self.exported[k].interval(rid), Some(iv));
                 }
-                for (k, v) in &data.imp {
-                    let dev = self.imported[k].deviant().contains(rid);
-                    assert_eq!(dev, *v == ImpValue::Deviant);
+                if self.never.contains(rid) {
+                    assert!(exp.is_empty());
+                }
+                for axis in self.imported.values() {
+                    let v = axis.value(rid).expect("a value on every imported axis");
+                    assert_eq!(axis.deviant().contains(rid), *v == ImpValue::Deviant);
+                    assert_eq!(Some(v), axis.value(data.rids[0]), "one value per unit");
                 }
                 live.insert(rid);
             }
-            assert_eq!(data.imp.len(), self.imported.len());
         }
         assert_eq!(&live, self.rids.live());
         assert_eq!(Bits::from_roaring(&live), self.live);
-        for (k, axis) in &self.exported {
+        for axis in self.exported.values() {
+            assert!(!axis.is_empty());
             for rid in axis.rids().iter() {
-                let rec = self.rects[rid as usize].as_ref().expect("record");
-                assert!(rec.exp.iter().any(|(j, _)| j == k));
+                assert!(self.live.contains(rid));
+                assert!(axis.interval(rid).is_some());
+                let (Bounds(exp), _) = self
+                    .rect_table
+                    .get(self.rects[rid as usize])
+                    .expect("record");
+                assert!(exp.iter().any(|(_, iv)| Some(iv) == axis.interval(rid)));
             }
         }
     }

@@ -366,3 +366,107 @@ proptest! {
         check_all(&mut idx, &ads, &probes, &queries)?;
     }
 }
+
+/// Ads by id behind a lock, as a database gives a restored index its ads back.
+#[derive(Debug, Default)]
+struct MapSource(std::sync::RwLock<std::collections::BTreeMap<AdId, Arc<ClassAd>>>);
+
+impl MapSource {
+    fn set(&self, ads: &[(AdId, Arc<ClassAd>)]) {
+        if let Ok(mut m) = self.0.write() {
+            *m = ads.iter().cloned().collect();
+        }
+    }
+}
+
+impl crate::AdSource for MapSource {
+    fn fetch(&self, ids: &[AdId]) -> Vec<Option<Arc<ClassAd>>> {
+        let m = self.0.read().expect("lock");
+        ids.iter().map(|i| m.get(i).cloned()).collect()
+    }
+
+    fn for_each(&self, f: &mut dyn FnMut(AdId, Arc<ClassAd>)) {
+        let m = self.0.read().expect("lock").clone();
+        for (i, ad) in m {
+            f(i, ad);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 200,
+        rng_seed: RngSeed::Fixed(0x5a7ed),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// An index restored from its snapshot (through bytes, as a checkpoint holds it) holds
+    /// what the original holds and answers every query as brute force does, also after
+    /// writes replayed on top of it (removals, replacements, new ads, a new imported axis).
+    #[test]
+    fn a_restored_index_equals_the_built_one(
+        stored in prop::collection::vec(ad(), 1..40),
+        probes in prop::collection::vec(ad(), 1..3),
+        queries in prop::collection::vec(constraint(), 1..3),
+        later in prop::collection::vec(constraint(), 1..2),
+        removed in prop::collection::vec(any::<usize>(), 0..6),
+        replacement in ad(),
+        added in prop::collection::vec(ad(), 0..4),
+        fallback in any::<bool>(),
+    ) {
+        let opts = IndexOptions {
+            eval: EvalOptions { target_fallback: fallback, now: Some(1_600_000_000), ..EvalOptions::default() },
+            filter_max: 4,
+            ..IndexOptions::default()
+        };
+        let source = Arc::new(MapSource::default());
+        let mut ads: Vec<(AdId, Arc<ClassAd>)> = stored
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (i as AdId * 2 + 1, parsed(t)))
+            .collect();
+        source.set(&ads);
+        let mut built = Index::with_source(opts.clone(), source.clone());
+        built.extend(ads.iter().cloned()).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        // Some ads gone before the snapshot (holes in the RIDs), some axes imported.
+        for v in &removed {
+            if ads.len() > 1 {
+                let gone = ads.remove(v % ads.len()).0;
+                prop_assert!(built.remove(gone));
+            }
+        }
+        source.set(&ads);
+        let queries: Vec<String> = queries.iter().map(|q| scoped(q, "")).collect();
+        check_all(&mut built, &ads, &probes, &queries)?;
+        let snap = built.snapshot();
+        let bytes = bincode::serialize(&snap).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let back: crate::IndexSnapshot =
+            bincode::deserialize(&bytes).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let mut restored = Index::restore(opts, source.clone(), back)
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let (a, b) = (built.stats(), restored.stats());
+        prop_assert_eq!((a.ads, a.units, a.rectangles), (b.ads, b.units, b.rectangles));
+        prop_assert_eq!(built.exported_attrs(), restored.exported_attrs());
+        prop_assert_eq!(built.imported_attrs(), restored.imported_attrs());
+        prop_assert_eq!(restored.snapshot(), snap);
+        check_all(&mut restored, &ads, &probes, &queries)?;
+        // Writes replayed on top: a replacement, new ads, then a query on new attributes.
+        if let Some(first) = ads.first_mut() {
+            first.1 = parsed(&replacement);
+            restored.insert(first.0, first.1.clone()).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        }
+        for (i, t) in added.iter().enumerate() {
+            let id = 1000 + i as AdId;
+            ads.push((id, parsed(t)));
+            restored.insert(id, parsed(t)).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        }
+        if ads.len() > 1 {
+            let gone = ads.remove(ads.len() / 2).0;
+            prop_assert!(restored.remove(gone));
+        }
+        source.set(&ads);
+        let later: Vec<String> = later.iter().map(|q| scoped(q, "")).collect();
+        check_all(&mut restored, &ads, &probes, &[queries, later].concat())?;
+    }
+}

@@ -318,6 +318,34 @@ impl<K: Ord + Clone> Ranked<K> {
         true
     }
 
+    /// The multiset of `groups` (each key once, in increasing order, with its RIDs in
+    /// increasing order; no RID under two keys), its checkpoints built: what inserting every
+    /// pair then [`Ranked::rebuild`] gives, in one pass (a restore).
+    pub fn from_groups(groups: impl IntoIterator<Item = (K, Vec<u32>)>) -> Ranked<K> {
+        let mut r = Ranked::new();
+        let mut all = Vec::new();
+        r.keys = groups
+            .into_iter()
+            .filter(|(_, rids)| !rids.is_empty())
+            .map(|(k, rids)| {
+                let n = rids.len() as u64;
+                r.len += n;
+                all.extend_from_slice(&rids);
+                let slot = match rids.as_slice() {
+                    [one] => Slot::One(*one),
+                    [.., last] if n >= DENSE_MIN && n * 64 > u64::from(*last) => {
+                        Slot::Dense(Bits::from_rids(rids.iter().copied()), n)
+                    }
+                    _ => Slot::Few(rids),
+                };
+                (k, slot)
+            })
+            .collect();
+        r.all = Bits::from_rids(all);
+        r.rebuild();
+        r
+    }
+
     /// Adds `(key, rid)` leaving the checkpoints stale until [`Ranked::rebuild`].
     pub fn insert_deferred(&mut self, key: K, rid: u32) -> bool {
         let new = self.add(key, rid);

@@ -220,7 +220,7 @@ pub fn rectangles(dpf: &Dpf, cap: usize) -> Rectangles {
 }
 
 /// An attribute as the other side's constraint sees it.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ImpValue {
     /// A constant with a place in its domain (Imp).
     Point(MangledValue),

@@ -48,6 +48,23 @@ impl<T> Rids<T> {
         }
     }
 
+    /// The RIDs `0..owners.len()`, each live with its owner or free (`None`): what allocating
+    /// them in order and releasing the free ones gives (a restore).
+    pub fn from_owners(mut owners: Vec<Option<T>>) -> Rids<T> {
+        while let Some(None) = owners.last() {
+            owners.pop();
+        }
+        let at = |some: bool| {
+            (0..)
+                .zip(&owners)
+                .filter(move |(_, o)| o.is_some() == some)
+                .map(|(i, _)| i)
+        };
+        let free = RoaringBitmap::from_sorted_iter(at(false)).unwrap_or_default();
+        let live = RoaringBitmap::from_sorted_iter(at(true)).unwrap_or_default();
+        Rids { owners, free, live }
+    }
+
     /// A fresh RID for `owner`: the lowest free one.
     pub fn allocate(&mut self, owner: T) -> Result<u32, RidsExhausted> {
         let rid = match self.free.min() {

@@ -1,25 +1,73 @@
 //! Snapshots: an index's converted contents as plain data, so that a restart restores the
 //! index without reading or converting a single ad (the expensive part of a rebuild).
 //!
-//! A snapshot holds, per unit, its rectangles (bounds and the deviant flag), whether they are
-//! exact, and its values of the imported attributes; [`Index::restore`] places them again and
-//! builds the axes once. Attribute keys are interned per process, so a snapshot names
-//! attributes by their text. Views are not kept: a restored index reads its ads back from an
-//! [`AdSource`] when it must evaluate. How the snapshot is stored, and that it is still
-//! current, is the caller's business (the database checks its store's generation).
+//! A snapshot ([`IndexSnapshot`], layout 2) holds the units column by column: per unit its ad,
+//! its number of rectangles and whether they are exact; per rectangle its number of bounds and
+//! the deviant flag; per bound its attribute and interval; per imported attribute each unit's
+//! value. Intervals and values are numbers into tables holding each distinct one once (a
+//! million slot ads have a few dozen distinct `Memory` values), so that decoding is a few
+//! plain integer arrays and restoring computes each distinct position once.
+//! [`Index::restore`] places the units again and builds each axis from its column at once.
+//! Attribute keys are interned per process, so a snapshot names attributes by their text.
+//! Views are not kept: a restored index reads its ads back from an [`AdSource`] when it must
+//! evaluate. How the snapshot is stored, and that it is still current, is the caller's
+//! business (the database checks its store's generation).
+//!
+//! The first layout ([`IndexSnapshotV1`]: the units as a list of records, each with its own
+//! rectangles and values) is still read, and converted.
 
-use crate::index::{AdId, AdSource, Index, IndexError, IndexOptions};
+use crate::axis::{ExportedAxis, ImportedAxis};
+use crate::few::Few;
+use crate::index::{AdId, AdSource, Bounds, Index, IndexError, IndexOptions, UnitData};
+use crate::position::{ends, Pos};
 use crate::property::MangledInterval;
-use crate::rectangle::{ImpValue, Rectangle};
+use crate::rectangle::ImpValue;
+use crate::rid::Rids;
 use adjoin_query::Key;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
+use std::hash::Hash;
 use std::sync::Arc;
 use thiserror::Error;
 
-/// An index's contents as plain data ([`Index::snapshot`], [`Index::restore`]).
+/// An index's contents as plain data, column by column ([`Index::snapshot`],
+/// [`Index::restore`]; see the module note).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct IndexSnapshot {
+    /// The attribute names the bounds refer to, by position.
+    names: Vec<String>,
+    /// The attributes with an imported axis (positions in `names`).
+    imported: Vec<u32>,
+    /// The distinct intervals of the bounds.
+    intervals: Vec<MangledInterval>,
+    /// The distinct imported values.
+    values: Vec<ImpValue>,
+    /// Per unit (units by ad, then port): its ad.
+    unit_ad: Vec<AdId>,
+    /// The units that are ports: `(unit, port)`, by unit.
+    unit_port: Vec<(u32, u16)>,
+    /// Per unit: its number of rectangles (none: its constraint is never true).
+    unit_rects: Vec<u32>,
+    /// The units whose constraint did not convert exactly, increasing.
+    inexact: Vec<u32>,
+    /// Per rectangle (the units' in order): its number of bounds.
+    rect_bounds: Vec<u32>,
+    /// The deviant rectangles, increasing.
+    deviant: Vec<u32>,
+    /// Per bound (the rectangles' in order): its attribute (a position in `names`).
+    bound_attr: Vec<u32>,
+    /// Per bound: its interval (a position in `intervals`).
+    bound_interval: Vec<u32>,
+    /// Per imported attribute (in the order of `imported`), per unit: its value (a position
+    /// in `values`).
+    imp: Vec<Vec<u32>>,
+}
+
+/// An index's contents as the first snapshot layout had them: a list of units, each with its
+/// own rectangles and values. Read only, to restore checkpoints written before layout 2
+/// (`IndexSnapshot::from`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct IndexSnapshotV1 {
     /// The attribute names the units refer to, by position.
     names: Vec<String>,
     /// The attributes with an imported axis (positions in `names`).
@@ -28,7 +76,7 @@ pub struct IndexSnapshot {
     units: Vec<UnitSnapshot>,
 }
 
-/// One stored unit.
+/// One stored unit (layout 1).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct UnitSnapshot {
     ad: AdId,
@@ -53,25 +101,28 @@ pub enum SnapshotError {
     Index(#[from] IndexError),
 }
 
-impl IndexSnapshot {
-    /// The attributes with an imported axis.
-    pub fn imported_names(&self) -> impl Iterator<Item = &str> {
-        self.imported
-            .iter()
-            .filter_map(|&i| self.names.get(i as usize).map(String::as_str))
+/// Distinct items numbered in order of first use.
+struct Table<T> {
+    at: FxHashMap<T, u32>,
+    items: Vec<T>,
+}
+
+impl<T: Hash + Eq + Clone> Table<T> {
+    fn new() -> Table<T> {
+        Table {
+            at: FxHashMap::default(),
+            items: Vec::new(),
+        }
     }
 
-    /// The number of ads it holds.
-    pub fn ads(&self) -> usize {
-        let mut n = 0;
-        let mut last = None;
-        for u in &self.units {
-            if last != Some(u.ad) {
-                n += 1;
-                last = Some(u.ad);
-            }
+    fn of(&mut self, x: &T) -> u32 {
+        if let Some(&i) = self.at.get(x) {
+            return i;
         }
-        n
+        let i = self.items.len() as u32;
+        self.at.insert(x.clone(), i);
+        self.items.push(x.clone());
+        i
     }
 }
 
@@ -92,6 +143,123 @@ impl Names {
     }
 }
 
+/// A snapshot being written, unit by unit.
+struct Columns {
+    snap: IndexSnapshot,
+    intervals: Table<MangledInterval>,
+    values: Table<ImpValue>,
+}
+
+impl Columns {
+    fn new(names: Vec<String>, imported: Vec<u32>) -> Columns {
+        let imp = vec![Vec::new(); imported.len()];
+        Columns {
+            snap: IndexSnapshot {
+                names,
+                imported,
+                imp,
+                ..IndexSnapshot::default()
+            },
+            intervals: Table::new(),
+            values: Table::new(),
+        }
+    }
+
+    /// Adds a unit: its rectangles (bounds by attribute position, and the deviant flag), its
+    /// exactness and its imported values (in the order of `imported`).
+    fn unit<'a>(
+        &mut self,
+        ad: AdId,
+        port: Option<u16>,
+        rects: impl IntoIterator<Item = (Vec<(u32, &'a MangledInterval)>, bool)>,
+        exact: bool,
+        imp: impl IntoIterator<Item = &'a ImpValue>,
+    ) {
+        let s = &mut self.snap;
+        let u = s.unit_ad.len() as u32;
+        s.unit_ad.push(ad);
+        if let Some(p) = port {
+            s.unit_port.push((u, p));
+        }
+        if !exact {
+            s.inexact.push(u);
+        }
+        let mut n = 0;
+        for (bounds, deviant) in rects {
+            if deviant {
+                s.deviant.push(s.rect_bounds.len() as u32);
+            }
+            s.rect_bounds.push(bounds.len() as u32);
+            for (a, iv) in bounds {
+                s.bound_attr.push(a);
+                s.bound_interval.push(self.intervals.of(iv));
+            }
+            n += 1;
+        }
+        s.unit_rects.push(n);
+        for (col, v) in s.imp.iter_mut().zip(imp) {
+            col.push(self.values.of(v));
+        }
+    }
+
+    fn finish(mut self) -> IndexSnapshot {
+        self.snap.intervals = self.intervals.items;
+        self.snap.values = self.values.items;
+        self.snap
+    }
+}
+
+impl IndexSnapshot {
+    /// The attributes with an imported axis.
+    pub fn imported_names(&self) -> impl Iterator<Item = &str> {
+        self.imported
+            .iter()
+            .filter_map(|&i| self.names.get(i as usize).map(String::as_str))
+    }
+
+    /// The number of ads it holds.
+    pub fn ads(&self) -> usize {
+        let mut n = 0;
+        let mut last = None;
+        for &a in &self.unit_ad {
+            if last != Some(a) {
+                n += 1;
+                last = Some(a);
+            }
+        }
+        n
+    }
+
+    /// The number of units (ads, or their ports) it holds.
+    pub fn units(&self) -> usize {
+        self.unit_ad.len()
+    }
+}
+
+impl From<IndexSnapshotV1> for IndexSnapshot {
+    fn from(v1: IndexSnapshotV1) -> IndexSnapshot {
+        let mut c = Columns::new(v1.names, v1.imported);
+        for u in &v1.units {
+            let rects = u
+                .rects
+                .iter()
+                .map(|(exp, deviant)| (exp.iter().map(|(a, iv)| (*a, iv)).collect(), *deviant));
+            c.unit(u.ad, u.port, rects, u.exact, &u.imp);
+        }
+        let mut snap = c.finish();
+        if v1.units.iter().any(|u| u.imp.len() != snap.imported.len()) {
+            // Values missing (or too many): refused at restore, as the columns say.
+            snap.imp.iter_mut().for_each(Vec::clear);
+        }
+        snap
+    }
+}
+
+/// Whether `v` increases strictly and stays below `end`.
+fn increasing_below(v: &[u32], end: usize) -> bool {
+    v.windows(2).all(|w| w[0] < w[1]) && v.last().is_none_or(|&x| (x as usize) < end)
+}
+
 impl Index {
     /// The index's contents as plain data.
     pub fn snapshot(&self) -> IndexSnapshot {
@@ -99,58 +267,59 @@ impl Index {
         let mut imported: Vec<Key> = self.imported.keys().copied().collect();
         imported.sort_unstable();
         let imported_pos: Vec<u32> = imported.iter().map(|&k| names.of(k)).collect();
-        let mut ads: Vec<(&AdId, &Vec<u32>)> = self.ads.iter().collect();
+        let mut ads: Vec<(&AdId, &Few)> = self.ads.iter().collect();
         ads.sort_unstable_by_key(|(id, _)| **id);
-        let mut units = Vec::with_capacity(self.units.len());
+        let mut c = Columns::new(Vec::new(), imported_pos);
+        let deviant = ImpValue::Deviant;
         for (_, us) in ads {
             for data in us.iter().filter_map(|&u| self.unit(u)) {
                 let never = data.rids.iter().any(|&r| self.never.contains(r));
-                let rects = if never {
+                let rects: Vec<_> = if never {
                     Vec::new()
                 } else {
                     data.rids
                         .iter()
-                        .filter_map(|&r| {
-                            let rec = self.rects.get(r as usize)?.as_ref()?;
-                            let exp = rec
-                                .exp
+                        .map(|&r| {
+                            let exp = self
+                                .rects
+                                .get(r as usize)
+                                .and_then(|&i| self.rect_table.get(i))
+                                .map_or(&[][..], |(b, _)| &b.0)
                                 .iter()
-                                .map(|(k, iv)| (names.of(*k), iv.clone()))
+                                .map(|(k, iv)| (names.of(*k), iv))
                                 .collect();
-                            Some((exp, self.deviant_exported.contains(r)))
+                            (exp, self.deviant_exported.contains(r))
                         })
                         .collect()
                 };
-                units.push(UnitSnapshot {
-                    ad: data.ad,
-                    port: data.port,
-                    rects,
-                    exact: !data.rids.iter().any(|&r| self.inexact.contains(r)),
-                    imp: imported
-                        .iter()
-                        .map(|k| {
-                            data.imp
-                                .iter()
-                                .find(|(j, _)| j == k)
-                                .map_or(ImpValue::Deviant, |(_, v)| v.clone())
-                        })
-                        .collect(),
+                let exact = !data.rids.iter().any(|&r| self.inexact.contains(r));
+                let first = data.rids.first().copied();
+                let imp = imported.iter().map(|k| {
+                    self.imported
+                        .get(k)
+                        .and_then(|a| a.value(first?))
+                        .unwrap_or(&deviant)
                 });
+                c.unit(data.ad, data.port, rects, exact, imp);
             }
         }
-        IndexSnapshot {
-            names: names.names,
-            imported: imported_pos,
-            units,
-        }
+        let mut snap = c.finish();
+        snap.names = names.names;
+        snap
     }
 
     /// An index holding `snap`'s units, reading ads back from `source` when it must evaluate.
+    ///
+    /// It is the index placing the units one by one into an empty index gives (unit `i` is
+    /// unit number `i`, its rectangles the next RIDs in order), built in one pass: the unit
+    /// tables first, then each axis from its column at once (on threads of their own), its
+    /// checkpoints built once. Each distinct interval and value is converted to positions once.
     pub fn restore(
         opts: IndexOptions,
         source: Arc<dyn AdSource>,
         snap: IndexSnapshot,
     ) -> Result<Index, SnapshotError> {
+        let bad = |m| Err(SnapshotError::Malformed(m));
         let keys: Vec<Key> = snap.names.iter().map(|n| Key::of(n)).collect();
         let key = |i: u32| {
             keys.get(i as usize)
@@ -162,41 +331,196 @@ impl Index {
             .iter()
             .map(|&i| key(i))
             .collect::<Result<_, _>>()?;
+        let mut distinct = imported.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        if distinct.len() != imported.len() {
+            return bad("an imported attribute twice");
+        }
+        // Every column as long as the others say, every number within its table.
+        let n = snap.unit_ad.len();
+        let rects: u64 = snap.unit_rects.iter().map(|&r| u64::from(r)).sum();
+        let bounds: u64 = snap.rect_bounds.iter().map(|&b| u64::from(b)).sum();
+        let ports: Vec<u32> = snap.unit_port.iter().map(|p| p.0).collect();
+        if snap.unit_rects.len() != n
+            || rects != snap.rect_bounds.len() as u64
+            || bounds != snap.bound_attr.len() as u64
+            || bounds != snap.bound_interval.len() as u64
+        {
+            return bad("columns of different lengths");
+        }
+        if snap.imp.len() != imported.len() || snap.imp.iter().any(|c| c.len() != n) {
+            return bad("imported values missing");
+        }
+        if snap
+            .bound_interval
+            .iter()
+            .any(|&i| i as usize >= snap.intervals.len())
+            || snap
+                .imp
+                .iter()
+                .flatten()
+                .any(|&v| v as usize >= snap.values.len())
+        {
+            return bad("a value out of range");
+        }
+        if !increasing_below(&snap.inexact, n)
+            || !increasing_below(&ports, n)
+            || !increasing_below(&snap.deviant, snap.rect_bounds.len())
+        {
+            return bad("a unit or rectangle list out of order");
+        }
+        let interval_ends: Vec<(Pos, Pos)> = snap.intervals.iter().map(ends).collect();
+        let value_points: Vec<Option<Pos>> = snap
+            .values
+            .iter()
+            .map(|v| match v {
+                ImpValue::Point(k) => Some(Pos::point(k.clone())),
+                _ => None,
+            })
+            .collect();
+
         let mut idx = Index::with_source(opts, source);
-        idx.ads.reserve(snap.units.len());
-        idx.units.reserve(snap.units.len());
-        for &k in &imported {
-            idx.imported.insert(k, crate::axis::ImportedAxis::new());
-        }
-        if idx.imported.len() != imported.len() {
-            return Err(SnapshotError::Malformed("an imported attribute twice"));
-        }
-        idx.deferring = true;
-        for u in snap.units {
-            if u.imp.len() != imported.len() {
-                return Err(SnapshotError::Malformed("imported values missing"));
-            }
-            let mut rects = Vec::with_capacity(u.rects.len());
-            for (exp, deviant) in u.rects {
-                let mut exp = exp
-                    .into_iter()
-                    .map(|(i, iv)| Ok((key(i)?, iv)))
-                    .collect::<Result<Vec<_>, SnapshotError>>()?;
-                // Keys order by this process's interning: sort again.
-                exp.sort_unstable_by_key(|(k, _)| *k);
-                if exp.windows(2).any(|w| w[0].0 == w[1].0) {
-                    return Err(SnapshotError::Malformed("an attribute bounded twice"));
+        idx.ads.reserve(n);
+        idx.units.reserve(n);
+        let mut owners: Vec<Option<u32>> = Vec::with_capacity(n);
+        // Per exported attribute, per interval number: its RIDs, increasing.
+        let mut columns: FxHashMap<Key, FxHashMap<u32, Vec<u32>>> = FxHashMap::default();
+        let (mut inexact, mut ports, mut deviant) = (
+            snap.inexact.iter().peekable(),
+            snap.unit_port.iter().peekable(),
+            snap.deviant.iter().peekable(),
+        );
+        let (mut rect, mut bound) = (0_usize, 0_usize);
+        // Each distinct run of bounds (as the columns hold it) and its record's number.
+        let mut records: FxHashMap<Vec<(u32, u32)>, u32> = FxHashMap::default();
+        let mut raw: Vec<(u32, u32)> = Vec::new();
+        idx.rects.reserve(n);
+        for (u, (&ad, &count)) in (0_u32..).zip(snap.unit_ad.iter().zip(&snap.unit_rects)) {
+            let exact = inexact.next_if(|&&x| x == u).is_none();
+            let port = ports.next_if(|p| p.0 == u).map(|p| p.1);
+            idx.multi += usize::from(count > 1);
+            let never = count == 0;
+            let mut rids = Few::default();
+            for _ in 0..count.max(1) {
+                let rid = u32::try_from(owners.len()).map_err(|_| IndexError::RidsExhausted)?;
+                owners.push(Some(u));
+                let mut record = None;
+                if !never {
+                    let nb = snap.rect_bounds[rect] as usize;
+                    let run =
+                        (bound..bound + nb).map(|b| (snap.bound_attr[b], snap.bound_interval[b]));
+                    raw.clear();
+                    raw.extend(run);
+                    for &(a, iv) in &raw {
+                        columns
+                            .entry(key(a)?)
+                            .or_default()
+                            .entry(iv)
+                            .or_default()
+                            .push(rid);
+                    }
+                    record = match records.get(raw.as_slice()) {
+                        Some(&i) => {
+                            idx.rect_table.raise(i);
+                            Some(i)
+                        }
+                        None => {
+                            let mut exp = raw
+                                .iter()
+                                .map(|&(a, iv)| Ok((key(a)?, snap.intervals[iv as usize].clone())))
+                                .collect::<Result<Vec<_>, SnapshotError>>()?;
+                            // Keys order by this process's interning: sort again.
+                            exp.sort_unstable_by_key(|(k, _)| *k);
+                            if exp.windows(2).any(|w| w[0].0 == w[1].0) {
+                                return bad("an attribute bounded twice");
+                            }
+                            let i = idx.rect_table.add_many(&Bounds(exp.into()), 1, |_| ());
+                            records.insert(raw.clone(), i);
+                            Some(i)
+                        }
+                    };
+                    if deviant.next_if(|&&d| d as usize == rect).is_some() {
+                        idx.deviant_exported.insert(rid);
+                    }
+                    bound += nb;
+                    rect += 1;
                 }
-                rects.push(Rectangle { exp, deviant });
+                let i = match record {
+                    Some(i) => i,
+                    None => idx.rect_table.add_many(&Bounds(Box::new([])), 1, |_| ()),
+                };
+                idx.rects.push(i);
+                if !exact {
+                    idx.inexact.insert(rid);
+                }
+                if never {
+                    idx.never.insert(rid);
+                }
+                idx.live.insert(rid);
+                rids.push(rid);
             }
-            let imp = imported.iter().copied().zip(u.imp).collect();
-            let unit = idx.place_unit(u.ad, u.port, None, rects, u.exact, imp)?;
-            idx.ads.entry(u.ad).or_default().push(unit);
+            idx.units.push(Some(UnitData {
+                ad,
+                port,
+                view: None,
+                rids,
+            }));
+            idx.ads.entry(ad).or_default().push(u);
         }
-        idx.deferring = false;
-        idx.rebuild_axes();
+        idx.rids = Rids::from_owners(owners);
+        // The axes, each from its column, on threads of their own.
+        let (units, ends_of, points) = (&idx.units, &interval_ends, &value_points);
+        let (values, imp, intervals) = (&snap.values, &snap.imp, &snap.intervals);
+        let (exported, imported_axes) = std::thread::scope(|scope| {
+            let exported: Vec<_> = columns
+                .into_iter()
+                .map(|(k, by_interval)| {
+                    let axis = scope.spawn(move || {
+                        let groups = by_interval.into_iter().map(|(iv, rids)| {
+                            let iv = iv as usize;
+                            (&intervals[iv], &ends_of[iv], rids)
+                        });
+                        ExportedAxis::from_groups(groups)
+                    });
+                    (k, axis)
+                })
+                .collect();
+            let imported_axes: Vec<_> = imported
+                .iter()
+                .zip(imp)
+                .map(|(&k, col)| {
+                    let axis = scope.spawn(move || {
+                        let each = units
+                            .iter()
+                            .flatten()
+                            .zip(col)
+                            .flat_map(|(d, &v)| d.rids.iter().map(move |&r| (r, v)));
+                        ImportedAxis::from_column(values, points, each)
+                    });
+                    (k, axis)
+                })
+                .collect();
+            let exported = exported
+                .into_iter()
+                .map(|(k, h)| Ok((k, join(h)?)))
+                .collect::<Result<FxHashMap<_, _>, SnapshotError>>();
+            let imported_axes = imported_axes
+                .into_iter()
+                .map(|(k, h)| Ok((k, join(h)?)))
+                .collect::<Result<FxHashMap<_, _>, SnapshotError>>();
+            (exported, imported_axes)
+        });
+        idx.exported = exported?;
+        idx.imported = imported_axes?;
         Ok(idx)
     }
+}
+
+/// An axis built on a thread of its own.
+fn join<T>(h: std::thread::ScopedJoinHandle<'_, T>) -> Result<T, SnapshotError> {
+    h.join()
+        .map_err(|_| SnapshotError::Malformed("an axis could not be built"))
 }
 
 #[cfg(test)]
@@ -230,6 +554,7 @@ mod tests {
         r#"[Name = "d"; Memory = "lots"; Requirements = TARGET.Size >= Memory]"#,
         r#"[Name = "e"; Ports = {[Label = h1; Cpus = 2], [Label = h2; Cpus = 4]}]"#,
         r#"[Name = "f"; Memory = 8192; Requirements = isUndefined(TARGET.Size)]"#,
+        r#"[Name = "g"; Memory = 100; Requirements = TARGET.Size < 500 && TARGET.Owner == "x"]"#,
     ];
 
     fn ads() -> Vec<Arc<ClassAd>> {
@@ -297,14 +622,97 @@ mod tests {
 
     #[test]
     fn malformed_snapshots_are_refused() {
-        let mut snap = built(true).snapshot();
-        snap.imported.push(99);
+        type Damage = fn(&mut IndexSnapshot);
+        let cases: [(Damage, &str); 10] = [
+            (|s| s.imported.push(99), "attribute out of range"),
+            (|s| s.bound_attr[0] = 99, "attribute out of range"),
+            (
+                |s| s.imported.push(s.imported[0]),
+                "an imported attribute twice",
+            ),
+            (|s| s.imp[0].truncate(1), "imported values missing"),
+            (|s| s.imp.clear(), "imported values missing"),
+            (|s| s.unit_rects[0] += 1, "columns of different lengths"),
+            (
+                |s| s.bound_interval.truncate(1),
+                "columns of different lengths",
+            ),
+            (|s| s.bound_interval[0] = 999, "a value out of range"),
+            (|s| s.imp[1][0] = 999, "a value out of range"),
+            (
+                |s| s.deviant.push(999),
+                "a unit or rectangle list out of order",
+            ),
+        ];
         let src: Arc<dyn AdSource> = Arc::new(Ads(ads()));
-        let err = Index::restore(IndexOptions::default(), Arc::clone(&src), snap).unwrap_err();
-        assert_eq!(err, SnapshotError::Malformed("attribute out of range"));
+        for (i, (damage, want)) in cases.into_iter().enumerate() {
+            let mut snap = built(true).snapshot();
+            damage(&mut snap);
+            let err = Index::restore(IndexOptions::default(), Arc::clone(&src), snap).unwrap_err();
+            assert_eq!(err, SnapshotError::Malformed(want), "case {i}");
+        }
+        // A bound twice on one attribute.
         let mut snap = built(true).snapshot();
-        snap.units[0].imp.pop();
-        let err = Index::restore(IndexOptions::default(), src, snap).unwrap_err();
+        let r = snap.rect_bounds.iter().position(|&b| b >= 2).expect("ad g");
+        let first: u32 = snap.rect_bounds[..r].iter().sum();
+        snap.bound_attr[first as usize + 1] = snap.bound_attr[first as usize];
+        let err = Index::restore(IndexOptions::default(), Arc::clone(&src), snap).unwrap_err();
+        assert_eq!(err, SnapshotError::Malformed("an attribute bounded twice"));
+    }
+
+    /// The snapshot as layout 1 had it (what a checkpoint of the previous build holds).
+    fn to_v1(s: &IndexSnapshot) -> IndexSnapshotV1 {
+        let (mut rect, mut bound) = (0, 0);
+        let units = (0..s.unit_ad.len())
+            .map(|u| {
+                let rects = (0..s.unit_rects[u])
+                    .map(|_| {
+                        let n = s.rect_bounds[rect] as usize;
+                        let exp = (bound..bound + n)
+                            .map(|b| {
+                                let iv = &s.intervals[s.bound_interval[b] as usize];
+                                (s.bound_attr[b], iv.clone())
+                            })
+                            .collect();
+                        let deviant = s.deviant.contains(&(rect as u32));
+                        (rect, bound) = (rect + 1, bound + n);
+                        (exp, deviant)
+                    })
+                    .collect();
+                UnitSnapshot {
+                    ad: s.unit_ad[u],
+                    port: s.unit_port.iter().find(|p| p.0 as usize == u).map(|p| p.1),
+                    rects,
+                    exact: !s.inexact.contains(&(u as u32)),
+                    imp: s
+                        .imp
+                        .iter()
+                        .map(|c| s.values[c[u] as usize].clone())
+                        .collect(),
+                }
+            })
+            .collect();
+        IndexSnapshotV1 {
+            names: s.names.clone(),
+            imported: s.imported.clone(),
+            units,
+        }
+    }
+
+    #[test]
+    fn layout_1_snapshots_convert_to_the_same_columns() {
+        for with_imports in [false, true] {
+            let snap = built(with_imports).snapshot();
+            let v1 = to_v1(&snap);
+            let bytes = bincode::serialize(&v1).expect("encode");
+            let back: IndexSnapshotV1 = bincode::deserialize(&bytes).expect("decode");
+            assert_eq!(IndexSnapshot::from(back), snap);
+        }
+        // A unit short of values is refused, as layout 1 refused it.
+        let mut v1 = to_v1(&built(true).snapshot());
+        v1.units[2].imp.pop();
+        let src: Arc<dyn AdSource> = Arc::new(Ads(ads()));
+        let err = Index::restore(IndexOptions::default(), src, v1.into()).unwrap_err();
         assert_eq!(err, SnapshotError::Malformed("imported values missing"));
     }
 }

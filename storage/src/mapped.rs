@@ -12,8 +12,12 @@
 //! temporary name and renamed over the old one (`held::write`), so a mapping always keeps
 //! the old file's inode and its bytes, which nothing writes again; and only this process
 //! writes them while it holds the database's exclusive lock (sled's `flock`, taken by every
-//! open). A file damaged on disk reads as wrong bytes, which the checkpoint's CRC-32 finds
-//! before anything is trusted. What remains is a user truncating the file by hand while the
+//! open). A database that opens maps its checkpoints before sled takes that lock (to restore
+//! them while sled opens): another process holding the lock may then still replace a file,
+//! which again only renames a new inode over the name; the mapping keeps the old, complete
+//! file, whose marks and payload belong together (and if that process keeps the lock, the
+//! open fails and the mapping is dropped). A file damaged on disk reads as wrong bytes, which
+//! the checkpoint's CRC-32 finds before anything is trusted. What remains is a user truncating the file by hand while the
 //! database is open, which is outside the contract (as is editing sled's own files). The map
 //! is read-only (`PROT_READ`), and no pointer into it outlives the [`Mapped`] value that owns it
 //! (every slice borrows from it).

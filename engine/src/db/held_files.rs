@@ -5,14 +5,16 @@
 //! One file per collection, `adjoin-index/c<collection number>.snap` inside the database's
 //! directory, in the store's checkpoint container (`adjoin_storage::write_checkpoint`,
 //! docs/storage-format.md, "Held indexes"): the `(seq, revision)` of every ad the index
-//! holds, then this module's payload, bincode (fixed-width integers) of [`Payload`]: the
-//! options the ads were converted with, the ads with ports, and the index's own
-//! [`IndexSnapshot`]. Ids and expiries are not in it: the store's live view gives them. A
+//! holds, then this module's payload: the tag [`TAG`] (payload layout 2), then bincode
+//! (fixed-width integers) of [`Payload`]: the options the ads were converted with, the ads with
+//! ports, and the index's own [`IndexSnapshot`] (its columns). A payload without the tag is of
+//! layout 1 (the same, the snapshot being an [`IndexSnapshotV1`], a list of units), which is
+//! still read and converted. Ids and expiries are not in it: the store's live view gives them. A
 //! reader that finds anything wrong (magic, length, checksum, decoding, other options) ignores
 //! the file and the index is built from the store. The store stays the only source of truth: a
 //! checkpoint is a cache of it.
 
-use adjoin_index::{AdId, IndexOptions, IndexSnapshot};
+use adjoin_index::{AdId, IndexOptions, IndexSnapshot, IndexSnapshotV1};
 use bincode::Options;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -59,6 +61,21 @@ pub(crate) struct Payload {
     pub(crate) index: IndexSnapshot,
 }
 
+/// The payload layout this build writes.
+pub(crate) const LAYOUT: u32 = 2;
+
+/// The first bytes of a payload of layout 2 (a layout-1 payload starts with
+/// [`CONVERSION`] as a `u32`, never with these).
+pub(crate) const TAG: &[u8; 8] = b"ADJIDX\x00\x02";
+
+/// The payload of a checkpoint file of layout 1 (read only).
+#[derive(Debug, Deserialize)]
+struct PayloadV1 {
+    options: OptionsStamp,
+    ported: Vec<AdId>,
+    index: IndexSnapshotV1,
+}
+
 /// The directory of a database's snapshots.
 pub(crate) fn dir(db: &Path) -> PathBuf {
     db.join("adjoin-index")
@@ -75,19 +92,38 @@ fn codec() -> impl Options {
         .allow_trailing_bytes()
 }
 
-/// The payload's bytes.
+/// The payload's bytes (layout 2: the tag, then the payload).
 pub(crate) fn encode(p: &Payload) -> std::io::Result<Vec<u8>> {
+    let mut out = TAG.to_vec();
     codec()
-        .serialize(p)
-        .map_err(|e| std::io::Error::other(e.to_string()))
+        .serialize_into(&mut out, p)
+        .map_err(|e| std::io::Error::other(e.to_string()))?;
+    Ok(out)
 }
 
-/// The payload in `bytes`, if it decodes.
-pub(crate) fn decode(bytes: &[u8]) -> Result<Payload, String> {
-    codec()
-        .with_limit(bytes.len() as u64)
-        .deserialize(bytes)
-        .map_err(|e| e.to_string())
+/// The payload in `bytes`, if it decodes: of layout 2, or of layout 1 converted; and its
+/// layout (2 or 1).
+pub(crate) fn decode(bytes: &[u8]) -> Result<(Payload, u32), String> {
+    let limit = bytes.len() as u64;
+    match bytes.strip_prefix(TAG.as_slice()) {
+        Some(rest) => codec()
+            .with_limit(limit)
+            .deserialize(rest)
+            .map(|p| (p, LAYOUT))
+            .map_err(|e| e.to_string()),
+        None => {
+            let v1: PayloadV1 = codec()
+                .with_limit(limit)
+                .deserialize(bytes)
+                .map_err(|e| format!("layout 1: {e}"))?;
+            let p = Payload {
+                options: v1.options,
+                ported: v1.ported,
+                index: IndexSnapshot::from(v1.index),
+            };
+            Ok((p, 1))
+        }
+    }
 }
 
 /// Removes the temporary files of snapshot writes that were interrupted (a kill, a full
@@ -147,7 +183,8 @@ mod tests {
         let bytes = encode(&sample()).expect("encode");
         write_checkpoint(&path(dir.path(), 3), g, &[(2, 9)], &bytes).expect("write");
         let c = Checkpoint::open(&path(dir.path(), 3)).expect("open");
-        let back = decode(c.payload()).expect("decode");
+        let (back, layout) = decode(c.payload()).expect("decode");
+        assert_eq!(layout, 2);
         assert_eq!((back.ported, back.options), (vec![2], sample().options));
         assert!(decode(&bytes[..bytes.len() - 1]).is_err(), "truncated");
         assert!(decode(&[]).is_err(), "empty");

@@ -49,6 +49,7 @@
 //! index lent with changes put off is saved later rather than copied).
 
 use super::held_files::{self, OptionsStamp, Payload};
+use super::restoring::{self, Restoring};
 use super::{Db, DbError};
 use adjoin_index::{AdId, AdSource, Converted, Converter, Index, IndexOptions, RoaringBitmap};
 use adjoin_query::ClassAd;
@@ -70,24 +71,47 @@ struct HeldAd {
     revision: u64,
 }
 
-/// The ads of a held index by number, shared with its source. The reverse map (id → number)
-/// is made on first need (a write), so that a restart that only reads does not build it.
+/// The ads of a held index by number, shared with its source: those it was made with, in a
+/// sorted vector (made from the store's live view in one pass, no hashing), and those stored
+/// since in a map. The reverse map (id → number) is made on first need (a write), so that a
+/// restart that only reads does not build it.
 #[derive(Debug, Default)]
 pub(crate) struct IdMap {
-    ads: FxHashMap<AdId, HeldAd>,
+    /// The ads it was made with, by increasing number; `None` once removed.
+    base: Vec<(AdId, Option<HeldAd>)>,
+    /// The ads stored since (never also live in `base`).
+    more: FxHashMap<AdId, HeldAd>,
     by_id: Option<FxHashMap<Arc<str>, AdId>>,
 }
 
 impl IdMap {
+    fn get(&self, n: AdId) -> Option<&HeldAd> {
+        if let Some(a) = self.more.get(&n) {
+            return Some(a);
+        }
+        let i = self.base.binary_search_by_key(&n, |e| e.0).ok()?;
+        self.base[i].1.as_ref()
+    }
+
+    /// Every ad, in no particular order.
+    fn iter(&self) -> impl Iterator<Item = (AdId, &HeldAd)> {
+        self.base
+            .iter()
+            .filter_map(|(n, a)| Some((*n, a.as_ref()?)))
+            .chain(self.more.iter().map(|(&n, a)| (n, a)))
+    }
+
     /// The id of number `n`.
     pub(crate) fn id(&self, n: AdId) -> Option<&str> {
-        self.ads.get(&n).map(|a| &*a.id)
+        self.get(n).map(|a| &*a.id)
     }
 
     fn by_id(&mut self) -> &mut FxHashMap<Arc<str>, AdId> {
-        let ads = &self.ads;
-        self.by_id
-            .get_or_insert_with(|| ads.iter().map(|(&n, a)| (a.id.clone(), n)).collect())
+        if self.by_id.is_none() {
+            let map = self.iter().map(|(n, a)| (a.id.clone(), n)).collect();
+            self.by_id = Some(map);
+        }
+        self.by_id.get_or_insert_with(FxHashMap::default)
     }
 
     fn number(&mut self, id: &str) -> Option<AdId> {
@@ -99,11 +123,17 @@ impl IdMap {
         if let Some(by_id) = &mut self.by_id {
             by_id.insert(id.clone(), n);
         }
-        self.ads.insert(n, HeldAd { id, revision });
+        self.more.insert(n, HeldAd { id, revision });
     }
 
     fn remove(&mut self, n: AdId) -> Option<HeldAd> {
-        let old = self.ads.remove(&n)?;
+        let old = match self.more.remove(&n) {
+            Some(old) => old,
+            None => {
+                let i = self.base.binary_search_by_key(&n, |e| e.0).ok()?;
+                self.base[i].1.take()?
+            }
+        };
         if let Some(by_id) = &mut self.by_id {
             if by_id.get(&old.id) == Some(&n) {
                 by_id.remove(&old.id);
@@ -115,9 +145,8 @@ impl IdMap {
     /// `(seq, revision)` of every ad, by number.
     fn marks(&self) -> Vec<(u64, u64)> {
         let mut m: Vec<(u64, u64)> = self
-            .ads
             .iter()
-            .map(|(&n, a)| (u64::from(n), a.revision))
+            .map(|(n, a)| (u64::from(n), a.revision))
             .collect();
         m.sort_unstable();
         m
@@ -539,7 +568,7 @@ impl Plan {
             added[i] = true;
         }
         let mut map = IdMap::default();
-        map.ads.reserve(self.view.ads.len() - self.d.added.len());
+        map.base.reserve(self.view.ads.len() - self.d.added.len());
         let now = self.now;
         for (a, _) in self
             .view
@@ -548,14 +577,13 @@ impl Plan {
             .zip(&added)
             .filter(|(a, &x)| !x && a.expires.is_none_or(|t| t > now))
         {
+            // The view is by seq, so the numbers come in increasing order.
             if let Ok(n) = AdId::try_from(a.seq) {
-                map.ads.insert(
-                    n,
-                    HeldAd {
-                        id: a.id.clone(),
-                        revision: a.revision,
-                    },
-                );
+                let ad = HeldAd {
+                    id: a.id.clone(),
+                    revision: a.revision,
+                };
+                map.base.push((n, Some(ad)));
             }
         }
         map
@@ -652,6 +680,8 @@ pub(crate) struct Indexes {
     pub(crate) unsaved: Arc<Unsaved>,
     /// Checkpoints written.
     pub(crate) checkpoints: AtomicU64,
+    /// The checkpoints being restored since open (`restoring.rs`), taken at first use.
+    pub(crate) restoring: Restoring,
 }
 
 /// Changes to records committed since the last checkpoint: told by the store, as its
@@ -674,6 +704,7 @@ impl Indexes {
             opts,
             unsaved: Arc::new(Unsaved::default()),
             checkpoints: AtomicU64::new(0),
+            restoring: Restoring::default(),
         }
     }
 
@@ -909,7 +940,7 @@ impl Db {
                 read.iter()
                     .filter(|&&(seq, rev)| {
                         AdId::try_from(seq)
-                            .is_ok_and(|n| map.ads.get(&n).is_some_and(|a| a.revision == rev))
+                            .is_ok_and(|n| map.get(n).is_some_and(|a| a.revision == rev))
                     })
                     .filter_map(|&(seq, _)| AdId::try_from(seq).ok())
                     .collect()
@@ -957,22 +988,39 @@ impl Db {
     }
 
     /// A new held index of `collection`: its checkpoint restored and caught up (the
-    /// restore on this thread while another takes the live view and the difference), or,
-    /// without a usable checkpoint, built from nothing importing `attrs`.
+    /// restore on this thread, or on the thread it started on at open, while another takes
+    /// the live view and the difference), or, without a usable checkpoint, built from
+    /// nothing importing `attrs`.
     fn made_from_base(
         &self,
         collection: &str,
         attrs: &[adjoin_query::Key],
     ) -> Result<(Held, Made), DbError> {
         let mut held = self.empty_held(collection);
-        if let Some(checkpoint) = self.checkpoint_of(collection) {
+        let number = self.store.generation(collection)?.map(|g| g.collection);
+        let early = number.and_then(|n| self.indexes.restoring.take(n));
+        let (checkpoint, early) = match early {
+            Some(e) => (Some(Arc::clone(&e.checkpoint)), Some(e)),
+            None => (self.checkpoint_of(collection).map(Arc::new), None),
+        };
+        if let Some(checkpoint) = checkpoint {
             let (restored, plan) = std::thread::scope(|scope| {
                 let planning = scope.spawn(|| -> Result<(Plan, IdMap), DbError> {
                     let plan = self.plan(collection, checkpoint.marks())?;
                     let ids = plan.kept_ids();
                     Ok((plan, ids))
                 });
-                let restored = self.restore(&checkpoint, &held);
+                let source = held.index.source();
+                let restored = match (early, source) {
+                    (Some(e), Some(source)) => e.join().map(|(mut index, ported, current)| {
+                        index.set_source(source);
+                        (index, ported, current)
+                    }),
+                    (None, Some(source)) => {
+                        restoring::restore(&self.indexes.opts, &checkpoint, source)
+                    }
+                    (_, None) => None,
+                };
                 let plan = planning.join().unwrap_or_else(|_| {
                     Err(DbError::Io {
                         path: PathBuf::new(),
@@ -982,11 +1030,11 @@ impl Db {
                 (restored, plan)
             });
             let (plan, ids) = plan?;
-            if let Some((index, ported)) = restored {
+            if let Some((index, ported, current)) = restored {
                 held.index = SharedIndex::new(index);
                 held.ported = ported;
                 *held.ids.write() = ids;
-                held.saved = true;
+                held.saved = current;
                 let made = self.apply_plan(&mut held, collection, plan, true)?;
                 return Ok((held, made));
             }
@@ -1014,43 +1062,6 @@ impl Db {
                 None
             }
         }
-    }
-
-    /// The index `checkpoint` holds, reading through `like`'s source, with its ads with
-    /// ports, if its payload is usable.
-    fn restore(&self, checkpoint: &Checkpoint, like: &Held) -> Option<(Index, RoaringBitmap)> {
-        let _span = tracing::info_span!("restore_index").entered();
-        let payload = match held_files::decode(checkpoint.payload()) {
-            Ok(p) if p.options == OptionsStamp::of(&self.indexes.opts) => p,
-            Ok(_) => {
-                tracing::debug!("index checkpoint of other options; building");
-                return None;
-            }
-            Err(e) => {
-                tracing::warn!(%e, "index checkpoint not restored; building");
-                return None;
-            }
-        };
-        let source = like.index.source()?;
-        let index = match Index::restore(self.indexes.opts.clone(), source, payload.index) {
-            Ok(index) => index,
-            Err(e) => {
-                tracing::warn!(%e, "index checkpoint not restored; building");
-                return None;
-            }
-        };
-        // A checkpoint that passed its checksum may still contradict itself: its marks must
-        // be exactly the index's ads.
-        let consistent = index.len() == checkpoint.len()
-            && checkpoint
-                .marks()
-                .all(|(s, _)| AdId::try_from(s).is_ok_and(|n| index.contains(n)))
-            && payload.ported.iter().all(|&n| index.contains(n));
-        if !consistent {
-            tracing::warn!("index checkpoint inconsistent; building");
-            return None;
-        }
-        Some((index, payload.ported.into_iter().collect()))
     }
 
     /// The difference between `marks` (what an index holds, by seq) and `collection`'s live
@@ -1323,7 +1334,39 @@ impl Held {
 
 #[cfg(test)]
 mod tests {
-    use super::tell_unread;
+    use super::{tell_unread, HeldAd, IdMap};
+
+    /// The ids a held index was made with (a sorted base) and those written since (a map)
+    /// answer as one map: by number, by id, and as marks.
+    #[test]
+    fn id_maps_answer_over_their_base_and_later_writes() {
+        let held = |id: &str, revision| {
+            Some(HeldAd {
+                id: id.into(),
+                revision,
+            })
+        };
+        let mut m = IdMap {
+            base: vec![(2, held("a", 20)), (5, held("b", 50)), (9, held("c", 90))],
+            ..IdMap::default()
+        };
+        assert_eq!((m.id(5), m.id(4)), (Some("b"), None));
+        assert_eq!(m.marks(), [(2, 20), (5, 50), (9, 90)]);
+        assert_eq!(m.number("c"), Some(9));
+        // Replaced (5), removed (2), added (7): each once, the reverse map following.
+        m.insert(5, "b".into(), 51);
+        assert!(m.remove(2).is_some() && m.remove(2).is_none());
+        m.insert(7, "d".into(), 70);
+        for (n, want) in [(2, None), (5, Some("b")), (7, Some("d")), (9, Some("c"))] {
+            assert_eq!(m.id(n), want, "{n}");
+        }
+        assert_eq!(m.marks(), [(5, 51), (7, 70), (9, 90)]);
+        assert_eq!(
+            (m.number("a"), m.number("d"), m.number("b")),
+            (None, Some(7), Some(5))
+        );
+        assert!(m.remove(9).is_some() && m.number("c").is_none());
+    }
 
     #[test]
     fn failed_reads_are_told_once_per_problem() {

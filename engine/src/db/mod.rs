@@ -13,6 +13,7 @@ mod loading;
 mod maintenance;
 mod opening;
 mod query;
+mod restoring;
 
 pub use self::checkpoints::CheckpointPolicy;
 pub use self::history::{match_json, rank_json, RetentionPolicy, RETENTION_STEP};
@@ -253,11 +254,15 @@ impl Db {
             ..SledOptions::default()
         };
         let dir = read_only.as_ref().map_or(path, |c| c.path());
+        // The checkpoints restored while sled and the store open (`restoring.rs`).
+        let restoring = restoring::Restoring::start(dir, &IndexOptions::default());
         let backend = SledStore::open(dir, &sled_opts).map_err(OpenError::from)?;
         // Under the lock sled now holds: what interrupted snapshot writes left.
         held_files::remove_temporaries(dir);
         let store = Arc::new(AdStore::open(Arc::new(backend), opts.store_options())?);
-        let indexes = Arc::new(Indexes::new(Some(dir.to_owned()), IndexOptions::default()));
+        let mut indexes = Indexes::new(Some(dir.to_owned()), IndexOptions::default());
+        indexes.restoring = restoring;
+        let indexes = Arc::new(indexes);
         // The store tells the indexes every commit's changes, to count towards a checkpoint.
         store.observe(Arc::clone(&indexes.unsaved) as Arc<dyn adjoin_storage::CommitObserver>);
         let checkpointer = match (&opts.checkpoints, &read_only) {

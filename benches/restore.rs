@@ -9,41 +9,24 @@
 #![allow(missing_docs)]
 
 use adjoin::query::{ClassAd, Key};
-use adjoin_index::{AdId, AdSource, Index, IndexOptions, IndexSnapshot};
+use adjoin_index::{AdSource, Index, IndexOptions, IndexSnapshot};
 use adjoin_workload::Workload;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use std::sync::Arc;
 
 const ADS: u32 = 100_000;
 
-/// The ads by number, as the store gives them back.
-#[derive(Debug)]
-struct Ads(Vec<Arc<ClassAd>>);
-
-impl AdSource for Ads {
-    fn fetch(&self, ids: &[AdId]) -> Vec<Option<Arc<ClassAd>>> {
-        ids.iter()
-            .map(|&i| self.0.get(i as usize).cloned())
-            .collect()
-    }
-
-    fn for_each(&self, f: &mut dyn FnMut(AdId, Arc<ClassAd>)) {
-        for (i, ad) in (0..).zip(&self.0) {
-            f(i, Arc::clone(ad));
-        }
-    }
-}
-
 fn bench(c: &mut Criterion) {
     let mut w = Workload::new(5).expect("workload");
-    let ads = Arc::new(Ads((0..u64::from(ADS))
-        .map(|i| Arc::new(w.slot_ad(i)))
-        .collect()));
+    let ads: Arc<Vec<Arc<ClassAd>>> = Arc::new(
+        (0..u64::from(ADS))
+            .map(|i| Arc::new(w.slot_ad(i)))
+            .collect(),
+    );
     let source = || Arc::clone(&ads) as Arc<dyn AdSource>;
     let built = || {
         let mut idx = Index::with_source(IndexOptions::default(), source());
-        idx.extend((0..).zip(ads.0.iter().cloned()))
-            .expect("extend");
+        idx.extend((0..).zip(ads.iter().cloned())).expect("extend");
         idx.ensure_imported(&[Key::of("Memory"), Key::of("OpSys")]);
         idx
     };

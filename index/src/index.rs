@@ -103,6 +103,19 @@ pub trait AdSource: Send + Sync + std::fmt::Debug {
     fn for_each(&self, f: &mut dyn FnMut(AdId, Arc<ClassAd>));
 }
 
+/// Ads held in memory, numbered by their position (tests, benches, a pool already read).
+impl AdSource for Vec<Arc<ClassAd>> {
+    fn fetch(&self, ids: &[AdId]) -> Vec<Option<Arc<ClassAd>>> {
+        ids.iter().map(|&i| self.get(i as usize).cloned()).collect()
+    }
+
+    fn for_each(&self, f: &mut dyn FnMut(AdId, Arc<ClassAd>)) {
+        for (i, ad) in (0..).zip(self) {
+            f(i, Arc::clone(ad));
+        }
+    }
+}
+
 /// Converts ads as an index would, without the index (see [`Index::converter`]).
 #[derive(Clone, Debug)]
 pub struct Converter {

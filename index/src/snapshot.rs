@@ -529,24 +529,6 @@ mod tests {
     use crate::window::Query;
     use adjoin_query::{parse, ClassAd};
 
-    /// Ads by id, as a database would give them back.
-    #[derive(Debug)]
-    struct Ads(Vec<Arc<ClassAd>>);
-
-    impl AdSource for Ads {
-        fn fetch(&self, ids: &[AdId]) -> Vec<Option<Arc<ClassAd>>> {
-            ids.iter()
-                .map(|&i| self.0.get(i as usize).cloned())
-                .collect()
-        }
-
-        fn for_each(&self, f: &mut dyn FnMut(AdId, Arc<ClassAd>)) {
-            for (i, ad) in (0..).zip(&self.0) {
-                f(i, Arc::clone(ad));
-            }
-        }
-    }
-
     const ADS: &[&str] = &[
         r#"[Name = "a"; Memory = 2048; Arch = "X86_64"; Requirements = TARGET.Size < 500]"#,
         r#"[Name = "b"; Memory = 512; Requirements = TARGET.Size < 500 || TARGET.Owner == "x"]"#,
@@ -579,7 +561,7 @@ mod tests {
         let bytes = bincode::serialize(&snap).expect("encode");
         let back: IndexSnapshot = bincode::deserialize(&bytes).expect("decode");
         assert_eq!(back, snap);
-        Index::restore(IndexOptions::default(), Arc::new(Ads(ads())), back).expect("restore")
+        Index::restore(IndexOptions::default(), Arc::new(ads()), back).expect("restore")
     }
 
     #[test]
@@ -644,7 +626,7 @@ mod tests {
                 "a unit or rectangle list out of order",
             ),
         ];
-        let src: Arc<dyn AdSource> = Arc::new(Ads(ads()));
+        let src: Arc<dyn AdSource> = Arc::new(ads());
         for (i, (damage, want)) in cases.into_iter().enumerate() {
             let mut snap = built(true).snapshot();
             damage(&mut snap);
@@ -711,7 +693,7 @@ mod tests {
         // A unit short of values is refused, as layout 1 refused it.
         let mut v1 = to_v1(&built(true).snapshot());
         v1.units[2].imp.pop();
-        let src: Arc<dyn AdSource> = Arc::new(Ads(ads()));
+        let src: Arc<dyn AdSource> = Arc::new(ads());
         let err = Index::restore(IndexOptions::default(), src, v1.into()).unwrap_err();
         assert_eq!(err, SnapshotError::Malformed("imported values missing"));
     }

@@ -446,7 +446,10 @@ mod tests {
                 ids.push(next);
                 next += 1;
             }
-            let mut shared = Index::with_source(IndexOptions::default(), Arc::new(NoAds));
+            // A source with no ads: the lent index must never read one (the cycle's are
+            // evaluated).
+            let no_ads = Arc::new(Vec::<Arc<ClassAd>>::new());
+            let mut shared = Index::with_source(IndexOptions::default(), no_ads);
             let mut same = RoaringBitmap::new();
             for (i, &(m, other, _)) in offers.iter().enumerate() {
                 let held = other.map_or(m, |o| o) * 1000;
@@ -538,16 +541,5 @@ mod tests {
             numbers(&[(u64::from(u32::MAX) + 1, 0)]).is_none(),
             "beyond AdId"
         );
-    }
-
-    /// A source with no ads: the lent index must never read one (the cycle's are evaluated).
-    #[derive(Debug)]
-    struct NoAds;
-
-    impl AdSource for NoAds {
-        fn fetch(&self, ids: &[AdId]) -> Vec<Option<Arc<ClassAd>>> {
-            vec![None; ids.len()]
-        }
-        fn for_each(&self, _: &mut dyn FnMut(AdId, Arc<ClassAd>)) {}
     }
 }

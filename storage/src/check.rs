@@ -253,14 +253,15 @@ impl AdStore {
                     block: b,
                     seq: e.seq,
                 };
-                if coll_index.and_then(|x| x.ids.get(e.id)) != Some(&loc) {
+                let live = coll_index.and_then(|x| x.ids.get(e.id));
+                if live.map(|l| l.loc) != Some(loc) {
                     bad(
                         r,
                         Some(e.id),
                         "the in-memory index does not place the ad here".into(),
                     );
                 }
-                if coll_index.and_then(|x| x.revisions.get(&e.seq)) != Some(&e.revision()) {
+                if live.map(|l| l.revision) != Some(e.revision()) {
                     bad(
                         r,
                         Some(e.id),

@@ -86,11 +86,14 @@ impl AdStore {
         let mut ads: Vec<LiveAd> = coll
             .ids
             .iter()
-            .map(|(id, loc)| LiveAd {
-                seq: loc.seq,
+            .map(|(id, live)| LiveAd {
+                seq: live.loc.seq,
                 id: id.clone(),
-                revision: coll.revisions.get(&loc.seq).copied().unwrap_or(0),
-                expires: coll.expires_at.get(&loc.seq).copied(),
+                revision: live.revision,
+                expires: match coll.expires_at.is_empty() {
+                    true => None,
+                    false => coll.expires_at.get(&live.loc.seq).copied(),
+                },
             })
             .collect();
         let damaged = coll.damaged.clone();

@@ -169,9 +169,9 @@ impl AdStore {
         let mut absent: Vec<(u64, &str)> = Vec::new();
         let ix = self.index.read();
         let coll = ix.colls.get(&c)?;
-        for (id, loc) in &coll.ids {
-            if seen.binary_search(&loc.block).is_err() {
-                absent.push((loc.block, id));
+        for (id, live) in &coll.ids {
+            if seen.binary_search(&live.loc.block).is_err() {
+                absent.push((live.loc.block, id));
             }
         }
         absent.sort_unstable();

@@ -237,7 +237,8 @@ impl<'s> Txn<'s> {
         }
         let ix = self.s.index.read();
         let coll = ix.colls.get(&c)?;
-        (coll.ids.get(id) == Some(&loc)).then(|| coll.expires_at.get(&loc.seq).copied())
+        (coll.ids.get(id).map(|l| l.loc) == Some(loc))
+            .then(|| coll.expires_at.get(&loc.seq).copied())
     }
 
     /// The expiry of live ad `id` of `c` at `loc`: from the in-memory index when it can tell,

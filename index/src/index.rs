@@ -451,6 +451,18 @@ impl Index {
         true
     }
 
+    /// Marks `rid` live, inexact unless `exact`, and never true when `never` (a rectangle
+    /// added, or restored).
+    pub(crate) fn mark_live(&mut self, rid: u32, exact: bool, never: bool) {
+        if !exact {
+            self.inexact.insert(rid);
+        }
+        if never {
+            self.never.insert(rid);
+        }
+        self.live.insert(rid);
+    }
+
     /// The ads of `ads` held as one exactly converted rectangle and no ports, as their RIDs;
     /// and the others, but those whose constraint is exactly never true (ports, inexact,
     /// several rectangles, not stored: only reading them tells).
@@ -686,13 +698,7 @@ impl Index {
             if rect.deviant {
                 self.deviant_exported.insert(rid);
             }
-            if !exact {
-                self.inexact.insert(rid);
-            }
-            if never {
-                self.never.insert(rid);
-            }
-            self.live.insert(rid);
+            self.mark_live(rid, exact, never);
             for (k, v) in &imp {
                 if let Some(axis) = self.imported.get_mut(k) {
                     axis.insert(v, rid, defer);

@@ -451,13 +451,7 @@ impl Index {
                     None => idx.rect_table.add_many(&Bounds(Box::new([])), 1, |_| ()),
                 };
                 idx.rects.push(i);
-                if !exact {
-                    idx.inexact.insert(rid);
-                }
-                if never {
-                    idx.never.insert(rid);
-                }
-                idx.live.insert(rid);
+                idx.mark_live(rid, exact, never);
                 rids.push(rid);
             }
             idx.units.push(Some(UnitData {

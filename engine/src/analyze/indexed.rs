@@ -296,10 +296,10 @@ impl EveryOffer {
         for (offer, n) in self.rest.ads.iter().zip(&self.numbers) {
             tally.offer(request, offer, eval, *n);
         }
-        let offer_at = |n: AdId| {
-            let read = self.numbers.iter().position(|&m| m == n);
-            read.map(|i| Arc::clone(&self.rest.ads[i]))
-                .or_else(|| self.spellers.get(&n).cloned())
+        // `numbers` ascend: the offers were read back in the index's number order.
+        let offer_at = |n: AdId| match self.numbers.binary_search(&n) {
+            Ok(i) => self.rest.ads.get(i).cloned(),
+            Err(_) => self.spellers.get(&n).cloned(),
         };
         Some(super::offer_side::first_attribute(
             request, tally, &offer_at,

@@ -133,14 +133,21 @@ impl Entry {
 
 /// How `offer`'s Requirements spell attribute `k` (its first reference to it), if they do.
 fn spelling_in(offer: &ClassAd, k: Key) -> Option<Name> {
-    let mut todo = vec![offer.get_key(requirements_key(offer)?)?];
-    while let Some(e) = todo.pop() {
-        match e {
-            Expr::Attr(n) | Expr::Select(_, n) if n.key() == k => return Some(*n),
-            _ => {}
+    first_in(offer.get_key(requirements_key(offer)?)?, |e| match e {
+        Expr::Attr(n) | Expr::Select(_, n) if n.key() == k => Some(*n),
+        _ => None,
+    })
+}
+
+/// What `f` gives for the first node of `e` (in reading order) it gives something for.
+fn first_in<'e, T>(e: &'e Expr, mut f: impl FnMut(&'e Expr) -> Option<T>) -> Option<T> {
+    let mut todo = vec![e];
+    while let Some(x) = todo.pop() {
+        if let Some(t) = f(x) {
+            return Some(t);
         }
-        // Children in reverse, so that the first reference in reading order is found first.
-        todo.extend(children(e).into_iter().rev());
+        // Children in reverse, so that the first in reading order comes out first.
+        todo.extend(children(x).into_iter().rev());
     }
     None
 }
@@ -492,19 +499,17 @@ fn spelled(offer: &ClassAd, name: Name, v: &Value, eval: &EvalOptions) -> Option
     let key = requirements_key(offer)?;
     let e = specialize_attr(offer, key.as_str(), eval)?;
     let names = |x: &Expr| matches!(x.unparen(), Expr::Select(_, n) | Expr::Attr(n) if n.key() == name.key());
-    let mut stack = vec![&e];
-    while let Some(x) = stack.pop() {
-        if let Expr::Binary(_, p) = x.unparen() {
-            for (r, l) in [(&p.0, &p.1), (&p.1, &p.0)] {
-                match l.unparen() {
-                    Expr::Lit(lit) if names(r) && written_as(lit, v) => return Some(lit.clone()),
-                    _ => {}
-                }
-            }
-        }
-        stack.extend(children(x).into_iter().rev());
-    }
-    None
+    first_in(&e, |x| {
+        let Expr::Binary(_, p) = x.unparen() else {
+            return None;
+        };
+        [(&p.0, &p.1), (&p.1, &p.0)]
+            .into_iter()
+            .find_map(|(r, l)| match l.unparen() {
+                Expr::Lit(lit) if names(r) && written_as(lit, v) => Some(lit.clone()),
+                _ => None,
+            })
+    })
 }
 
 /// Whether literal `lit` is the value `v` read from the index's bounds (strings folded,

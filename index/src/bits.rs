@@ -170,6 +170,11 @@ impl Bits {
         self.trim();
     }
 
+    /// Whether `self ∩ other` has a member.
+    pub fn intersects(&self, other: &Bits) -> bool {
+        self.words.iter().zip(&other.words).any(|(a, b)| a & b != 0)
+    }
+
     /// `self ∩ other`.
     pub fn and(&self, other: &Bits) -> Bits {
         let mut out = self.clone();
@@ -210,6 +215,49 @@ impl Bits {
                 Some(base + t)
             })
         })
+    }
+
+    /// The set of `f(m)` for each member `m` (members mapped to `None` dropped), made with
+    /// room for images below `hint` at once.
+    pub fn mapped(&self, hint: u32, f: impl Fn(u32) -> Option<u32>) -> Bits {
+        let mut words = vec![0u64; (hint as usize).div_ceil(64)];
+        for (i, &w) in self.words.iter().enumerate() {
+            let base = (i * 64) as u32;
+            let mut w = w;
+            while w != 0 {
+                let m = base + w.trailing_zeros();
+                w &= w - 1;
+                let Some(x) = f(m) else { continue };
+                let at = x as usize / 64;
+                if at >= words.len() {
+                    words.resize(at + 1, 0);
+                }
+                if let Some(word) = words.get_mut(at) {
+                    *word |= 1 << (x % 64);
+                }
+            }
+        }
+        let mut out = Bits { words };
+        out.trim();
+        out
+    }
+
+    /// The members at least `by`, each less `by` (a renumbering by a constant offset: one
+    /// shift per word, whatever the set holds).
+    pub fn shifted_down(&self, by: u32) -> Bits {
+        let (skip, bits) = (by as usize / 64, by % 64);
+        let src = self.words.get(skip..).unwrap_or_default();
+        let words = match bits {
+            0 => src.to_vec(),
+            _ => src
+                .iter()
+                .zip(src.iter().skip(1).chain([&0]))
+                .map(|(lo, hi)| (lo >> bits) | (hi << (64 - bits)))
+                .collect(),
+        };
+        let mut out = Bits { words };
+        out.trim();
+        out
     }
 
     /// Bytes held.
@@ -307,6 +355,31 @@ mod tests {
             prop_assert_eq!(Bits::from_rids(rids.iter().copied()), b.clone());
             prop_assert!(r.iter().all(|x| b.contains(x)));
             prop_assert_eq!(b.len(), r.len());
+        }
+
+        #[test]
+        fn mapped_maps_each_member(
+            rids in prop::collection::vec(0_u32..5_000, 0..600),
+            hint in 0_u32..3_000,
+        ) {
+            let b = Bits::from_rids(rids.iter().copied());
+            let f = |r: u32| (!r.is_multiple_of(7)).then_some(r / 2);
+            let want: BTreeSet<u32> = rids.iter().filter_map(|&r| f(r)).collect();
+            let got = b.mapped(hint, f);
+            prop_assert_eq!(set(&got), want.clone());
+            prop_assert_eq!(got, Bits::from_rids(want));
+        }
+
+        #[test]
+        fn shifted_down_renumbers(
+            rids in prop::collection::vec(0_u32..5_000, 0..600),
+            by in prop_oneof![0_u32..130, 0_u32..6_000],
+        ) {
+            let b = Bits::from_rids(rids.iter().copied());
+            let want: BTreeSet<u32> = rids.iter().filter_map(|r| r.checked_sub(by)).collect();
+            let got = b.shifted_down(by);
+            prop_assert_eq!(set(&got), want.clone());
+            prop_assert_eq!(got, Bits::from_rids(want));
         }
     }
 }

@@ -188,6 +188,14 @@ pub(crate) struct UnitData {
     pub(crate) rids: Few,
 }
 
+/// What a RID belongs to: its unit, and the unit's ad (kept beside it so that turning a set
+/// of RIDs into a set of ads reads one dense array, not the units).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RidOwner {
+    pub(crate) unit: u32,
+    pub(crate) ad: AdId,
+}
+
 /// Cumulative counters (the dissertation's metrics and a few more).
 #[derive(Debug, Default)]
 pub(crate) struct Counters {
@@ -260,7 +268,7 @@ pub struct Index {
     pub(crate) ads: FxHashMap<AdId, Few>,
     pub(crate) units: Vec<Option<UnitData>>,
     free_units: Vec<u32>,
-    pub(crate) rids: Rids<u32>,
+    pub(crate) rids: Rids<RidOwner>,
     /// Each RID's rectangle bounds (Exp, sorted by attribute) as a number in `rect_table`.
     pub(crate) rects: Vec<u32>,
     /// The distinct rectangle bounds (a pool of slot ads shares a few dozen).
@@ -363,7 +371,7 @@ impl Index {
 
     /// The ad and port a RID's rectangle belongs to.
     pub fn owner(&self, rid: u32) -> Option<(AdId, Option<u16>)> {
-        let u = self.unit(*self.rids.owner(rid)?)?;
+        let u = self.unit(self.rids.owner(rid)?.unit)?;
         Some((u.ad, u.port))
     }
 
@@ -684,7 +692,7 @@ impl Index {
             rects
         };
         for rect in rects {
-            let rid = match self.rids.allocate(u) {
+            let rid = match self.rids.allocate(RidOwner { unit: u, ad: id }) {
                 Ok(r) => r,
                 Err(e) => {
                     self.drop_unit(u);
@@ -887,7 +895,11 @@ impl Index {
             let Some(data) = data else { continue };
             assert!(self.ads[&data.ad].contains(&(u as u32)));
             for &rid in &data.rids {
-                assert_eq!(self.rids.owner(rid), Some(&(u as u32)));
+                let owner = RidOwner {
+                    unit: u as u32,
+                    ad: data.ad,
+                };
+                assert_eq!(self.rids.owner(rid), Some(&owner));
                 let (Bounds(exp), _) = self
                     .rect_table
                     .get(self.rects[rid as usize])

@@ -229,8 +229,8 @@ impl Index {
         }
         let mut seen = Bits::new();
         for rid in rids.iter() {
-            if let Some(&u) = self.rids.owner(rid) {
-                seen.insert(u);
+            if let Some(o) = self.rids.owner(rid) {
+                seen.insert(o.unit);
             }
         }
         seen.len()
@@ -462,7 +462,7 @@ impl Index {
         // Units to evaluate: their views are read in one batch when the index holds none.
         let mut pending: Vec<u32> = Vec::new();
         for rid in a.rids.iter() {
-            let Some(&u) = self.rids.owner(rid) else {
+            let Some(u) = self.rids.owner(rid).map(|o| o.unit) else {
                 continue;
             };
             if !single && !seen.insert(u) {
@@ -544,19 +544,15 @@ impl Index {
                 a.exact.clone()
             }
         };
-        let owner = |rid: u32| self.rids.owner(rid).and_then(|&u| self.unit(u));
+        let owners = self.rids.owners();
+        let ad_of = |rid: u32| owners.get(rid as usize).copied().flatten().map(|o| o.ad);
+        // RIDs come mostly in the order of their ads: room for them all at once.
         let ads = |rids: &Bits| {
-            // RIDs come mostly in the order of their ads: room for them all at once.
-            let mut out = rids
+            let hint = rids
                 .max()
-                .and_then(owner)
-                .map_or_else(Bits::new, |unit| Bits::with_capacity(unit.ad));
-            for rid in rids.iter() {
-                if let Some(unit) = owner(rid) {
-                    out.insert(unit.ad);
-                }
-            }
-            out
+                .and_then(ad_of)
+                .map_or(0, |a| a.saturating_add(1));
+            rids.mapped(hint, ad_of)
         };
         let sure = ads(&exact);
         let mut pending = ads(&rest);

@@ -101,6 +101,11 @@ impl<T> Rids<T> {
         Some(owner)
     }
 
+    /// Every RID's owner, by RID (`None`: free).
+    pub fn owners(&self) -> &[Option<T>] {
+        &self.owners
+    }
+
     /// The owner of a live RID.
     pub fn owner(&self, rid: u32) -> Option<&T> {
         self.owners.get(rid as usize)?.as_ref()

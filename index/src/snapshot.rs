@@ -18,7 +18,7 @@
 
 use crate::axis::{ExportedAxis, ImportedAxis};
 use crate::few::Few;
-use crate::index::{AdId, AdSource, Bounds, Index, IndexError, IndexOptions, UnitData};
+use crate::index::{AdId, AdSource, Bounds, Index, IndexError, IndexOptions, RidOwner, UnitData};
 use crate::position::{ends, Pos};
 use crate::property::MangledInterval;
 use crate::rectangle::ImpValue;
@@ -383,7 +383,7 @@ impl Index {
         let mut idx = Index::with_source(opts, source);
         idx.ads.reserve(n);
         idx.units.reserve(n);
-        let mut owners: Vec<Option<u32>> = Vec::with_capacity(n);
+        let mut owners: Vec<Option<RidOwner>> = Vec::with_capacity(n);
         // Per exported attribute, per interval number: its RIDs, increasing.
         let mut columns: FxHashMap<Key, FxHashMap<u32, Vec<u32>>> = FxHashMap::default();
         let (mut inexact, mut ports, mut deviant) = (
@@ -404,7 +404,7 @@ impl Index {
             let mut rids = Few::default();
             for _ in 0..count.max(1) {
                 let rid = u32::try_from(owners.len()).map_err(|_| IndexError::RidsExhausted)?;
-                owners.push(Some(u));
+                owners.push(Some(RidOwner { unit: u, ad }));
                 let mut record = None;
                 if !never {
                     let nb = snap.rect_bounds[rect] as usize;

@@ -342,8 +342,14 @@ impl CycleIndex {
 
     /// [`CycleIndex::split_ads`] as word sets of positions.
     pub fn split_ads_bits(&self, a: &CycleAnswer) -> (Bits, Bits) {
-        if let (Numbers::Same, None) = (&self.views.numbers, &a.overlay) {
-            return self.shared.split_ads_bits(&a.shared);
+        match (&self.views.numbers, &a.overlay) {
+            (Numbers::Same, None) => return self.shared.split_ads_bits(&a.shared),
+            // A collection's seqs start at 1: the usual numbering, one shift per word.
+            (&Numbers::Shifted(base), None) => {
+                let (sure, pending) = self.shared.split_ads_bits(&a.shared);
+                return (sure.shifted_down(base), pending.shifted_down(base));
+            }
+            _ => {}
         }
         let (sure, pending) = self.split_ads(a);
         (Bits::from_roaring(&sure), Bits::from_roaring(&pending))

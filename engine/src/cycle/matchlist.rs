@@ -6,6 +6,7 @@
 //! reads nothing of the offer, a request's constant rank): a first-fit list over thousands of
 //! candidates holds one vector, and ordering it is a counting sort over the distinct vectors.
 
+use super::by_class::ClassWalk;
 use super::offers::{Offers, Unconfirmed};
 use super::topk::RankWalk;
 use super::vector::cmp_vectors;
@@ -44,7 +45,16 @@ pub struct Matchlist {
     /// after every entry in `entries`. Only [`Matchlist::peek_confirmed`] reads them: a
     /// walked list is made only for a request without preferences, whose list is read by
     /// nothing else.
-    walk: Option<Box<RankWalk>>,
+    walk: Option<Box<Walk>>,
+}
+
+/// Where a walked list's entries come from.
+#[derive(Debug)]
+enum Walk {
+    /// In the order of the request's rank, through the offers sorted by it (`topk.rs`).
+    Rank(RankWalk),
+    /// Class by class, for a request whose rank is constant (`by_class.rs`).
+    Class(ClassWalk),
 }
 
 impl Matchlist {
@@ -102,6 +112,16 @@ impl Matchlist {
     /// A list of `[request rank, offer rank]` vectors read from `walk` (`topk.rs`), its
     /// entries confirmed as read (`u`): read it with [`Matchlist::peek_confirmed`].
     pub fn walked(walk: RankWalk, u: Option<Box<Unconfirmed>>) -> Matchlist {
+        Matchlist::walking(Walk::Rank(walk), u)
+    }
+
+    /// A list of `[request rank, offer rank]` vectors read from `walk` (`by_class.rs`), its
+    /// entries confirmed as read (`u`): read it with [`Matchlist::peek_confirmed`].
+    pub fn by_class(walk: ClassWalk, u: Option<Box<Unconfirmed>>) -> Matchlist {
+        Matchlist::walking(Walk::Class(walk), u)
+    }
+
+    fn walking(walk: Walk, u: Option<Box<Unconfirmed>>) -> Matchlist {
         Matchlist {
             dim: 2,
             vectors: Vec::new(),
@@ -137,7 +157,10 @@ impl Matchlist {
                 Some((_, o)) => o,
                 None => {
                     let walk = self.walk.as_deref_mut()?;
-                    let group = walk.next_group(theirs);
+                    let group = match walk {
+                        Walk::Rank(w) => w.next_group(theirs),
+                        Walk::Class(w) => w.next_group(),
+                    };
                     if group.is_empty() {
                         return None;
                     }

@@ -52,6 +52,7 @@
 //!   sequential pass: a cluster's list is computed when its first request is served, against
 //!   the offers left then.
 
+mod by_class;
 pub(crate) mod cluster;
 pub(crate) mod dock;
 mod group;

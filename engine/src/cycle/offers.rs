@@ -161,19 +161,14 @@ impl Offers {
         if left.is_empty() {
             return (all, None);
         }
-        let mut pending = left.to_roaring();
         let mut split = None;
         if query.port().is_none() {
             let ruled;
-            (ruled, split) = residuals.ruled_out(request, &pending, offers, &idx.options().eval);
-            if !ruled.is_empty() {
-                pending -= &ruled;
-                for o in &ruled {
-                    left.remove(o);
-                }
-            }
+            (ruled, split) = residuals.ruled_out(request, &left, offers, &idx.options().eval);
+            left.andnot_assign(&ruled);
         }
         all.or_assign(&left);
+        let pending = left;
         if pending.is_empty() {
             return (all, None);
         }
@@ -184,7 +179,7 @@ impl Offers {
             query,
             answer,
             pending,
-            rejected: RoaringBitmap::new(),
+            rejected: Bits::new(),
             request: Arc::clone(request),
             refusals: FxHashMap::default(),
             split,
@@ -336,8 +331,8 @@ fn readied_for(
 pub struct Unconfirmed {
     query: Query,
     answer: CycleAnswer,
-    pending: RoaringBitmap,
-    rejected: RoaringBitmap,
+    pending: Bits,
+    rejected: Bits,
     /// The request, and what the offers' classes said of it.
     request: Arc<ClassAd>,
     refusals: FxHashMap<u32, bool>,

@@ -15,6 +15,7 @@
 //!
 //! What the analysis cannot follow (`eval`, `random`, …) is evaluated every time.
 
+use super::by_class::{ClassSets, ClassWalk};
 use super::matchlist::{Builder, Matchlist};
 use super::offers::Unconfirmed;
 use super::shape::{agree, binds_alike, plain, Bindings, ByHash, Walk};
@@ -37,7 +38,7 @@ const REMEMBERED: usize = 1 << 24;
 /// at least this many candidates (unit tests walk the smallest lists)...
 const WALK_MIN: u64 = if cfg!(test) { 1 } else { 64 };
 /// ... and at least one offer in this many is a candidate (a walk passes over the others) ...
-const WALK_SPARSE: u64 = if cfg!(test) { u32::MAX as u64 } else { 16 };
+const WALK_SPARSE: u64 = if cfg!(test) { u32::MAX as u64 } else { 64 };
 /// ... once the shape has had this many such lists (sorting its offers costs about as much
 /// as ranking them all once; a list that long ranks at least 1/16 of them).
 const SORT_AFTER: u32 = if cfg!(test) { 2 } else { 8 };
@@ -50,6 +51,8 @@ pub struct Ranker {
     /// Each offer's class, by position; offers beyond it, or of class `None`, are
     /// evaluated one by one.
     classes: Vec<Option<u32>>,
+    /// The offers of each class as sets, when the classes are few (`by_class.rs`).
+    sets: Option<Arc<ClassSets>>,
     remembered: RefCell<Remembered>,
     /// Preference outcome keys remembered across clusters.
     outcomes: RefCell<crate::prefer::remembered::Remembered>,
@@ -103,6 +106,7 @@ impl Ranker {
         Ranker {
             rank,
             classes: Vec::new(),
+            sets: None,
             remembered: RefCell::default(),
             outcomes: RefCell::default(),
         }
@@ -129,10 +133,12 @@ impl Ranker {
                 same.push((walk.bound.clone(), c));
                 c
             })
-            .collect();
+            .collect::<Vec<_>>();
+        let sets = ClassSets::new(&classes).map(Arc::new);
         Ranker {
             rank,
             classes,
+            sets,
             remembered: RefCell::default(),
             outcomes: RefCell::default(),
         }
@@ -189,6 +195,15 @@ impl Ranker {
         let rank = self.rank;
         let n = candidates.len() as usize;
         let mine = constant_rank(request, rank);
+        if let (Some(m), Some(sets)) = (&mine, &self.sets) {
+            // Read class by class when the candidates outnumber the classes.
+            if candidates.len() >= WALK_MIN.max(sets.len() as u64) {
+                let mut memo = FxHashMap::default();
+                let mut theirs = |o| self.offer_rank(&mut memo, request, o, offers, opts);
+                let walk = ClassWalk::new(m.clone(), candidates, Arc::clone(sets), &mut theirs);
+                return Matchlist::by_class(walk, unconfirmed);
+            }
+        }
         let mut remembered = self.remembered.borrow_mut();
         let table = match mine {
             Some(_) => None,

@@ -30,7 +30,7 @@
 
 use super::shape::{plain, ByHash, Fx};
 use adjoin_index::profile::{AdOperands, PROFILE_CAP};
-use adjoin_index::{dpf, AdId, RoaringBitmap};
+use adjoin_index::{dpf, AdId, Bits};
 use adjoin_query::ast::BinOp;
 use adjoin_query::eval::{eval_in_match, requirements_key, EvalOptions, MatchAds};
 use adjoin_query::name::kw;
@@ -189,7 +189,7 @@ pub(super) struct Binding {
     pub(super) kinds: Vec<Kind>,
     /// The ids of kind [`Kind::Requesting`], each with the request's names it reads and
     /// the offers binding it so.
-    requesting: Vec<(Vec<Key>, RoaringBitmap)>,
+    requesting: Vec<(Vec<Key>, Bits)>,
     /// Requesting ids: their place in `requesting`.
     place: FxHashMap<u32, usize>,
 }
@@ -228,7 +228,7 @@ impl Binding {
                             };
                             if kind == Kind::Requesting {
                                 place.insert(id, b.requesting.len());
-                                b.requesting.push((reads, RoaringBitmap::new()));
+                                b.requesting.push((reads, Bits::new()));
                             }
                             b.kinds.push(kind);
                             same_hash.push((id, e));
@@ -277,7 +277,7 @@ pub struct Residuals {
     bindings: FxHashMap<Key, Binding>,
     /// By conjunct: the offers binding what it reads to literals (or not at all) against
     /// which it fails, whatever the request (found once, when first asked).
-    fails: Vec<Option<RoaringBitmap>>,
+    fails: Vec<Option<Bits>>,
     /// Values of conjuncts the index converts, against offers binding what they read to
     /// literals, by conjunct and bindings (read one candidate at a time: a request of several
     /// disjuncts, whose window does not decide each conjunct).
@@ -363,12 +363,12 @@ impl Residuals {
     pub fn ruled_out(
         &mut self,
         request: &ClassAd,
-        candidates: &RoaringBitmap,
+        candidates: &Bits,
         offers: &[Arc<ClassAd>],
         opts: &EvalOptions,
-    ) -> (RoaringBitmap, Option<Box<Split>>) {
+    ) -> (Bits, Option<Box<Split>>) {
         let Some(disjuncts) = self.split(request, opts) else {
-            return (RoaringBitmap::new(), None);
+            return (Bits::new(), None);
         };
         if self.offers.len() != offers.len() {
             self.offers = offers.to_vec();
@@ -388,10 +388,10 @@ impl Residuals {
         &mut self,
         disjuncts: &[Vec<u32>],
         request: &ClassAd,
-        candidates: &RoaringBitmap,
+        candidates: &Bits,
         offers: &[Arc<ClassAd>],
         opts: &EvalOptions,
-    ) -> RoaringBitmap {
+    ) -> Bits {
         for &c in disjuncts.iter().flatten() {
             for &k in &self.conjuncts[c as usize].reads {
                 self.bindings
@@ -400,14 +400,14 @@ impl Residuals {
             }
             self.fails_literal(c, offers, request, opts);
         }
-        let mut out: Option<RoaringBitmap> = None;
+        let mut out: Option<Bits> = None;
         for d in disjuncts {
-            let mut failing = RoaringBitmap::new();
+            let mut failing = Bits::new();
             for &c in d {
-                failing |= self.fails_literal(c, offers, request, opts);
-                failing |= self.fails_requesting(c, candidates, offers, request, opts);
+                failing.or_assign(self.fails_literal(c, offers, request, opts));
+                failing.or_assign(&self.fails_requesting(c, candidates, offers, request, opts));
             }
-            failing &= out.as_ref().unwrap_or(candidates);
+            failing.and_assign(out.as_ref().unwrap_or(candidates));
             if failing.is_empty() {
                 return failing;
             }
@@ -496,10 +496,10 @@ impl Residuals {
         offers: &[Arc<ClassAd>],
         request: &ClassAd,
         opts: &EvalOptions,
-    ) -> &RoaringBitmap {
+    ) -> &Bits {
         let i = c as usize;
         if self.fails[i].is_none() {
-            let mut fails = RoaringBitmap::new();
+            let mut fails = Bits::new();
             let conj = &self.conjuncts[i];
             if !conj.exact {
                 let bindings: Vec<&Binding> = conj
@@ -530,7 +530,7 @@ impl Residuals {
             }
             self.fails[i] = Some(fails);
         }
-        self.fails[i].get_or_insert_with(RoaringBitmap::new)
+        self.fails[i].get_or_insert_with(Bits::new)
     }
 
     /// The offers among `candidates` that bind the one name conjunct `c` reads to an
@@ -539,12 +539,12 @@ impl Residuals {
     fn fails_requesting(
         &mut self,
         c: u32,
-        candidates: &RoaringBitmap,
+        candidates: &Bits,
         offers: &[Arc<ClassAd>],
         request: &ClassAd,
         opts: &EvalOptions,
-    ) -> RoaringBitmap {
-        let mut out = RoaringBitmap::new();
+    ) -> Bits {
+        let mut out = Bits::new();
         let conj = &self.conjuncts[c as usize];
         let [k] = conj.reads.as_slice() else {
             return out;
@@ -559,13 +559,13 @@ impl Residuals {
             {
                 continue;
             }
-            let here = those & candidates;
-            let Some(offer) = here.min().and_then(|o| offers.get(o as usize)) else {
+            let here = those.and(candidates);
+            let Some(offer) = here.iter().next().and_then(|o| offers.get(o as usize)) else {
                 continue;
             };
             self.evaluations += 1;
             if conjunct_fails(&conj.expr, request, offer, opts) {
-                out |= here;
+                out.or_assign(&here);
             }
         }
         out
@@ -680,12 +680,12 @@ mod tests {
         ) {
             let offers = pool(seed, 60, &weird);
             let opts = EvalOptions::default();
-            let all: RoaringBitmap = (0..offers.len() as u32).collect();
+            let all = Bits::from_rids(0..offers.len() as u32);
             let mut r = Residuals::default();
             for (conds, prio) in &requests {
                 let req = request(conds, prio);
                 let (ruled, mut split) = r.ruled_out(&req, &all, &offers, &opts);
-                for o in &ruled {
+                for o in ruled.iter() {
                     let offer = &offers[o as usize];
                     prop_assert!(
                         !one_side_match(&req, offer, &opts),
@@ -694,7 +694,7 @@ mod tests {
                 }
                 // The others one at a time (a request of several disjuncts).
                 if let Some(s) = split.as_deref_mut() {
-                    for o in (0..offers.len() as u32).filter(|o| !ruled.contains(*o)) {
+                    for o in (0..offers.len() as u32).filter(|&o| !ruled.contains(o)) {
                         if r.rules_out(s, o, &req, &opts) {
                             let offer = &offers[o as usize];
                             prop_assert!(
@@ -715,7 +715,7 @@ mod tests {
         let weird: Vec<usize> = (0..80).map(|i| i % WEIRD.len()).collect();
         let offers = pool(3, 80, &weird);
         let opts = EvalOptions::default();
-        let all: RoaringBitmap = (0..offers.len() as u32).collect();
+        let all = Bits::from_rids(0..offers.len() as u32);
         let mut r = Residuals::default();
         // (condition, whether every offer is decided here: a conjunct the index cannot
         // convert, all bindings literal or reading a literal of the request; `Score > 7` is
@@ -732,9 +732,10 @@ mod tests {
                 "3",
             );
             let (ruled, _) = r.ruled_out(&req, &all, &offers, &opts);
-            let rejected: RoaringBitmap = (0..offers.len() as u32)
+            let rejected: adjoin_index::RoaringBitmap = (0..offers.len() as u32)
                 .filter(|&o| !one_side_match(&req, &offers[o as usize], &opts))
                 .collect();
+            let ruled = ruled.to_roaring();
             assert!(ruled.is_subset(&rejected), "{c}");
             assert_eq!(ruled.is_empty(), c.starts_with("MY."), "{c}");
             if decided {
@@ -750,7 +751,7 @@ mod tests {
     fn several_disjuncts_are_ruled_out_one_at_a_time() {
         let offers = pool(5, 60, &[]);
         let opts = EvalOptions::default();
-        let all: RoaringBitmap = (0..offers.len() as u32).collect();
+        let all = Bits::from_rids(0..offers.len() as u32);
         let mut r = Residuals::default();
         let req = parse::classad(
             "[Requirements = (TARGET.OpSys == \"WINDOWS\" && TARGET.OpSys == \"LINUX\") || \

@@ -29,34 +29,76 @@ pub struct Sorted {
     pub entries: Vec<(Value, AdId)>,
     /// The offers whose value is not remembered (not in `entries`).
     pub outside: RoaringBitmap,
+    /// Each offer's place in `entries` ([`u32::MAX`]: outside).
+    position: Vec<u32>,
 }
 
 impl Sorted {
     /// The offers `(value, offer)` sorted best first, ties in load order; `outside` the others.
     pub fn new(mut entries: Vec<(Value, AdId)>, outside: RoaringBitmap) -> Sorted {
         entries.sort_by(|a, b| by_value(&a.0, &b.0).then(a.1.cmp(&b.1)));
-        Sorted { entries, outside }
+        let n = entries.iter().map(|e| e.1 as usize + 1).max().unwrap_or(0);
+        let mut position = vec![u32::MAX; n];
+        for (p, e) in (0u32..).zip(&entries) {
+            if let Some(x) = position.get_mut(e.1 as usize) {
+                *x = p;
+            }
+        }
+        Sorted {
+            entries,
+            outside,
+            position,
+        }
+    }
+
+    /// Offer `o`'s place in the order, if it has one.
+    fn position(&self, o: AdId) -> Option<usize> {
+        self.position
+            .get(o as usize)
+            .filter(|&&p| p != u32::MAX)
+            .map(|&p| p as usize)
     }
 }
 
 /// Descending order of single components, as the docking vector compares them.
-fn by_value(a: &Value, b: &Value) -> Ordering {
+pub(crate) fn by_value(a: &Value, b: &Value) -> Ordering {
     cmp_vectors(std::slice::from_ref(b), std::slice::from_ref(a))
 }
 
-/// One request's candidates read best first through a [`Sorted`] order.
+/// One request's candidates read best first through a [`Sorted`] order. The walk passes
+/// over the offers that are not candidates; once the candidates left are few against the
+/// offers left to pass (a request whose candidates mostly fail confirmation reads its list to
+/// the end), it goes on through the places of those candidates alone, sorted.
 #[derive(Debug)]
 pub struct RankWalk {
     sorted: Arc<Sorted>,
-    /// The next position in `sorted` to look at.
+    /// The next place to look at: in `sorted`, or in `ahead` once there.
     at: usize,
+    /// The places in `sorted` of the candidates not yet read, ascending, once the walk goes
+    /// through them alone.
+    ahead: Option<Vec<u32>>,
+    /// Candidates in the sorted order not yet read.
+    left: u64,
     /// The request's candidates (a bitset: the walk asks about every offer it passes).
     candidates: Bits,
     /// Candidates outside the sorted order, with their vectors `[request rank, offer
     /// rank]`, best first; and how many have been read.
     others: Vec<(Value, Value, AdId)>,
     others_at: usize,
+    /// The rest of the group being read, in order, last first.
+    queue: Vec<(Value, Value, AdId)>,
 }
+
+/// Entries a walk hands out at a time (the list reads no further than it needs).
+const CHUNK: usize = 64;
+
+/// Distinct offer ranks in one group beyond which it is sorted by comparing values.
+const FEW_RANKS: usize = 64;
+
+/// A walk goes through its candidates' places alone once the offers left to pass outnumber
+/// the candidates left this many times (passing an offer costs a bit test; placing a
+/// candidate, a lookup and its share of a sort).
+const SPARSE: u64 = if cfg!(test) { 2 } else { 16 };
 
 impl RankWalk {
     /// A walk over `candidates` through `sorted`; `others` are the candidates outside it with
@@ -71,31 +113,43 @@ impl RankWalk {
                 .then(by_value(&a.1, &b.1))
                 .then(a.2.cmp(&b.2))
         });
+        let left = candidates.len().saturating_sub(others.len() as u64);
         RankWalk {
             sorted,
             at: 0,
+            ahead: None,
+            left,
             candidates,
             others,
             others_at: 0,
+            queue: Vec::new(),
         }
     }
 
     /// The candidates with the best request rank not yet read, each with its vector
     /// `[request rank, offer rank]` (`theirs` gives an offer's rank against the request), in
     /// the order of a fully ranked list: offer rank descending, then load order. Empty when
-    /// every candidate has been read.
+    /// every candidate has been read. A long group comes a chunk at a time (the same order).
     pub fn next_group(
         &mut self,
         theirs: &mut dyn FnMut(AdId) -> Value,
     ) -> Vec<(Value, Value, AdId)> {
-        let entries = &self.sorted.entries;
-        while let Some((_, o)) = entries.get(self.at) {
-            if self.candidates.contains(*o) {
-                break;
-            }
-            self.at += 1;
+        if self.queue.is_empty() {
+            let mut group = self.group(theirs);
+            group.reverse();
+            self.queue = group;
         }
-        let walked = entries.get(self.at).map(|e| &e.0);
+        let n = self.queue.len().min(CHUNK);
+        let at = self.queue.len() - n;
+        self.queue.drain(at..).rev().collect()
+    }
+
+    /// The whole of the next group, in order.
+    fn group(&mut self, theirs: &mut dyn FnMut(AdId) -> Value) -> Vec<(Value, Value, AdId)> {
+        self.maybe_ahead();
+        let sorted = Arc::clone(&self.sorted);
+        let entries = &sorted.entries;
+        let walked = self.next_place().and_then(|p| entries.get(p)).map(|e| &e.0);
         let other = self.others.get(self.others_at).map(|e| &e.0);
         let best = match (walked, other) {
             (Some(w), Some(x)) => {
@@ -112,13 +166,12 @@ impl RankWalk {
         let same = |v: &Value| by_value(v, &best) == Ordering::Equal;
         let mut group = Vec::new();
         // Equal values are adjacent in the sorted order.
-        while let Some((v, o)) = entries.get(self.at) {
+        while let Some((v, o)) = self.next_place().and_then(|p| entries.get(p)) {
             if !same(v) {
                 break;
             }
-            if self.candidates.contains(*o) {
-                group.push((v.clone(), theirs(*o), *o));
-            }
+            group.push((v.clone(), theirs(*o), *o));
+            self.left = self.left.saturating_sub(1);
             self.at += 1;
         }
         while let Some(e) = self.others.get(self.others_at) {
@@ -128,9 +181,89 @@ impl RankWalk {
             group.push(e.clone());
             self.others_at += 1;
         }
-        group.sort_by(|a, b| by_value(&a.1, &b.1).then(a.2.cmp(&b.2)));
+        by_offer_rank(&mut group);
         group
     }
+
+    /// The place in the sorted order of the next candidate to read (offers that are not
+    /// candidates passed over).
+    fn next_place(&mut self) -> Option<usize> {
+        if let Some(ahead) = &self.ahead {
+            return ahead.get(self.at).map(|&p| p as usize);
+        }
+        while let Some((_, o)) = self.sorted.entries.get(self.at) {
+            if self.candidates.contains(*o) {
+                return Some(self.at);
+            }
+            self.at += 1;
+        }
+        None
+    }
+
+    /// Goes on through the candidates' places alone when they are few against the offers
+    /// left to pass ([`SPARSE`]).
+    fn maybe_ahead(&mut self) {
+        if self.ahead.is_some() {
+            return;
+        }
+        let unseen = self.sorted.entries.len().saturating_sub(self.at) as u64;
+        if self.left.saturating_mul(SPARSE) >= unseen {
+            return;
+        }
+        let at = self.at;
+        let mut ahead: Vec<u32> = self
+            .candidates
+            .iter()
+            .filter_map(|o| self.sorted.position(o))
+            .filter(|&p| p >= at)
+            .map(|p| p as u32)
+            .collect();
+        ahead.sort_unstable();
+        self.ahead = Some(ahead);
+        self.at = 0;
+    }
+}
+
+/// Sorts one group (all of one request rank) by offer rank descending, then load order: by
+/// integer keys when its offer ranks are few (offers of one class rank a request alike).
+fn by_offer_rank(group: &mut [(Value, Value, AdId)]) {
+    let mut distinct: Vec<&Value> = Vec::new();
+    let mut of = Vec::with_capacity(group.len());
+    for e in group.iter() {
+        let d = match distinct.iter().position(|&v| by_value(v, &e.1).is_eq()) {
+            Some(d) => d,
+            None if distinct.len() < FEW_RANKS => {
+                distinct.push(&e.1);
+                distinct.len() - 1
+            }
+            None => {
+                group.sort_by(|a, b| by_value(&a.1, &b.1).then(a.2.cmp(&b.2)));
+                return;
+            }
+        };
+        of.push(d as u32);
+    }
+    // Each distinct rank's place, best first.
+    let mut order: Vec<(&Value, u32)> = distinct.iter().copied().zip(0u32..).collect();
+    order.sort_by(|a, b| by_value(a.0, b.0));
+    let mut place = vec![0u32; distinct.len()];
+    for (p, &(_, d)) in (0u32..).zip(&order) {
+        if let Some(x) = place.get_mut(d as usize) {
+            *x = p;
+        }
+    }
+    let mut keyed: Vec<(u32, AdId, usize)> = of
+        .iter()
+        .zip(group.iter())
+        .enumerate()
+        .map(|(i, (&d, e))| (place.get(d as usize).copied().unwrap_or(0), e.2, i))
+        .collect();
+    keyed.sort_unstable();
+    let sorted: Vec<(Value, Value, AdId)> = keyed
+        .iter()
+        .filter_map(|&(_, _, i)| group.get(i).cloned())
+        .collect();
+    group.clone_from_slice(&sorted);
 }
 
 #[cfg(test)]

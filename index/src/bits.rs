@@ -217,6 +217,22 @@ impl Bits {
         })
     }
 
+    /// Keeps the members `keep` holds of (in place: nothing allocated).
+    pub fn retain(&mut self, mut keep: impl FnMut(u32) -> bool) {
+        for (i, word) in self.words.iter_mut().enumerate() {
+            let base = (i * 64) as u32;
+            let mut w = *word;
+            while w != 0 {
+                let t = w.trailing_zeros();
+                w &= w - 1;
+                if !keep(base + t) {
+                    *word &= !(1 << t);
+                }
+            }
+        }
+        self.trim();
+    }
+
     /// The set of `f(m)` for each member `m` (members mapped to `None` dropped), made with
     /// room for images below `hint` at once.
     pub fn mapped(&self, hint: u32, f: impl Fn(u32) -> Option<u32>) -> Bits {
@@ -368,6 +384,14 @@ mod tests {
             let got = b.mapped(hint, f);
             prop_assert_eq!(set(&got), want.clone());
             prop_assert_eq!(got, Bits::from_rids(want));
+        }
+
+        #[test]
+        fn retain_keeps_what_it_is_told(rids in prop::collection::vec(0_u32..5_000, 0..600)) {
+            let mut b = Bits::from_rids(rids.iter().copied());
+            b.retain(|r| r % 3 == 1);
+            let want = Bits::from_rids(rids.iter().copied().filter(|r| r % 3 == 1));
+            prop_assert_eq!(b, want);
         }
 
         #[test]

@@ -227,13 +227,12 @@ impl Index {
         if self.one_rect_per_unit() {
             return rids.len();
         }
-        let mut seen = Bits::new();
-        for rid in rids.iter() {
-            if let Some(o) = self.rids.owner(rid) {
-                seen.insert(o.unit);
-            }
-        }
-        seen.len()
+        let owners = self.rids.owners();
+        let hint = self.units.len() as u32;
+        rids.mapped(hint, |r| {
+            owners.get(r as usize).copied().flatten().map(|o| o.unit)
+        })
+        .len()
     }
 
     /// Cheap and selective first: equality windows (one key), absent attributes (one set),
@@ -353,11 +352,12 @@ impl Index {
     }
 
     /// One step by checking each candidate's stored rectangle.
-    fn filter(&self, o: Bits, step: &Probe) -> Bits {
+    fn filter(&self, mut o: Bits, step: &Probe) -> Bits {
         match step {
             Probe::Stab(k, p) => match self.exported.get(k) {
                 Some(axis) => {
-                    Bits::from_rids(o.iter().filter(|&r| axis.contains(r, p) != Some(false)))
+                    o.retain(|r| axis.contains(r, p) != Some(false));
+                    o
                 }
                 None => o,
             },
@@ -370,7 +370,10 @@ impl Index {
                 None => o,
             },
             Probe::Window(k, lo, hi) => match self.imported.get(k) {
-                Some(axis) => Bits::from_rids(o.iter().filter(|&r| axis.admits(r, lo, hi))),
+                Some(axis) => {
+                    o.retain(|r| axis.admits(r, lo, hi));
+                    o
+                }
                 None => o,
             },
         }

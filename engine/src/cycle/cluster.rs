@@ -480,7 +480,7 @@ enum Kind {
 /// The exact signatures seen and the clusters they were given.
 #[derive(Debug, Default)]
 struct Exact {
-    ids: HashMap<BTreeMap<String, Option<Printed>>, usize>,
+    ids: HashMap<BTreeMap<String, Option<Printed>>, usize, std::hash::BuildHasherDefault<Fx>>,
     count: usize,
 }
 

@@ -37,11 +37,12 @@ const REMEMBERED: usize = 1 << 24;
 /// A request's list is read through its rank shape's sorted offers (`topk.rs`) when it has
 /// at least this many candidates (unit tests walk the smallest lists)...
 const WALK_MIN: u64 = if cfg!(test) { 1 } else { 64 };
-/// ... and at least one offer in this many is a candidate (a walk passes over the others) ...
-const WALK_SPARSE: u64 = if cfg!(test) { u32::MAX as u64 } else { 64 };
-/// ... once the shape has had this many such lists (sorting its offers costs about as much
-/// as ranking them all once; a list that long ranks at least 1/16 of them).
+/// ... once the shape has had this many such lists ...
 const SORT_AFTER: u32 = if cfg!(test) { 2 } else { 8 };
+/// ... and its lists so far ranked, all told, at least one offer in this many of the pool
+/// (sorting the offers ranks each once: it is paid for by the ranking it saves; a walk
+/// through sparse candidates goes through their places alone, `topk.rs`).
+const SORT_SHARE: u64 = if cfg!(test) { u32::MAX as u64 } else { 1 };
 
 /// How a cycle ranks candidates by the default vector.
 #[derive(Clone, Debug)]
@@ -94,6 +95,8 @@ pub struct Lists {
     lists: u32,
     /// Lists long enough to be read through the sorted offers, so far.
     long: u32,
+    /// Candidates of the lists so far, all told.
+    ranked: u64,
     /// Every offer sorted by its remembered rank (`topk.rs`), once the shape's lists are
     /// many and long.
     sorted: Option<Arc<Sorted>>,
@@ -214,10 +217,12 @@ impl Ranker {
                 .list_with(request, mine, None, (candidates.iter(), n), offers, opts)
                 .unconfirmed(unconfirmed);
         };
-        let many =
-            candidates.len() >= WALK_MIN && candidates.len() * WALK_SPARSE >= ranks.len() as u64;
+        let many = candidates.len() >= WALK_MIN;
         lists.long += u32::from(many);
-        if !many || lists.long < SORT_AFTER {
+        lists.ranked = lists.ranked.saturating_add(candidates.len());
+        let sort = lists.long >= SORT_AFTER
+            && lists.ranked.saturating_mul(SORT_SHARE) >= ranks.len() as u64;
+        if !many || (lists.sorted.is_none() && !sort) {
             return self
                 .list_with(
                     request,

@@ -31,16 +31,17 @@
 //!   of them share one sorted candidate list, computed once and popped, taken offers skipped.
 //!   The results are exactly those of the uncached path (`no_clusters`, and `naive`), which
 //!   computes every request's list afresh. `clusters` reports the number of clusters.
-//! - A request ranked by the default vector without preferences is confirmed lazily: its
-//!   list holds the index's raw candidates, each evaluated only when the list reaches it
-//!   (`offers::Unconfirmed`); where its rank's values are remembered for every offer, the
-//!   list is read in rank order, group by group, through the offers sorted once per rank
-//!   shape (`topk.rs`). Either gives exactly the order of the fully confirmed, fully ranked
-//!   list. Raw candidates that the request's residual conjuncts rule out (`residual.rs`:
-//!   what the index cannot convert, settled once per distinct value of what it reads) leave
-//!   the list unevaluated, and an offer's own side is evaluated once per class of offers
-//!   alike in their Requirements (`offer_classes.rs`); both only drop what evaluation would
-//!   reject.
+//! - A request ranked by the default vector without preferences is confirmed lazily: its list
+//!   holds the index's raw candidates, each evaluated only when the list reaches it
+//!   (`offers::Unconfirmed`); where its rank's values are remembered for every offer, the list
+//!   is read in rank order, group by group, through the offers sorted once per rank shape
+//!   (`topk.rs`); where its rank is constant (absent or a literal), class of offers by class of
+//!   offers alike in their `Rank` (`by_class.rs`). Each gives exactly the order of the fully
+//!   confirmed, fully ranked list. Raw candidates that the request's residual conjuncts rule
+//!   out (`residual.rs`: what the index cannot convert, settled once per distinct value of what
+//!   it reads) leave the list unevaluated, and an offer's own side is evaluated once per class
+//!   of offers alike in their Requirements (`offer_classes.rs`); both only drop what evaluation
+//!   would reject.
 //! - The offers are read and analysed on a second thread while the requests are read, and the
 //!   requests are shaped for clustering there as they come. They are searched through the
 //!   Db's held index of their collection, lent to the cycle (`held.rs`; made from the offers

@@ -97,8 +97,8 @@ pub struct Lists {
     long: u32,
     /// Candidates of the lists so far, all told.
     ranked: u64,
-    /// Every offer sorted by its remembered rank (`topk.rs`), once the shape's lists are
-    /// many and long.
+    /// Every offer sorted by its remembered rank (`topk.rs`), once the shape's lists have
+    /// ranked as many candidates as there are offers.
     sorted: Option<Arc<Sorted>>,
 }
 

@@ -224,9 +224,10 @@ impl RankWalk {
     }
 }
 
-/// Sorts one group (all of one request rank) by offer rank descending, then load order: by
-/// integer keys when its offer ranks are few (offers of one class rank a request alike).
-fn by_offer_rank(group: &mut [(Value, Value, AdId)]) {
+/// Sorts one group (all of one request rank) by offer rank descending, then load order. Its
+/// offer ranks are few (offers of one class rank a request alike) and it comes mostly in load
+/// order: then a stable counting sort by rank does it, or nothing when one rank is all.
+fn by_offer_rank(group: &mut Vec<(Value, Value, AdId)>) {
     let mut distinct: Vec<&Value> = Vec::new();
     let mut of = Vec::with_capacity(group.len());
     for e in group.iter() {
@@ -243,6 +244,10 @@ fn by_offer_rank(group: &mut [(Value, Value, AdId)]) {
         };
         of.push(d as u32);
     }
+    let ascending = group.windows(2).all(|w| w[0].2 < w[1].2);
+    if distinct.len() <= 1 && ascending {
+        return;
+    }
     // Each distinct rank's place, best first.
     let mut order: Vec<(&Value, u32)> = distinct.iter().copied().zip(0u32..).collect();
     order.sort_by(|a, b| by_value(a.0, b.0));
@@ -252,18 +257,41 @@ fn by_offer_rank(group: &mut [(Value, Value, AdId)]) {
             *x = p;
         }
     }
-    let mut keyed: Vec<(u32, AdId, usize)> = of
-        .iter()
-        .zip(group.iter())
-        .enumerate()
-        .map(|(i, (&d, e))| (place.get(d as usize).copied().unwrap_or(0), e.2, i))
-        .collect();
-    keyed.sort_unstable();
-    let sorted: Vec<(Value, Value, AdId)> = keyed
-        .iter()
-        .filter_map(|&(_, _, i)| group.get(i).cloned())
-        .collect();
-    group.clone_from_slice(&sorted);
+    let place_of = |d: u32| place.get(d as usize).copied().unwrap_or(0) as usize;
+    // Where each entry goes: by place, then as it comes (load order when ascending).
+    let mut starts = vec![0usize; distinct.len() + 1];
+    for &d in &of {
+        if let Some(c) = starts.get_mut(place_of(d) + 1) {
+            *c += 1;
+        }
+    }
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
+    }
+    let mut slots: Vec<Option<(Value, Value, AdId)>> = vec![None; group.len()];
+    for (e, &d) in group.drain(..).zip(&of) {
+        if let Some(at) = starts.get_mut(place_of(d)) {
+            if let Some(slot) = slots.get_mut(*at) {
+                *slot = Some(e);
+            }
+            *at += 1;
+        }
+    }
+    group.extend(slots.into_iter().flatten());
+    if !ascending {
+        // Entries of one rank out of load order (some outside the sorted offers): within
+        // each rank, by load order.
+        let mut start = 0;
+        while start < group.len() {
+            let end = start
+                + group[start..]
+                    .iter()
+                    .take_while(|e| by_value(&e.1, &group[start].1).is_eq())
+                    .count();
+            group[start..end].sort_by_key(|e| e.2);
+            start = end;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -338,6 +366,38 @@ mod tests {
         let mut o = CycleOptions::new("jobs", "machines");
         (o.dry_run, o.naive, o.no_clusters) = (true, naive, no_clusters);
         run(db, &o).expect("cycle")
+    }
+
+    proptest! {
+        /// Sorting a group by its offer ranks (counting, or by keys) is sorting it by value
+        /// then load order, whatever order it comes in and however many ranks it holds.
+        #[test]
+        fn groups_sort_as_by_value(
+            ranks in prop::collection::vec(0u8..6, 0..200),
+            wide in prop::bool::ANY,
+            shuffle in prop::bool::ANY,
+        ) {
+            let value = |r: u8, i: usize| match (wide, r) {
+                (true, _) => super::Value::Int(i as i64 % 97),
+                (false, 0) => super::Value::Real(1.0),
+                (false, 1) => super::Value::Int(1),
+                (false, 2) => super::Value::Real(-0.0),
+                (false, r) => super::Value::Int(i64::from(r)),
+            };
+            let mut group: Vec<(super::Value, super::Value, u32)> = ranks
+                .iter()
+                .enumerate()
+                .map(|(i, &r)| (super::Value::Int(0), value(r, i), i as u32 * 3))
+                .collect();
+            if shuffle {
+                group.reverse();
+                group.rotate_left(ranks.len() / 3);
+            }
+            let mut want = group.clone();
+            want.sort_by(|a, b| super::by_value(&a.1, &b.1).then(a.2.cmp(&b.2)));
+            super::by_offer_rank(&mut group);
+            prop_assert_eq!(group, want);
+        }
     }
 
     proptest! {

@@ -77,7 +77,7 @@ pub use self::offers::Offers;
 use crate::collection::{Collection, CollectionError};
 use crate::prefer::{PreferenceError, Preferences};
 use crate::{Db, DbError};
-use adjoin_index::{AdId, IndexOptions};
+use adjoin_index::{AdId, IndexOptions, Query};
 use adjoin_query::eval::EvalOptions;
 use adjoin_query::{ClassAd, Expr, Value};
 use adjoin_storage::codec::CodecError;
@@ -382,13 +382,14 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
 /// collection's ads are left empty, to be taken from the shapes. Until the offers' side sends
 /// the roots shapes start from, the requests' bodies are kept as read; if it sends none
 /// (clustering is off), every request is decoded and the shapes are `None`. The first request
-/// of each shape goes to `reps`.
+/// of each shape goes to `reps`, with its windows (made here, on the thread that is done
+/// first: the offers' side both imports what they bound and readies them).
 pub(crate) fn read_requests(
     db: &Db,
     opts: &CycleOptions,
     eval: &EvalOptions,
     roots: &mpsc::Receiver<Option<Roots>>,
-    reps: &mpsc::Sender<Arc<ClassAd>>,
+    reps: &mpsc::Sender<Rep>,
 ) -> Result<(Collection, Option<Shapes>), CycleError> {
     let store = db.store();
     let coll = opts.requests.as_str();
@@ -398,6 +399,7 @@ pub(crate) fn read_requests(
         ads: Vec::new(),
         damaged: Vec::new(),
         reps,
+        index: &opts.index,
     };
     let scan = store.scan_with(coll, |_, header, raw| {
         if let Waiting::Roots(_) = reader.state {
@@ -457,7 +459,9 @@ struct Reader<'a> {
     /// The decoded requests when not clustering.
     ads: Vec<Arc<ClassAd>>,
     damaged: Vec<DbError>,
-    reps: &'a mpsc::Sender<Arc<ClassAd>>,
+    reps: &'a mpsc::Sender<Rep>,
+    /// The options the windows of the requests sent to `reps` are made with.
+    index: &'a IndexOptions,
 }
 
 impl Reader<'_> {
@@ -473,7 +477,8 @@ impl Reader<'_> {
                 if let Some(first) = shapes.place_raw(raw)? {
                     // The offers' side readies the index for it (if it is gone, the cycle
                     // fails).
-                    let _ = self.reps.send(first);
+                    let windows = Query::two_sided(&first, self.index);
+                    let _ = self.reps.send((first, windows));
                 }
                 self.ids.push(id);
             }
@@ -514,7 +519,10 @@ impl Reader<'_> {
 
 /// The offers' side's channels with the requests' reader: the roots go to it, the first
 /// request of each shape comes from it.
-type ToRequests = (mpsc::Sender<Option<Roots>>, mpsc::Receiver<Arc<ClassAd>>);
+type ToRequests = (mpsc::Sender<Option<Roots>>, mpsc::Receiver<Rep>);
+
+/// The first request of a shape, and its windows.
+type Rep = (Arc<ClassAd>, Vec<Query>);
 
 /// What a cycle prepares of its offers: read, indexed (or pooled for `naive`), their ranks
 /// classed; the roots of the requests' signatures are passed back as soon as they are known.
@@ -574,12 +582,12 @@ impl OfferSide {
                 };
                 let index = lap.elapsed().as_secs_f64();
                 lap = Instant::now();
-                let reps: Vec<Arc<ClassAd>> = reps.into_iter().flatten().collect();
+                let reps: Vec<Rep> = reps.into_iter().flatten().collect();
                 (pool, reps, index)
             }
         };
-        for rep in reps {
-            pool.prepare_for(&rep);
+        for (rep, windows) in reps {
+            pool.prepare_for(&rep, windows);
         }
         tracing::debug!(prepare = lap.elapsed().as_secs_f64(), "offers readied");
         Ok(OfferSide {
@@ -603,9 +611,9 @@ fn lend(
     offers: &Collection,
     marks: &[(u64, u64)],
     numbers: held::Numbers,
-    reps: Option<mpsc::Receiver<Arc<ClassAd>>>,
+    reps: Option<mpsc::Receiver<Rep>>,
     start: Instant,
-) -> Result<(Offers, Vec<Arc<ClassAd>>, f64), CycleError> {
+) -> Result<(Offers, Vec<Rep>, f64), CycleError> {
     let coll = opts.offers.as_str();
     let views = held::views(&offers.ads, numbers.clone());
     db.hold_index_of(coll, &offers.ids, &offers.ads, marks)?;
@@ -614,7 +622,8 @@ fn lend(
     let mut got = Vec::new();
     for rep in reps.into_iter().flatten() {
         let t = Instant::now();
-        let mut missing: Vec<adjoin_query::Key> = adjoin_index::Query::two_sided(&rep, &opts.index)
+        let mut missing: Vec<adjoin_query::Key> = rep
+            .1
             .iter()
             .flat_map(|q| q.window_attrs())
             .filter(|k| have.binary_search(k).is_err())

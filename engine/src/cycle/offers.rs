@@ -221,11 +221,10 @@ impl Offers {
         ok
     }
 
-    /// Readies the index for `request`'s searches (imports the attributes its windows bound),
-    /// so that its first search costs no more than any other.
-    pub fn prepare_for(&mut self, request: &Arc<ClassAd>) {
+    /// Readies the index for `request`'s searches through its windows `qs` (imports the
+    /// attributes they bound), so that its first search costs no more than any other.
+    pub fn prepare_for(&mut self, request: &Arc<ClassAd>, qs: Vec<Query>) {
         if let Offers::Indexed { index, readied, .. } = self {
-            let qs = Query::two_sided(request, index.options());
             for q in &qs {
                 index.prepare(q);
             }

@@ -8,17 +8,13 @@
 //! candidate. Offers of no class (their rank reads an expression of theirs, or they came
 //! after the classes were made) are ranked one by one and merged into the groups by value.
 
-use super::topk::by_value;
+use super::topk::{by_value, CHUNK};
 use adjoin_index::{AdId, Bits};
 use adjoin_query::Value;
 use std::sync::Arc;
 
 /// Classes beyond this many are not kept as sets (each costs a word per 64 offers).
 const MAX_CLASSES: usize = 64;
-
-/// Entries a walk hands out at a time (a group's entries share one vector, so any prefix of
-/// it in load order is the list's next entries).
-const CHUNK: usize = 64;
 
 /// The offers of each rank class, as word sets.
 #[derive(Clone, Debug)]
@@ -126,8 +122,9 @@ impl ClassWalk {
     }
 
     /// The next entries of the list, each with its vector `[request rank, offer rank]`, in
-    /// the order of a fully ranked list (up to [`CHUNK`] at a time); empty when every
-    /// candidate has been read.
+    /// the order of a fully ranked list, up to [`CHUNK`] at a time (a group's entries share
+    /// one vector, so any prefix of it in load order is the list's next entries); empty when
+    /// every candidate has been read.
     pub fn next_group(&mut self) -> Vec<(Value, Value, AdId)> {
         loop {
             if let Some((v, ids, read)) = &mut self.current {

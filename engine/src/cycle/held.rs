@@ -80,6 +80,19 @@ impl Numbers {
         }
     }
 
+    /// [`Numbers::positions`] of a word set: one shift per word for a shifted numbering (a
+    /// collection's seqs start at 1, so that is the usual one).
+    fn positions_bits(&self, ids: Bits) -> Bits {
+        match self {
+            Numbers::Same => ids,
+            Numbers::Shifted(base) => ids.shifted_down(*base),
+            Numbers::Sparse { ids: all, .. } => {
+                let hint = all.len() as u32;
+                ids.mapped(hint, |id| self.position(id))
+            }
+        }
+    }
+
     /// `ids` as positions (ascending both ways, so the order is kept).
     fn positions(&self, ids: RoaringBitmap) -> RoaringBitmap {
         match self {
@@ -342,14 +355,10 @@ impl CycleIndex {
 
     /// [`CycleIndex::split_ads`] as word sets of positions.
     pub fn split_ads_bits(&self, a: &CycleAnswer) -> (Bits, Bits) {
-        match (&self.views.numbers, &a.overlay) {
-            (Numbers::Same, None) => return self.shared.split_ads_bits(&a.shared),
-            // A collection's seqs start at 1: the usual numbering, one shift per word.
-            (&Numbers::Shifted(base), None) => {
-                let (sure, pending) = self.shared.split_ads_bits(&a.shared);
-                return (sure.shifted_down(base), pending.shifted_down(base));
-            }
-            _ => {}
+        if a.overlay.is_none() {
+            let (sure, pending) = self.shared.split_ads_bits(&a.shared);
+            let n = &self.views.numbers;
+            return (n.positions_bits(sure), n.positions_bits(pending));
         }
         let (sure, pending) = self.split_ads(a);
         (Bits::from_roaring(&sure), Bits::from_roaring(&pending))
@@ -539,7 +548,12 @@ mod tests {
             }
             let all: RoaringBitmap = ids.iter().copied().collect();
             let want: RoaringBitmap = (0..ids.len() as u32).collect();
-            assert_eq!(n.positions(all), want, "{ids:?}");
+            assert_eq!(n.positions(all.clone()), want, "{ids:?}");
+            // As word sets, the same, ids of no position included.
+            let mut more = all;
+            more.insert(1000);
+            let got = n.positions_bits(Bits::from_roaring(&more)).to_roaring();
+            assert_eq!(got, n.positions(more), "{ids:?}");
         }
         let marks = [(4, 1), (2, 1)];
         assert!(numbers(&marks).is_none(), "not ascending");

@@ -196,11 +196,12 @@ impl Ranker {
         opts: &EvalOptions,
     ) -> Matchlist {
         let rank = self.rank;
-        let n = candidates.len() as usize;
+        let count = candidates.len();
+        let n = count as usize;
         let mine = constant_rank(request, rank);
         if let (Some(m), Some(sets)) = (&mine, &self.sets) {
             // Read class by class when the candidates outnumber the classes.
-            if candidates.len() >= WALK_MIN.max(sets.len() as u64) {
+            if count >= WALK_MIN.max(sets.len() as u64) {
                 let mut memo = FxHashMap::default();
                 let mut theirs = |o| self.offer_rank(&mut memo, request, o, offers, opts);
                 let walk = ClassWalk::new(m.clone(), candidates, Arc::clone(sets), &mut theirs);
@@ -217,9 +218,9 @@ impl Ranker {
                 .list_with(request, mine, None, (candidates.iter(), n), offers, opts)
                 .unconfirmed(unconfirmed);
         };
-        let many = candidates.len() >= WALK_MIN;
+        let many = count >= WALK_MIN;
         lists.long += u32::from(many);
-        lists.ranked = lists.ranked.saturating_add(candidates.len());
+        lists.ranked = lists.ranked.saturating_add(count);
         let sort = lists.long >= SORT_AFTER
             && lists.ranked.saturating_mul(SORT_SHARE) >= ranks.len() as u64;
         if !many || (lists.sorted.is_none() && !sort) {

@@ -89,8 +89,9 @@ pub struct RankWalk {
     queue: Vec<(Value, Value, AdId)>,
 }
 
-/// Entries a walk hands out at a time (the list reads no further than it needs).
-const CHUNK: usize = 64;
+/// Entries a walk hands out at a time (the list reads no further than it needs; here and in
+/// `by_class.rs`).
+pub(super) const CHUNK: usize = 64;
 
 /// Distinct offer ranks in one group beyond which it is sorted by comparing values.
 const FEW_RANKS: usize = 64;

@@ -108,6 +108,20 @@ impl Answer {
     pub fn all_exact(&self) -> bool {
         self.exact.len() == self.rids.len()
     }
+
+    /// Drops the rectangles `gone` from every set: the answer the same window gives among
+    /// the rectangles not `gone` (each step keeps or drops a rectangle on its own), but for
+    /// `explain`, which still tells of the window as run.
+    pub fn remove(&mut self, gone: &Bits) {
+        for set in [
+            &mut self.rids,
+            &mut self.exact,
+            &mut self.stored_decided,
+            &mut self.probe_decided,
+        ] {
+            set.andnot_assign(gone);
+        }
+    }
 }
 
 /// A matching unit.

@@ -424,6 +424,11 @@ impl Index {
         v
     }
 
+    /// Whether attribute `k` has an imported axis.
+    pub fn has_imported(&self, k: &Key) -> bool {
+        self.imported.contains_key(k)
+    }
+
     /// The exported side of ad `id`'s constraint when the index converted it exactly: `f` is
     /// called with the bounds of each of its rectangles (sorted by attribute; never, when the
     /// constraint is never true) and the answer is `true`. `false` (and `f` not called) when

@@ -294,7 +294,7 @@ mod tests {
     use super::super::cluster::Clusters;
     use super::super::dock::Dock;
     use super::super::offers::Offers;
-    use super::super::{order, run, CycleOptions, CycleReport};
+    use super::super::{ahead, order, run, CycleOptions, CycleReport};
     use super::*;
     use crate::collection::Collection;
     use crate::{Db, LoadOptions};
@@ -408,7 +408,13 @@ mod tests {
                 group: Group::default(),
                 inflight: None,
                 writer: Some(writer),
+                ahead: None,
             };
+            // Windows run ahead too, when groups are written on a thread.
+            if let Some(lent) = c.pool.lend_ahead().filter(|_| threaded) {
+                let run = ahead::to_run(&serving, c.clusters.of_each(), &requests.ads, &c.eval);
+                c.ahead = Some(ahead::spawn(s, lent, &requests.ads, run));
+            }
             let mut gone = Vec::new();
             let mut commits = 0;
             let meddle_now = |c: &Cycle<'_>| {

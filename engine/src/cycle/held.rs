@@ -128,7 +128,7 @@ pub(crate) fn views(ads: &[Arc<ClassAd>], numbers: Numbers) -> impl AdSource {
 
 /// The cycle's offers by the shared index's ids, for confirming and importing: only those the
 /// shared index holds in the version read (`same`, by position).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Views {
     ads: Vec<Arc<ClassAd>>,
     numbers: Numbers,
@@ -192,7 +192,7 @@ pub struct CycleAnswer {
 
 /// The index a cycle searches (see the module's header): the shared index in its own ids,
 /// the overlay in positions; every answer in positions.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct CycleIndex {
     shared: Arc<Index>,
     /// The shared index's counters when lent (a cycle reports its own work).
@@ -305,6 +305,25 @@ impl CycleIndex {
     /// under it — imports add axes, re-indexed offers go to the overlay).
     pub fn candidates_cached(&self, q: &Query, gone: &Gone, cache: &mut StepCache) -> CycleAnswer {
         self.window(q, gone, Some(cache))
+    }
+
+    /// Whether `q`'s window needs nothing imported ([`CycleIndex::prepare`] would change
+    /// nothing), so that an index that cannot change answers it exactly.
+    pub fn prepared(&self, q: &Query) -> bool {
+        q.window_attrs().iter().all(|k| {
+            self.shared.has_imported(k)
+                && (self.in_overlay.is_empty() || self.overlay.has_imported(k))
+        })
+    }
+
+    /// Drops the offers `gone` from answer `a` (one their window gave before they went):
+    /// what the window gives now.
+    pub fn drop_gone(&self, a: &mut CycleAnswer, gone: &Gone) {
+        a.shared.remove(&gone.shared);
+        a.shared.remove(&self.moved);
+        if let Some(o) = &mut a.overlay {
+            o.remove(&gone.overlay);
+        }
     }
 
     /// `q`'s window, through `cache` if given.

@@ -53,6 +53,7 @@
 //!   sequential pass: a cluster's list is computed when its first request is served, against
 //!   the offers left then.
 
+mod ahead;
 mod by_class;
 pub(crate) mod cluster;
 pub(crate) mod dock;
@@ -340,8 +341,16 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
             group: Group::default(),
             inflight: None,
             writer: (!opts.dry_run).then(|| Writer::spawn(s, db)),
+            ahead: None,
         };
+        // Windows run ahead on the second core, which is idle while serving.
+        if let Some(lent) = c.pool.lend_ahead() {
+            let run = ahead::to_run(&serving, c.clusters.of_each(), &requests.ads, &c.eval);
+            c.ahead = Some(ahead::spawn(s, lent, &requests.ads, run));
+        }
         c.serve(&serving)?;
+        // Serving's end gone, the thread stops (before the index goes back).
+        c.ahead = None;
         let Cycle {
             report,
             pool,
@@ -663,6 +672,8 @@ struct Cycle<'a> {
     inflight: Option<Group>,
     /// Where groups are written (`None`: a dry run).
     writer: Option<Writer<'a>>,
+    /// The windows run ahead of serving (`ahead.rs`; `None`: each searched when served).
+    ahead: Option<ahead::Ahead>,
 }
 
 impl Cycle<'_> {
@@ -723,7 +734,11 @@ impl Cycle<'_> {
             }
         }
         let (pool, offers, dock, eval) = (&mut self.pool, self.offers, &self.dock, &self.eval);
+        let ahead = &mut self.ahead;
         let compute = || {
+            if let Some(e) = ahead.as_mut().and_then(|a| a.take(ri)) {
+                pool.give_early(req, e);
+            }
             // Ranked by the default vector without preferences (no fraction kept), the list
             // is confirmed only as far as it is read.
             if let (Dock::Ranks(r), None) = (dock, req.get("Preferences")) {

@@ -6,6 +6,7 @@
 //! index keeps them and its answers are filtered, as removing an offer from every axis costs
 //! more than passing over it.
 
+use super::ahead::{Early, Log, Window};
 use super::held::{CycleAnswer, CycleIndex, Gone};
 use super::offer_classes::OfferClasses;
 use super::residual::{Residuals, Split};
@@ -22,10 +23,17 @@ pub enum Offers {
     /// Through the spatial index (the Db's held index lent, or a private one:
     /// [`CycleIndex`]), which still holds the offers `gone` from the cycle.
     Indexed {
-        /// The index of every offer of the cycle.
-        index: Box<CycleIndex>,
+        /// The index of every offer of the cycle (shared with the windows run ahead of
+        /// serving, `ahead.rs`, while they run: it is not changed then).
+        index: Arc<CycleIndex>,
         /// The rectangles of the offers taken (or gone) so far.
         gone: Gone,
+        /// The offers taken so far, by position.
+        taken: Bits,
+        /// What was found ahead of serving for one request (`ahead.rs`), by its ad.
+        early: Option<Box<(Arc<ClassAd>, Early)>>,
+        /// What serving takes and puts back, logged while windows run ahead.
+        log: Option<Log>,
         /// The windows of the requests readied ([`Offers::prepare_for`]) and not yet
         /// searched, by the address of the request's ad (held here, so that the address
         /// names it while it is here): made once, not again when the request is served.
@@ -60,7 +68,10 @@ impl Offers {
     pub(crate) fn through(index: CycleIndex) -> Offers {
         Offers::Indexed {
             gone: index.gone(),
-            index: Box::new(index),
+            taken: Bits::new(),
+            early: None,
+            log: None,
+            index: Arc::new(index),
             readied: FxHashMap::default(),
             residuals: Box::default(),
             classes: None,
@@ -91,13 +102,23 @@ impl Offers {
                 gone,
                 readied,
                 steps,
+                early,
+                log,
                 ..
             } => {
                 let mut ads = RoaringBitmap::new();
-                let qs = readied_for(readied, request)
-                    .unwrap_or_else(|| Query::two_sided(request, idx.options()));
+                let (qs, window) = match early_for(early, log, request) {
+                    Some(e) => (e.qs, e.window),
+                    None => (windows_of(readied, request, idx), None),
+                };
+                if let Some(Window { mut answer, .. }) = window {
+                    if let [q] = &qs[..] {
+                        idx.drop_gone(&mut answer, gone);
+                        return idx.confirm_ads(q, &mut answer);
+                    }
+                }
                 for q in qs {
-                    idx.prepare(&q);
+                    prepare(idx, &q);
                     let mut a = idx.candidates_cached(&q, gone, steps);
                     ads |= idx.confirm_ads(&q, &mut a);
                 }
@@ -142,22 +163,52 @@ impl Offers {
         let Offers::Indexed {
             index: idx,
             gone,
+            taken,
             readied,
             residuals,
             classes,
             steps,
+            early,
+            log,
         } = self
         else {
             return (Bits::from_roaring(&self.candidates(request)), None);
         };
-        let mut qs = readied_for(readied, request)
-            .unwrap_or_else(|| Query::two_sided(request, idx.options()));
-        let (Some(query), true) = (qs.pop(), qs.is_empty()) else {
-            return (Bits::from_roaring(&self.candidates(request)), None);
+        let (mut qs, window) = match early_for(early, log, request) {
+            Some(e) => (e.qs, e.window),
+            None => (windows_of(readied, request, idx), None),
         };
-        idx.prepare(&query);
-        let answer = idx.candidates_cached(&query, gone, steps);
-        let (mut all, mut left) = idx.split_ads_bits(&answer);
+        if qs.len() != 1 {
+            // Ports: every window confirmed now ([`Offers::candidates`], given them back).
+            let e = Early {
+                qs,
+                window: None,
+                restores: 0,
+            };
+            *early = Some(Box::new((Arc::clone(request), e)));
+            return (Bits::from_roaring(&self.candidates(request)), None);
+        }
+        let Some(query) = qs.pop() else {
+            return (Bits::new(), None);
+        };
+        let (answer, mut all, mut left) = match window {
+            // Found among every offer before serving: those taken since leave it.
+            Some(Window {
+                answer,
+                mut sure,
+                mut pending,
+            }) => {
+                sure.andnot_assign(taken);
+                pending.andnot_assign(taken);
+                (answer, sure, pending)
+            }
+            None => {
+                prepare(idx, &query);
+                let answer = idx.candidates_cached(&query, gone, steps);
+                let (all, left) = idx.split_ads_bits(&answer);
+                (answer, all, left)
+            }
+        };
         if left.is_empty() {
             return (all, None);
         }
@@ -226,18 +277,62 @@ impl Offers {
     pub fn prepare_for(&mut self, request: &Arc<ClassAd>, qs: Vec<Query>) {
         if let Offers::Indexed { index, readied, .. } = self {
             for q in &qs {
-                index.prepare(q);
+                prepare(index, q);
             }
             readied.insert(address(request), (Arc::clone(request), qs));
+        }
+    }
+
+    /// What windows run ahead of serving need (`ahead.rs`): the index, shared; the windows
+    /// readied, and the steps remembered, taken from here. `None` unless indexed.
+    pub(crate) fn lend_ahead(&mut self) -> Option<Lent> {
+        match self {
+            Offers::Indexed {
+                index,
+                readied,
+                steps,
+                gone,
+                log,
+                ..
+            } => {
+                let (l, changes) = Log::new();
+                *log = Some(l);
+                Some(Lent {
+                    index: Arc::clone(index),
+                    readied: std::mem::take(readied),
+                    steps: std::mem::take(steps),
+                    gone: gone.clone(),
+                    changes,
+                })
+            }
+            Offers::Naive { .. } => None,
+        }
+    }
+
+    /// Hands `request`'s windows, found ahead of serving, to its next search.
+    pub(crate) fn give_early(&mut self, request: &Arc<ClassAd>, e: Early) {
+        if let Offers::Indexed { early, .. } = self {
+            *early = Some(Box::new((Arc::clone(request), e)));
         }
     }
 
     /// Drops offer `id` (consumed) from every later search.
     pub fn remove(&mut self, id: AdId) {
         match self {
-            Offers::Indexed { index, gone, .. } => {
-                for rid in index.rids_of(id) {
+            Offers::Indexed {
+                index,
+                gone,
+                taken,
+                log,
+                ..
+            } => {
+                let rids = index.rids_of(id);
+                for &rid in &rids {
                     gone.insert(rid);
+                }
+                taken.insert(id);
+                if let Some(l) = log {
+                    l.gone(&rids);
                 }
             }
             Offers::Naive { units, .. } => {
@@ -251,9 +346,20 @@ impl Offers {
     /// Puts back offer `id` (`ad`), removed by a match that was undone.
     pub fn restore(&mut self, id: AdId, ad: &Arc<ClassAd>) {
         match self {
-            Offers::Indexed { index, gone, .. } => {
-                for rid in index.rids_of(id) {
+            Offers::Indexed {
+                index,
+                gone,
+                taken,
+                log,
+                ..
+            } => {
+                let rids = index.rids_of(id);
+                for &rid in &rids {
                     gone.remove(rid);
+                }
+                taken.remove(id);
+                if let Some(l) = log {
+                    l.back(&rids);
                 }
             }
             Offers::Naive { units: offers, .. } => {
@@ -280,7 +386,8 @@ impl Offers {
                 steps.clear();
                 // An index out of rectangle ids keeps the old rectangles, a superset that
                 // confirmation still filters (it evaluates the ad the index now holds).
-                if index.insert(id, ad.clone()).is_err() {
+                // Shared only while windows run ahead of a cycle that changes no offer.
+                if Arc::make_mut(index).insert(id, ad.clone()).is_err() {
                     tracing::warn!(offer = id, "partitionable offer not re-indexed");
                 }
             }
@@ -306,6 +413,58 @@ impl Offers {
                 (s.probes, s.evaluations + residuals.evaluations + classed)
             }
             Offers::Naive { evaluations, .. } => (0, *evaluations),
+        }
+    }
+}
+
+/// What [`Offers::lend_ahead`] lends.
+pub(crate) struct Lent {
+    /// The index.
+    pub index: Arc<CycleIndex>,
+    /// The windows readied, by the address of the request's ad.
+    pub readied: FxHashMap<usize, (Arc<ClassAd>, Vec<Query>)>,
+    /// The window steps remembered.
+    pub steps: Box<StepCache>,
+    /// The offers gone so far.
+    pub gone: Gone,
+    /// Where serving logs what it takes and puts back from now on.
+    pub changes: Arc<parking_lot::Mutex<Vec<(u32, bool)>>>,
+}
+
+/// Readies `index` for `q` ([`CycleIndex::prepare`]), unless windows run ahead share it
+/// (`ahead.rs`): then what it lacks is left unbounded, a superset that confirmation filters.
+fn prepare(index: &mut Arc<CycleIndex>, q: &Query) {
+    if let Some(i) = Arc::get_mut(index) {
+        i.prepare(q);
+    }
+}
+
+/// `request`'s windows: readied, or made now.
+pub(crate) fn windows_of(
+    readied: &mut FxHashMap<usize, (Arc<ClassAd>, Vec<Query>)>,
+    request: &Arc<ClassAd>,
+    index: &CycleIndex,
+) -> Vec<Query> {
+    readied_for(readied, request).unwrap_or_else(|| Query::two_sided(request, index.options()))
+}
+
+/// What was found ahead for `request`, taken out of `early` (left there for another); its
+/// answer dropped if an offer came back since it was found (`log`).
+fn early_for(
+    early: &mut Option<Box<(Arc<ClassAd>, Early)>>,
+    log: &Option<Log>,
+    request: &Arc<ClassAd>,
+) -> Option<Early> {
+    match early.take().map(|b| *b) {
+        Some((ad, mut e)) if Arc::ptr_eq(&ad, request) => {
+            if log.as_ref().is_some_and(|l| !l.current(&e)) {
+                e.window = None;
+            }
+            Some(e)
+        }
+        other => {
+            *early = other.map(Box::new);
+            None
         }
     }
 }

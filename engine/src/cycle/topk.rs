@@ -36,7 +36,22 @@ pub struct Sorted {
 impl Sorted {
     /// The offers `(value, offer)` sorted best first, ties in load order; `outside` the others.
     pub fn new(mut entries: Vec<(Value, AdId)>, outside: RoaringBitmap) -> Sorted {
-        entries.sort_by(|a, b| by_value(&a.0, &b.0).then(a.1.cmp(&b.1)));
+        match sort_keys(&entries) {
+            // One integer per value, ordered as the values are: a sort of plain pairs.
+            Some(mut keyed) => {
+                keyed.sort_unstable_by_key(|&(k, o, _)| (std::cmp::Reverse(k), o));
+                let mut slots: Vec<Option<Value>> =
+                    entries.into_iter().map(|(v, _)| Some(v)).collect();
+                entries = keyed
+                    .into_iter()
+                    .map(|(_, o, i)| {
+                        let v = slots.get_mut(i as usize).and_then(Option::take);
+                        (v.unwrap_or(Value::Int(0)), o)
+                    })
+                    .collect();
+            }
+            None => entries.sort_by(|a, b| by_value(&a.0, &b.0).then(a.1.cmp(&b.1))),
+        }
         let n = entries.iter().map(|e| e.1 as usize + 1).max().unwrap_or(0);
         let mut position = vec![u32::MAX; n];
         for (p, e) in (0u32..).zip(&entries) {
@@ -58,6 +73,34 @@ impl Sorted {
             .filter(|&&p| p != u32::MAX)
             .map(|&p| p as usize)
     }
+}
+
+/// Each entry's value as an integer ordered as [`by_value`] orders the values (reversed),
+/// with its offer and place: the integers themselves when every value is one; otherwise each
+/// value as the double it compares as, by the bits of `f64::total_cmp` (`None` when some
+/// integer is beyond 2^53, which compares exactly with other integers only).
+fn sort_keys(entries: &[(Value, AdId)]) -> Option<Vec<(i64, AdId, u32)>> {
+    const EXACT: i64 = 1 << 53;
+    let ints = entries.iter().all(|e| matches!(e.0, Value::Int(_)));
+    let key = |v: &Value| -> Option<i64> {
+        match v {
+            Value::Int(i) if ints => Some(*i),
+            Value::Int(i) if (-EXACT..=EXACT).contains(i) => Some(total_bits(*i as f64)),
+            Value::Int(_) => None,
+            Value::Real(r) => Some(total_bits(*r)),
+            _ => Some(total_bits(0.0)),
+        }
+    };
+    (0u32..)
+        .zip(entries)
+        .map(|(i, (v, o))| Some((key(v)?, *o, i)))
+        .collect()
+}
+
+/// `x` as an integer ordered as `f64::total_cmp` orders the doubles.
+fn total_bits(x: f64) -> i64 {
+    let b = x.to_bits() as i64;
+    b ^ (((b >> 63) as u64) >> 1) as i64
 }
 
 /// Descending order of single components, as the docking vector compares them.
@@ -398,6 +441,44 @@ mod tests {
             want.sort_by(|a, b| super::by_value(&a.1, &b.1).then(a.2.cmp(&b.2)));
             super::by_offer_rank(&mut group);
             prop_assert_eq!(group, want);
+        }
+    }
+
+    proptest! {
+        /// Offers sorted by keys are sorted by value then load order: integers alone (to
+        /// the extremes), doubles (signed zeros, NaN, infinities), both, and what is not a
+        /// number (counting 0).
+        #[test]
+        fn offers_sort_as_by_value(
+            values in prop::collection::vec(prop_oneof![
+                (-3i64..3).prop_map(super::Value::Int),
+                prop_oneof![Just(i64::MAX), Just(i64::MIN), Just((1 << 53) + 1)]
+                    .prop_map(super::Value::Int),
+                prop_oneof![
+                    Just(0.0), Just(-0.0), Just(1.5), Just(-2.0), Just(f64::NAN),
+                    Just(f64::INFINITY), Just(f64::NEG_INFINITY), Just(2.0),
+                ].prop_map(super::Value::Real),
+                Just(super::Value::Undefined),
+                Just(super::Value::Bool(true)),
+            ], 0..120),
+            kinds in 0u8..3,
+        ) {
+            let entries: Vec<(super::Value, u32)> = (0u32..)
+                .zip(values)
+                .filter(|(_, v)| match kinds {
+                    0 => matches!(v, super::Value::Int(_)),
+                    1 => !matches!(v, super::Value::Int(i) if i.unsigned_abs() > 1 << 53),
+                    _ => true,
+                })
+                .map(|(o, v)| (v, o * 7 % 131))
+                .collect();
+            let mut want = entries.clone();
+            want.sort_by(|a, b| super::by_value(&a.0, &b.0).then(a.1.cmp(&b.1)));
+            let got = super::Sorted::new(entries, super::RoaringBitmap::new());
+            let same = got.entries.iter().zip(&want).all(|(g, w)| {
+                g.1 == w.1 && super::by_value(&g.0, &w.0) == std::cmp::Ordering::Equal
+            });
+            prop_assert!(same && got.entries.len() == want.len(), "{:?} {:?}", got.entries, want);
         }
     }
 

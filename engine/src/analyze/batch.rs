@@ -67,8 +67,10 @@ impl Db {
             ..CycleOptions::default()
         };
         let (roots_to, roots_from) = mpsc::channel();
-        // The first request of each shape, which a cycle readies its index for: not used.
+        // The first request of each shape, which a cycle readies its index for: not used (nor
+        // its windows made: no side waits for them).
         let (reps_to, _) = mpsc::channel();
+        let no_windows = std::sync::atomic::AtomicBool::new(true);
         let (read, shapes) = std::thread::scope(|scope| {
             let offer_side = scope.spawn(|| {
                 let shapes = self.offer_shapes(offers);
@@ -77,7 +79,13 @@ impl Db {
                 let _ = roots_to.send(found);
                 shapes
             });
-            let read = read_requests(self, &cycle, &opts.eval, &roots_from, &reps_to);
+            let read = read_requests(
+                self,
+                &cycle,
+                &opts.eval,
+                &roots_from,
+                (&reps_to, &no_windows),
+            );
             let shapes = offer_side
                 .join()
                 .unwrap_or_else(|p| std::panic::resume_unwind(p));

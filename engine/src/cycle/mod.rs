@@ -83,6 +83,7 @@ use adjoin_query::eval::EvalOptions;
 use adjoin_query::{ClassAd, Expr, Value};
 use adjoin_storage::codec::CodecError;
 use adjoin_storage::{AdError, AdStore, Damage, NewMatch, NewMember, RawAd};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Instant;
 use thiserror::Error;
@@ -245,13 +246,19 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
     // The offers' side on a second thread, passing back the roots of the requests' signatures
     // as soon as the offers are read, while this one reads the requests, shaping them.
     let clustering = !(opts.naive || opts.no_clusters);
+    let side_free = AtomicBool::new(false);
     let (requests, side) = std::thread::scope(|s| {
         let (tx, rx) = mpsc::channel();
         let (reps_tx, reps_rx) = mpsc::channel();
-        let to_side = clustering.then_some((tx, reps_rx));
+        let from_reader = FromReader {
+            reps: reps_rx,
+            free: &side_free,
+            index: &opts.index,
+        };
+        let to_side = clustering.then_some((tx, from_reader));
         let side = s.spawn(|| OfferSide::new(db, opts, &eval, to_side));
         let requests = match clustering {
-            true => read_requests(db, opts, &eval, &rx, &reps_tx),
+            true => read_requests(db, opts, &eval, &rx, (&reps_tx, &side_free)),
             false => Collection::scan(db, &opts.requests)
                 .map(|c| (c, None))
                 .map_err(CycleError::from),
@@ -391,14 +398,15 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
 /// collection's ads are left empty, to be taken from the shapes. Until the offers' side sends
 /// the roots shapes start from, the requests' bodies are kept as read; if it sends none
 /// (clustering is off), every request is decoded and the shapes are `None`. The first request
-/// of each shape goes to `reps`, with its windows (made here, on the thread that is done
-/// first: the offers' side both imports what they bound and readies them).
+/// of each shape goes to `reps`, with its windows made here while the offers' side is busy
+/// (`side_free` false), or without, for that side to make once it is free: the two threads
+/// share the work whichever is done first.
 pub(crate) fn read_requests(
     db: &Db,
     opts: &CycleOptions,
     eval: &EvalOptions,
     roots: &mpsc::Receiver<Option<Roots>>,
-    reps: &mpsc::Sender<Rep>,
+    (reps, side_free): (&mpsc::Sender<Rep>, &AtomicBool),
 ) -> Result<(Collection, Option<Shapes>), CycleError> {
     let store = db.store();
     let coll = opts.requests.as_str();
@@ -408,6 +416,7 @@ pub(crate) fn read_requests(
         ads: Vec::new(),
         damaged: Vec::new(),
         reps,
+        side_free,
         index: &opts.index,
     };
     let scan = store.scan_with(coll, |_, header, raw| {
@@ -469,6 +478,8 @@ struct Reader<'a> {
     ads: Vec<Arc<ClassAd>>,
     damaged: Vec<DbError>,
     reps: &'a mpsc::Sender<Rep>,
+    /// Whether the offers' side makes the windows of the requests sent from now on.
+    side_free: &'a AtomicBool,
     /// The options the windows of the requests sent to `reps` are made with.
     index: &'a IndexOptions,
 }
@@ -486,7 +497,8 @@ impl Reader<'_> {
                 if let Some(first) = shapes.place_raw(raw)? {
                     // The offers' side readies the index for it (if it is gone, the cycle
                     // fails).
-                    let windows = Query::two_sided(&first, self.index);
+                    let windows = (!self.side_free.load(Ordering::Relaxed))
+                        .then(|| Query::two_sided(&first, self.index));
                     let _ = self.reps.send((first, windows));
                 }
                 self.ids.push(id);
@@ -528,10 +540,34 @@ impl Reader<'_> {
 
 /// The offers' side's channels with the requests' reader: the roots go to it, the first
 /// request of each shape comes from it.
-type ToRequests = (mpsc::Sender<Option<Roots>>, mpsc::Receiver<Rep>);
+type ToRequests<'a> = (mpsc::Sender<Option<Roots>>, FromReader<'a>);
+
+/// The first request of a shape, and its windows unless the offers' side is to make them.
+type Rep = (Arc<ClassAd>, Option<Vec<Query>>);
 
 /// The first request of a shape, and its windows.
-type Rep = (Arc<ClassAd>, Vec<Query>);
+type Ready = (Arc<ClassAd>, Vec<Query>);
+
+/// What the offers' side receives from the requests' reader.
+struct FromReader<'a> {
+    reps: mpsc::Receiver<Rep>,
+    /// Set once this side waits for them: the reader sends windows unmade from then on.
+    free: &'a AtomicBool,
+    index: &'a IndexOptions,
+}
+
+impl<'a> FromReader<'a> {
+    /// The requests as they come, until the reader is done, each with its windows (made here
+    /// for those sent without); this side is marked free first.
+    fn ready(self) -> impl Iterator<Item = Ready> + 'a {
+        self.free.store(true, Ordering::Relaxed);
+        let index = self.index;
+        self.reps.into_iter().map(move |(r, w)| {
+            let w = w.unwrap_or_else(|| Query::two_sided(&r, index));
+            (r, w)
+        })
+    }
+}
 
 /// What a cycle prepares of its offers: read, indexed (or pooled for `naive`), their ranks
 /// classed; the roots of the requests' signatures are passed back as soon as they are known.
@@ -555,7 +591,7 @@ impl OfferSide {
         db: &Db,
         opts: &CycleOptions,
         eval: &EvalOptions,
-        requests: Option<ToRequests>,
+        requests: Option<ToRequests<'_>>,
     ) -> Result<OfferSide, CycleError> {
         let t = Instant::now();
         let (offers, marks) = Collection::scan_marked(db, &opts.offers)?;
@@ -591,7 +627,7 @@ impl OfferSide {
                 };
                 let index = lap.elapsed().as_secs_f64();
                 lap = Instant::now();
-                let reps: Vec<Rep> = reps.into_iter().flatten().collect();
+                let reps: Vec<Ready> = reps.into_iter().flat_map(FromReader::ready).collect();
                 (pool, reps, index)
             }
         };
@@ -620,16 +656,16 @@ fn lend(
     offers: &Collection,
     marks: &[(u64, u64)],
     numbers: held::Numbers,
-    reps: Option<mpsc::Receiver<Rep>>,
+    reps: Option<FromReader<'_>>,
     start: Instant,
-) -> Result<(Offers, Vec<Rep>, f64), CycleError> {
+) -> Result<(Offers, Vec<Ready>, f64), CycleError> {
     let coll = opts.offers.as_str();
     let views = held::views(&offers.ads, numbers.clone());
     db.hold_index_of(coll, &offers.ids, &offers.ads, marks)?;
     let mut have = db.with_index(coll, |h| h.index.imported_attrs())?;
     let mut busy = start.elapsed().as_secs_f64();
     let mut got = Vec::new();
-    for rep in reps.into_iter().flatten() {
+    for rep in reps.into_iter().flat_map(FromReader::ready) {
         let t = Instant::now();
         let mut missing: Vec<adjoin_query::Key> = rep
             .1

@@ -254,16 +254,14 @@ impl RankWalk {
         if self.left.saturating_mul(SPARSE) >= unseen {
             return;
         }
-        let at = self.at;
-        let mut ahead: Vec<u32> = self
-            .candidates
-            .iter()
-            .filter_map(|o| self.sorted.position(o))
-            .filter(|&p| p >= at)
-            .map(|p| p as u32)
-            .collect();
-        ahead.sort_unstable();
-        self.ahead = Some(ahead);
+        // The places as a word set, read in order: no sort.
+        let (at, sorted) = (self.at, &self.sorted);
+        let n = u32::try_from(sorted.entries.len()).unwrap_or(u32::MAX);
+        let places = self.candidates.mapped(n, |o| {
+            let p = sorted.position(o)?;
+            (p >= at).then_some(p as u32)
+        });
+        self.ahead = Some(places.iter().collect());
         self.at = 0;
     }
 }

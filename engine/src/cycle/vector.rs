@@ -1,7 +1,7 @@
 //! Docking vectors as values: a rank as a vector component, and the lexicographic comparison of
 //! vectors. A leaf: `dock`, `matchlist` and `ranks` all build on it, and it on none of them.
 
-use adjoin_query::eval::{eval_key_in_match, EvalOptions, MatchAds};
+use adjoin_query::eval::{eval_key_in_match, quick_key_in_match, EvalOptions, MatchAds};
 use adjoin_query::{Key, Value};
 use std::cmp::Ordering;
 
@@ -11,7 +11,10 @@ pub(crate) fn rank_of(rank: Key, ads: MatchAds<'_>, opts: &EvalOptions) -> Value
     if ads.my.get_key(rank).is_none() {
         return Value::Int(0);
     }
-    rank_number(&eval_key_in_match(rank, ads, opts))
+    // Most ranks are plain enough to need no evaluator.
+    let v =
+        quick_key_in_match(rank, ads, opts).unwrap_or_else(|| eval_key_in_match(rank, ads, opts));
+    rank_number(&v)
 }
 
 /// A rank as a vector component: numbers as they are (`-0.0` as `0.0`: HTCondor compares ranks

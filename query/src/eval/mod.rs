@@ -17,6 +17,7 @@ mod expr;
 pub mod host;
 mod logic;
 pub mod ops;
+mod quick;
 mod scope;
 mod select;
 mod time_ops;
@@ -36,6 +37,7 @@ pub use compare::cmp_ignore_case;
 pub use counters::{counters, evaluation_count, Counters};
 pub use logic::bool_equiv;
 pub use ops::{apply_binary, apply_unary};
+pub use quick::quick_key_in_match;
 pub use scope::Found;
 pub use tracked::eval_tracked;
 

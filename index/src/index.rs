@@ -285,6 +285,9 @@ pub struct Index {
     pub(crate) live: Bits,
     /// Live units with more than one rectangle (when none, RIDs stand for units one to one).
     pub(crate) multi: usize,
+    /// The RIDs of those units after their first: a set of RIDs names as many units as it
+    /// holds RIDs not here, and the units of those here whose first it lacks.
+    pub(crate) extra: Bits,
     pub(crate) deferring: bool,
     pub(crate) counters: Counters,
 }
@@ -314,6 +317,7 @@ impl Index {
             never: Bits::new(),
             live: Bits::new(),
             multi: 0,
+            extra: Bits::new(),
             deferring: false,
             counters: Counters::default(),
         }
@@ -718,6 +722,9 @@ impl Index {
                 }
             }
             if let Some(Some(data)) = self.units.get_mut(u as usize) {
+                if !data.rids.is_empty() {
+                    self.extra.insert(rid);
+                }
                 data.rids.push(rid);
             }
             let i = self
@@ -747,6 +754,7 @@ impl Index {
         self.multi -= usize::from(data.rids.len() > 1);
         let defer = self.deferring;
         for &rid in &data.rids {
+            self.extra.remove(rid);
             if let Some((Bounds(exp), _)) = self
                 .rects
                 .get(rid as usize)

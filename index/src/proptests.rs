@@ -197,6 +197,24 @@ fn check_query(
             .map(|(ad, port)| Hit { ad, port })
             .collect()
     };
+    // The units among RIDs, counted without a map of them: as many as a map finds, for the
+    // answer and for parts of it (units whose first RID is missing).
+    for part in [0, 2, 3] {
+        let rids = match part {
+            0 => a.rids.clone(),
+            n => crate::Bits::from_rids(a.rids.iter().filter(|r| r % n != 0)),
+        };
+        let units: BTreeSet<u32> = rids
+            .iter()
+            .filter_map(|r| idx.rids.owner(r).map(|o| o.unit))
+            .collect();
+        prop_assert_eq!(
+            idx.count_units(&rids),
+            units.len() as u64,
+            "{}: units",
+            what
+        );
+    }
     let raw = hits_of(&a.rids);
     let exact = hits_of(&a.exact);
     prop_assert!(

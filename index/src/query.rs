@@ -222,17 +222,27 @@ impl Index {
         }
     }
 
-    /// The number of distinct units among `rids`.
-    fn count_units(&self, rids: &Bits) -> u64 {
+    /// The number of distinct units among `rids`: each counted by its first RID, or, when
+    /// that is not among them, by its others (few: units of several rectangles).
+    pub(crate) fn count_units(&self, rids: &Bits) -> u64 {
         if self.one_rect_per_unit() {
             return rids.len();
         }
+        let others = rids.and(&self.extra);
         let owners = self.rids.owners();
-        let hint = self.units.len() as u32;
-        rids.mapped(hint, |r| {
-            owners.get(r as usize).copied().flatten().map(|o| o.unit)
-        })
-        .len()
+        let mut lacking: Vec<u32> = others
+            .iter()
+            .filter_map(|r| owners.get(r as usize).copied().flatten())
+            .filter(|o| {
+                self.unit(o.unit)
+                    .and_then(|d| d.rids.first())
+                    .is_some_and(|&first| !rids.contains(first))
+            })
+            .map(|o| o.unit)
+            .collect();
+        lacking.sort_unstable();
+        lacking.dedup();
+        rids.len() - others.len() + lacking.len() as u64
     }
 
     /// Cheap and selective first: equality windows (one key), absent attributes (one set),

@@ -402,9 +402,12 @@ impl Index {
             idx.multi += usize::from(count > 1);
             let never = count == 0;
             let mut rids = Few::default();
-            for _ in 0..count.max(1) {
+            for nth in 0..count.max(1) {
                 let rid = u32::try_from(owners.len()).map_err(|_| IndexError::RidsExhausted)?;
                 owners.push(Some(RidOwner { unit: u, ad }));
+                if nth > 0 {
+                    idx.extra.insert(rid);
+                }
                 let mut record = None;
                 if !never {
                     let nb = snap.rect_bounds[rect] as usize;

@@ -238,6 +238,21 @@ mod tests {
         Arc::new(parse::classad(text).expect("parses"))
     }
 
+    /// `offers` indexed, readied for `requests` as a cycle readies them before serving.
+    fn indexed(offers: &[Arc<ClassAd>], requests: &[Arc<ClassAd>]) -> Offers {
+        let coll = Collection {
+            ids: Vec::new(),
+            ads: offers.to_vec(),
+            damaged: Vec::new(),
+        };
+        let opts = IndexOptions::default();
+        let mut pool = Offers::indexed(&coll, opts.clone()).expect("index");
+        for r in requests {
+            pool.prepare_for(r, Query::two_sided(r, &opts));
+        }
+        pool
+    }
+
     #[test]
     fn the_first_of_each_cluster_that_wants_a_match_runs() {
         let eval = EvalOptions::default();
@@ -257,14 +272,7 @@ mod tests {
             .map(|i| ad(&format!("[Memory = {i}; Requirements = true]")))
             .collect();
         let requests = vec![ad("[Requirements = TARGET.Memory >= 2]")];
-        let coll = Collection {
-            ids: Vec::new(),
-            ads: offers.clone(),
-            damaged: Vec::new(),
-        };
-        let opts = IndexOptions::default();
-        let mut pool = Offers::indexed(&coll, opts.clone()).expect("index");
-        pool.prepare_for(&requests[0], Query::two_sided(&requests[0], &opts));
+        let mut pool = indexed(&offers, &requests);
         let Some(lent) = pool.lend_ahead() else {
             panic!("an indexed pool lends");
         };
@@ -301,20 +309,14 @@ mod tests {
                 ))
             })
             .collect();
+        let mut ahead_pool = indexed(&offers, &requests);
+        let mut plain = indexed(&offers, &requests);
         let coll = Collection {
             ids: Vec::new(),
             ads: offers.clone(),
             damaged: Vec::new(),
         };
-        let opts = IndexOptions::default();
-        let mut ahead_pool = Offers::indexed(&coll, opts.clone()).expect("index");
-        let mut plain = Offers::indexed(&coll, opts.clone()).expect("index");
-        let mut naive = Offers::naive(&coll, opts.eval.clone());
-        // Readied as a cycle readies its requests before serving.
-        for r in &requests {
-            ahead_pool.prepare_for(r, Query::two_sided(r, &opts));
-            plain.prepare_for(r, Query::two_sided(r, &opts));
-        }
+        let mut naive = Offers::naive(&coll, IndexOptions::default().eval);
         let Some(lent) = ahead_pool.lend_ahead() else {
             panic!("an indexed pool lends");
         };

@@ -319,22 +319,7 @@ impl Offers {
     /// Drops offer `id` (consumed) from every later search.
     pub fn remove(&mut self, id: AdId) {
         match self {
-            Offers::Indexed {
-                index,
-                gone,
-                taken,
-                log,
-                ..
-            } => {
-                let rids = index.rids_of(id);
-                for &rid in &rids {
-                    gone.insert(rid);
-                }
-                taken.insert(id);
-                if let Some(l) = log {
-                    l.gone(&rids);
-                }
-            }
+            Offers::Indexed { .. } => self.mark(id, true),
             Offers::Naive { units, .. } => {
                 if let Some(u) = units.get_mut(id as usize) {
                     *u = None;
@@ -346,25 +331,41 @@ impl Offers {
     /// Puts back offer `id` (`ad`), removed by a match that was undone.
     pub fn restore(&mut self, id: AdId, ad: &Arc<ClassAd>) {
         match self {
-            Offers::Indexed {
-                index,
-                gone,
-                taken,
-                log,
-                ..
-            } => {
-                let rids = index.rids_of(id);
-                for &rid in &rids {
-                    gone.remove(rid);
-                }
-                taken.remove(id);
-                if let Some(l) = log {
-                    l.back(&rids);
-                }
-            }
+            Offers::Indexed { .. } => self.mark(id, false),
             Offers::Naive { units: offers, .. } => {
                 if let Some(u) = offers.get_mut(id as usize) {
                     *u = Some(units(ad).into_iter().map(|u| u.ad).collect());
+                }
+            }
+        }
+    }
+
+    /// Offer `id` of an indexed pool gone (`went`) or back: its rectangles, its place, and
+    /// the log the windows run ahead read.
+    fn mark(&mut self, id: AdId, went: bool) {
+        if let Offers::Indexed {
+            index,
+            gone,
+            taken,
+            log,
+            ..
+        } = self
+        {
+            let rids = index.rids_of(id);
+            for &rid in &rids {
+                match went {
+                    true => gone.insert(rid),
+                    false => gone.remove(rid),
+                };
+            }
+            match went {
+                true => taken.insert(id),
+                false => taken.remove(id),
+            };
+            if let Some(l) = log {
+                match went {
+                    true => l.gone(&rids),
+                    false => l.back(&rids),
                 }
             }
         }

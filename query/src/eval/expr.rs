@@ -217,19 +217,10 @@ impl<'a> Evaluator<'a> {
     /// The value of a literal written in `scope` (a literal ad gets `scope` as its parent).
     #[inline(never)]
     pub fn literal(&mut self, v: &'a Value, scope: &'a Scope<'a>) -> Val<'a> {
-        match v {
-            Value::Undefined => Val::Undefined,
-            Value::Error => Val::Error,
-            Value::Bool(b) => Val::Bool(*b),
-            Value::Int(i) => Val::Int(*i),
-            Value::Real(r) => Val::Real(*r),
-            Value::Str(s) => Val::Str(s),
-            Value::AbsTime(t) => Val::AbsTime(*t),
-            // HTCondor's quirk, kept: a relative-time *literal* (`relTime("1:30")`, folded at
-            // parse time) evaluates to a real; `relTime(90)`, a call, yields a reltime.
-            Value::RelTime(t) => Val::Real(*t),
-            Value::Ad(ad) => Val::Ad(self.scope(ad, Some(scope))),
-            Value::List(items) => {
+        match literal_kind(v) {
+            Literal::Scalar(x) => x,
+            Literal::Ad(ad) => Val::Ad(self.scope(ad, Some(scope))),
+            Literal::List(items) => {
                 if !self.enter() {
                     return Val::Error;
                 }
@@ -242,4 +233,32 @@ impl<'a> Evaluator<'a> {
             }
         }
     }
+}
+
+/// A literal as the evaluator reads it: a scalar value, or what it builds in a scope.
+pub(crate) enum Literal<'a> {
+    /// Read as it is.
+    Scalar(Val<'a>),
+    /// A list, its items read in turn.
+    List(&'a [Value]),
+    /// A nested ad, given the scope it is written in.
+    Ad(&'a ClassAd),
+}
+
+/// How the evaluator reads literal `v`.
+pub(crate) fn literal_kind(v: &Value) -> Literal<'_> {
+    Literal::Scalar(match v {
+        Value::Undefined => Val::Undefined,
+        Value::Error => Val::Error,
+        Value::Bool(b) => Val::Bool(*b),
+        Value::Int(i) => Val::Int(*i),
+        Value::Real(r) => Val::Real(*r),
+        Value::Str(s) => Val::Str(s),
+        Value::AbsTime(t) => Val::AbsTime(*t),
+        // HTCondor's quirk, kept: a relative-time *literal* (`relTime("1:30")`, folded at
+        // parse time) evaluates to a real; `relTime(90)`, a call, yields a reltime.
+        Value::RelTime(t) => Val::Real(*t),
+        Value::Ad(ad) => return Literal::Ad(ad),
+        Value::List(items) => return Literal::List(items),
+    })
 }

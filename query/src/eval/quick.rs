@@ -12,6 +12,7 @@
 //! to an expression, a selected name that is a keyword, or options whose budgets the
 //! expression might come near.
 
+use super::expr::{literal_kind, Literal};
 use super::ops::{apply_binary, apply_unary};
 use super::{EvalOptions, MatchAds};
 use crate::ast::{BinOp, Expr};
@@ -111,17 +112,12 @@ fn strict(op: BinOp) -> bool {
     !matches!(op, BinOp::And | BinOp::Or)
 }
 
-/// A literal as the evaluator reads it, when it is a scalar it reads plainly.
+/// A literal as the evaluator reads it, when it is a scalar (not a list or an ad).
 fn scalar(v: &Value) -> Option<Val<'_>> {
-    Some(match v {
-        Value::Undefined => Val::Undefined,
-        Value::Error => Val::Error,
-        Value::Bool(b) => Val::Bool(*b),
-        Value::Int(i) => Val::Int(*i),
-        Value::Real(r) => Val::Real(*r),
-        Value::Str(s) => Val::Str(s),
-        _ => return None,
-    })
+    match literal_kind(v) {
+        Literal::Scalar(x) => Some(x),
+        Literal::List(_) | Literal::Ad(_) => None,
+    }
 }
 
 #[cfg(test)]

@@ -15,10 +15,8 @@
 //! Only the requests that will compute a list are run ahead: the first of each cluster in
 //! serving order that wants a match. Serving asks for them by position ([`Ahead::take`]);
 //! what it passed over is dropped, and a request asked for again (a refusal sent the cycle
-//! back) or never run ahead is searched as before, on the serving thread. Serving never waits:
-//! an answer not there yet is claimed and searched by serving itself, and the thread passes
-//! over what is claimed, so that where windows are the longer work (large pools) both threads
-//! run them. At most [`AHEAD`] answers wait at once.
+//! back) or never run ahead is searched as before, on the serving thread. At most [`AHEAD`]
+//! answers wait at once.
 
 use super::held::{CycleAnswer, Gone};
 use super::offers::{windows_of, Lent};
@@ -27,8 +25,7 @@ use adjoin_index::{Bits, Query};
 use adjoin_query::eval::EvalOptions;
 use adjoin_query::ClassAd;
 use parking_lot::Mutex;
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TryRecvError};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
 
 /// Answers found ahead and not yet taken, at most.
@@ -101,10 +98,6 @@ pub(crate) struct Ahead {
     /// The place of the next answer to come.
     next: u32,
     rx: Receiver<(u32, Early)>,
-    /// Places before this one are searched by serving itself: the thread passes over them.
-    claimed: Arc<AtomicU32>,
-    /// Whether serving searches a window itself rather than wait for it.
-    steal: bool,
 }
 
 /// Not run ahead.
@@ -113,29 +106,13 @@ const NONE: u32 = u32::MAX;
 impl Ahead {
     /// What was found ahead for request `ri`, waiting for it if it is still to come; `None`
     /// when it was not run ahead or was passed over.
-    ///
-    /// When it has not come yet, serving does not wait: it claims it (and every place before
-    /// it), searches the window itself, and the thread passes over what is claimed — so that
-    /// when the windows are the longer work (large pools), both threads run them.
     pub(crate) fn take(&mut self, ri: usize) -> Option<Early> {
         let want = *self.place.get(ri)?;
         if want == NONE || want < self.next {
             return None;
         }
         loop {
-            let got = match self.steal {
-                true => match self.rx.try_recv() {
-                    Ok(got) => got,
-                    Err(TryRecvError::Empty) => {
-                        self.claimed.fetch_max(want + 1, Ordering::Relaxed);
-                        self.next = want + 1;
-                        return None;
-                    }
-                    Err(TryRecvError::Disconnected) => return None,
-                },
-                false => self.rx.recv().ok()?,
-            };
-            let (at, early) = got;
+            let (at, early) = self.rx.recv().ok()?;
             self.next = at + 1;
             if at == want {
                 return Some(early);
@@ -181,31 +158,18 @@ pub(crate) fn spawn<'s>(
         }
     }
     let (tx, rx) = sync_channel(AHEAD);
-    let claimed = Arc::new(AtomicU32::new(0));
-    let passed = Arc::clone(&claimed);
     let spawned = std::thread::Builder::new()
         .name("cycle-ahead".into())
-        .spawn_scoped(scope, move || search(lent, requests, &run, (&tx, &passed)));
+        .spawn_scoped(scope, move || search(lent, requests, &run, &tx));
     if let Err(e) = spawned {
         // No thread: serving searches every window itself.
         tracing::warn!(error = %e, "windows not run ahead");
     }
-    Ahead {
-        place,
-        next: 0,
-        rx,
-        claimed,
-        steal: true,
-    }
+    Ahead { place, next: 0, rx }
 }
 
 /// The thread: each request of `run` searched in turn, until serving stops listening.
-fn search(
-    lent: Lent,
-    requests: &[Arc<ClassAd>],
-    run: &[usize],
-    (tx, claimed): (&SyncSender<(u32, Early)>, &AtomicU32),
-) {
+fn search(lent: Lent, requests: &[Arc<ClassAd>], run: &[usize], tx: &SyncSender<(u32, Early)>) {
     let _span = tracing::debug_span!("cycle_ahead", requests = run.len()).entered();
     let Lent {
         index,
@@ -219,10 +183,6 @@ fn search(
         let Some(request) = requests.get(ri) else {
             continue;
         };
-        if at < claimed.load(Ordering::Relaxed) {
-            // Serving searched it itself.
-            continue;
-        }
         restores += catch_up(&mut gone, &changes);
         let qs = windows_of(&mut readied, request, &index);
         let window = match &qs[..] {
@@ -319,7 +279,7 @@ mod tests {
         // Offer 5 is taken, the window run without it, then offer 5 comes back.
         pool.remove(5);
         let (tx, rx) = sync_channel(1);
-        search(lent, &requests, &[0], (&tx, &AtomicU32::new(0)));
+        search(lent, &requests, &[0], &tx);
         let Ok((0, early)) = rx.recv() else {
             panic!("the window was run");
         };
@@ -364,8 +324,6 @@ mod tests {
         let run = vec![2, 7, 5, 3, 11, 0];
         std::thread::scope(|s| {
             let mut ahead = spawn(s, lent, &requests, run);
-            // Waiting for each answer, so that which come ahead is known.
-            ahead.steal = false;
             for (step, ri) in [2, 5, 7, 3, 9, 11, 0].into_iter().enumerate() {
                 let early = ahead.take(ri);
                 assert_eq!(early.is_some(), ri != 7 && ri != 9, "request {ri}");

@@ -38,17 +38,10 @@ impl Sorted {
     pub fn new(mut entries: Vec<(Value, AdId)>, outside: RoaringBitmap) -> Sorted {
         match sort_keys(&entries) {
             // One integer per value, ordered as the values are: a sort of plain pairs.
-            Some(mut keyed) => {
-                keyed.sort_unstable_by_key(|&(k, o, _)| (std::cmp::Reverse(k), o));
-                let mut slots: Vec<Option<Value>> =
-                    entries.into_iter().map(|(v, _)| Some(v)).collect();
-                entries = keyed
-                    .into_iter()
-                    .map(|(_, o, i)| {
-                        let v = slots.get_mut(i as usize).and_then(Option::take);
-                        (v.unwrap_or(Value::Int(0)), o)
-                    })
-                    .collect();
+            Some(keys) => {
+                let mut keyed: Vec<(i64, (Value, AdId))> = keys.into_iter().zip(entries).collect();
+                keyed.sort_unstable_by_key(|(k, (_, o))| (std::cmp::Reverse(*k), *o));
+                entries = keyed.into_iter().map(|(_, e)| e).collect();
             }
             None => entries.sort_by(|a, b| by_value(&a.0, &b.0).then(a.1.cmp(&b.1))),
         }
@@ -75,11 +68,11 @@ impl Sorted {
     }
 }
 
-/// Each entry's value as an integer ordered as [`by_value`] orders the values (reversed),
-/// with its offer and place: the integers themselves when every value is one; otherwise each
+/// Each entry's value as an integer ordered as [`by_value`] orders the values (reversed): the
+/// integers themselves when every value is one; otherwise each
 /// value as the double it compares as, by the bits of `f64::total_cmp` (`None` when some
 /// integer is beyond 2^53, which compares exactly with other integers only).
-fn sort_keys(entries: &[(Value, AdId)]) -> Option<Vec<(i64, AdId, u32)>> {
+fn sort_keys(entries: &[(Value, AdId)]) -> Option<Vec<i64>> {
     const EXACT: i64 = 1 << 53;
     let ints = entries.iter().all(|e| matches!(e.0, Value::Int(_)));
     let key = |v: &Value| -> Option<i64> {
@@ -91,10 +84,7 @@ fn sort_keys(entries: &[(Value, AdId)]) -> Option<Vec<(i64, AdId, u32)>> {
             _ => Some(total_bits(0.0)),
         }
     };
-    (0u32..)
-        .zip(entries)
-        .map(|(i, (v, o))| Some((key(v)?, *o, i)))
-        .collect()
+    entries.iter().map(|(v, _)| key(v)).collect()
 }
 
 /// `x` as an integer ordered as `f64::total_cmp` orders the doubles.

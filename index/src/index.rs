@@ -288,6 +288,9 @@ pub struct Index {
     /// The RIDs of those units after their first: a set of RIDs names as many units as it
     /// holds RIDs not here, and the units of those here whose first it lacks.
     pub(crate) extra: Bits,
+    /// Ads with more than one unit (ports; when none, the units among some RIDs are their
+    /// ads).
+    pub(crate) several: usize,
     pub(crate) deferring: bool,
     pub(crate) counters: Counters,
 }
@@ -318,6 +321,7 @@ impl Index {
             live: Bits::new(),
             multi: 0,
             extra: Bits::new(),
+            several: 0,
             deferring: false,
             counters: Counters::default(),
         }
@@ -526,6 +530,11 @@ impl Index {
         self.multi == 0
     }
 
+    /// Whether no ad has more than one unit.
+    pub(crate) fn one_unit_per_ad(&self) -> bool {
+        self.several == 0
+    }
+
     pub(crate) fn unit(&self, u: u32) -> Option<&UnitData> {
         self.units.get(u as usize)?.as_ref()
     }
@@ -617,6 +626,7 @@ impl Index {
                 }
             }
         }
+        self.several += usize::from(stored.len() > 1);
         self.ads.insert(id, Few::from(stored));
         Ok(report)
     }
@@ -740,6 +750,7 @@ impl Index {
         let Some(us) = self.ads.remove(&id) else {
             return false;
         };
+        self.several -= usize::from(us.len() > 1);
         for &u in us.iter() {
             self.drop_unit(u);
         }

@@ -191,6 +191,21 @@ fn check_query(
             what
         );
     }
+    // Uncounted, its units counted as it is split by ad: as many as the window counts.
+    let mut u = idx.candidates_uncounted(q, &crate::Bits::new(), cache);
+    idx.split_ads_counted(&mut u);
+    prop_assert_eq!(
+        u.explain.candidates,
+        a.explain.candidates,
+        "{}: units split out",
+        what
+    );
+    prop_assert_eq!(
+        idx.several,
+        idx.ads.values().filter(|us| us.len() > 1).count(),
+        "{}: ads of several units",
+        what
+    );
     let hits_of = |rids: &crate::Bits| -> BTreeSet<Hit> {
         rids.iter()
             .filter_map(|r| idx.owner(r))

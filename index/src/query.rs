@@ -73,7 +73,10 @@ const STEP_CACHE_BYTES: usize = 256 << 20;
 /// queries over one index ([`Index::candidates_cached`]), so that a step met again costs one
 /// intersection instead of a probe. A step's set is kept from its second use on (steps met
 /// once, e.g. a bound no other query states, cost no memory), up to 256 MiB. Valid only while
-/// the index does not change: its owner clears it on every insert or removal.
+/// the index does not change: its owner clears it on every insert or removal. A step answered
+/// from it is still counted as a probe (and making a set is not): the counters tell the steps
+/// a window answered from the axes, whatever was remembered, so that they do not depend on
+/// which windows went through which cache (`adjoin`'s cycles search on two threads).
 #[derive(Debug, Default)]
 pub struct StepCache {
     sets: FxHashMap<Probe, Bits>,
@@ -113,8 +116,40 @@ impl Index {
         self.window(q, except, Some(cache))
     }
 
+    /// [`Index::candidates_cached`] without adding to the index's counters: the window's
+    /// work, in its [`Explain`], is counted when its answer is used ([`Index::count`]) — so
+    /// that windows searched ahead and never used are not. Its candidate units are not
+    /// counted (unless explained): [`Index::split_ads_counted`] does.
+    pub fn candidates_uncounted(&self, q: &Query, except: &Bits, cache: &mut StepCache) -> Answer {
+        self.window_uncounted(q, except, Some(cache))
+    }
+
+    /// Adds a window's work (`ex`, from [`Index::candidates_uncounted`]) to the counters.
+    pub fn count(&self, ex: &Explain) {
+        let c = &self.counters;
+        Counters::add(&c.queries, 1);
+        Counters::add(&c.probes, ex.probes);
+        Counters::add(&c.filtered, ex.filtered);
+        Counters::add(&c.candidates, ex.candidates);
+    }
+
     /// [`Index::candidates_except`] with or without a cache of steps.
-    fn window(&self, q: &Query, except: &Bits, mut cache: Option<&mut StepCache>) -> Answer {
+    fn window(&self, q: &Query, except: &Bits, cache: Option<&mut StepCache>) -> Answer {
+        let mut answer = self.window_uncounted(q, except, cache);
+        if !q.explained {
+            answer.explain.candidates = self.count_units(&answer.rids);
+        }
+        self.count(&answer.explain);
+        answer
+    }
+
+    /// [`Index::window`], its work left out of the counters.
+    fn window_uncounted(
+        &self,
+        q: &Query,
+        except: &Bits,
+        mut cache: Option<&mut StepCache>,
+    ) -> Answer {
         let mut ex = Explain {
             direction: q.direction.to_string(),
             rectangles: q.rects.len(),
@@ -207,12 +242,11 @@ impl Index {
             (Bits::new(), Bits::new())
         };
         ex.unprepared = unprepared.iter().map(|k| k.as_str().to_owned()).collect();
-        ex.candidates = self.count_units(&rids);
-        let c = &self.counters;
-        Counters::add(&c.queries, 1);
-        Counters::add(&c.probes, ex.probes);
-        Counters::add(&c.filtered, ex.filtered);
-        Counters::add(&c.candidates, ex.candidates);
+        // Counted here when explaining; otherwise by the caller, when it counts the work
+        // ([`Index::split_ads_counted`] counts them cheaply).
+        if q.explained {
+            ex.candidates = self.count_units(&rids);
+        }
         Answer {
             rids,
             exact,
@@ -303,6 +337,8 @@ impl Index {
                 _ => None,
             };
             if let Some(set) = cached {
+                // A probe all the same, answered from the set remembered.
+                ex.probes += 1;
                 o.and_assign(set);
             } else if filtered {
                 ex.filtered += size;
@@ -333,7 +369,6 @@ impl Index {
             }
             let mut all = self.live.clone();
             self.probe(&mut all, step);
-            Counters::add(&self.counters.probes, 1);
             cache.bytes += all.bytes();
             cache.sets.insert(step.clone(), all);
         }
@@ -544,6 +579,18 @@ impl Index {
     pub fn split_ads(&self, a: &Answer) -> (RoaringBitmap, RoaringBitmap) {
         let (sure, pending) = self.split_ads_bits(a);
         (sure.to_roaring(), pending.to_roaring())
+    }
+
+    /// [`Index::split_ads_bits`] of an answer from [`Index::candidates_uncounted`], its
+    /// candidate units counted into its [`Explain`] — when no ad has several units, as the
+    /// ads split out, without looking at the units.
+    pub fn split_ads_counted(&self, a: &mut Answer) -> (Bits, Bits) {
+        let (sure, pending) = self.split_ads_bits(a);
+        a.explain.candidates = match self.one_unit_per_ad() {
+            true => sure.len() + pending.len(),
+            false => self.count_units(&a.rids),
+        };
+        (sure, pending)
     }
 
     /// [`Index::split_ads`] as word sets of ad ids.

@@ -465,6 +465,7 @@ impl Index {
             }));
             idx.ads.entry(ad).or_default().push(u);
         }
+        idx.several = idx.ads.values().filter(|us| us.len() > 1).count();
         idx.rids = Rids::from_owners(owners);
         // The axes, each from its column, on threads of their own.
         let (units, ends_of, points) = (&idx.units, &interval_ends, &value_points);

@@ -1,30 +1,39 @@
 //! Windows run ahead of serving, on the second core.
 //!
 //! Serving is sequential (each match takes an offer from every later request), but a
-//! request's window among the offers left is its window among any more offers, less those
-//! since taken (each step keeps or drops a rectangle on its own,
+//! request's window among the offers left is its window among more offers, less those taken
+//! since (each step keeps or drops a rectangle on its own,
 //! [`Answer::remove`](adjoin_index::Answer::remove)). So while one thread serves, a second
-//! runs the windows of the requests to come, in serving order, among the offers not taken as
-//! far as it knows (serving logs what it takes, [`Log`], and the thread catches up before each
-//! window), and splits each answer by offer; serving takes out the offers taken since (one
-//! word operation per set) and goes on to rank and confirm. An answer found before an offer
-//! was put back (a durable cycle undoing a match) is not used. The two threads share the
-//! index, which does not change under a cycle that serves whole offers (partitionable ones are
-//! served apart, `partition.rs`).
+//! runs the windows of the requests to come, in serving order, among the offers there when
+//! the cycle began serving, and splits each answer by offer; serving takes out the offers
+//! taken since (one word operation per set) and goes on to rank and confirm. An answer lacks
+//! only the offers gone before it began: one of those put back (a durable cycle undoing a
+//! match) makes the answers found ahead stale ([`Log`]), and serving searches again. The two
+//! threads share the index, which does not change under a cycle that serves whole offers
+//! (partitionable ones are served apart, `partition.rs`).
 //!
 //! Only the requests that will compute a list are run ahead: the first of each cluster in
 //! serving order that wants a match. Serving asks for them by position ([`Ahead::take`]);
 //! what it passed over is dropped, and a request asked for again (a refusal sent the cycle
-//! back) or never run ahead is searched as before, on the serving thread. At most [`AHEAD`]
-//! answers wait at once.
+//! back) or never run ahead is searched as before, on the serving thread. Serving never
+//! waits: an answer not there yet is claimed and searched by serving itself, as the thread
+//! would search it, and the thread passes over what is claimed — so that where windows are
+//! the longer work (large pools) both threads run them. At most [`AHEAD`] answers wait at once.
+//!
+//! Which thread searched a window changes nothing reported: each window searches among the
+//! same offers whoever runs it, counts a step answered from a remembered set as the probe it
+//! stands for ([`StepCache`]), and its work is counted only when serving takes its answer
+//! ([`CycleIndex::count`](super::held::CycleIndex::count)).
 
-use super::held::{CycleAnswer, Gone};
+use super::held::{CycleAnswer, CycleIndex, Gone};
 use super::offers::{windows_of, Lent};
 use super::order;
+use adjoin_index::query::StepCache;
 use adjoin_index::{Bits, Query};
 use adjoin_query::eval::EvalOptions;
 use adjoin_query::ClassAd;
-use parking_lot::Mutex;
+use rustc_hash::FxHashMap;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
 
@@ -36,46 +45,38 @@ pub(crate) const AHEAD: usize = 32;
 pub struct Early {
     /// The windows (one per probing unit).
     pub qs: Vec<Query>,
-    /// The answer to the only window, among the offers not taken as the thread knew them.
+    /// The answer to the only window, among the offers there when serving began.
     pub window: Option<Window>,
-    /// How many rectangles had been put back then ([`Log::current`]).
-    pub restores: u64,
 }
 
-/// Rectangles gone (`true`) and back (`false`), in the order serving changed them.
-type Changes = Arc<Mutex<Vec<(u32, bool)>>>;
-
-/// Serving's log of the offers it takes and puts back, for the thread running ahead.
-#[derive(Debug, Default)]
+/// Serving's note of the offers it puts back, for the answers found ahead: they lack the
+/// offers gone before serving began, and are stale once one of those is back.
+#[derive(Debug)]
 pub struct Log {
-    changes: Changes,
-    /// Rectangles put back so far.
-    restores: u64,
+    /// The rectangles gone when serving began.
+    before: Gone,
+    stale: bool,
 }
 
 impl Log {
-    /// A new log, and its reading end.
-    pub(crate) fn new() -> (Log, Changes) {
-        let log = Log::default();
-        let changes = Arc::clone(&log.changes);
-        (log, changes)
-    }
-
-    /// An offer's rectangles `rids` are gone.
-    pub(crate) fn gone(&self, rids: &[u32]) {
-        self.changes.lock().extend(rids.iter().map(|&r| (r, true)));
+    /// A log for windows searched among the offers not `before`.
+    pub(crate) fn new(before: Gone) -> Log {
+        Log {
+            before,
+            stale: false,
+        }
     }
 
     /// An offer's rectangles `rids` are back.
     pub(crate) fn back(&mut self, rids: &[u32]) {
-        self.changes.lock().extend(rids.iter().map(|&r| (r, false)));
-        self.restores += rids.len() as u64;
+        if rids.iter().any(|&r| self.before.contains(r)) {
+            self.stale = true;
+        }
     }
 
-    /// Whether `e` was found with no offer put back since: what it takes out is all that
-    /// has changed.
-    pub(crate) fn current(&self, e: &Early) -> bool {
-        e.restores == self.restores
+    /// Whether the answers found ahead hold every offer there now (less those taken since).
+    pub(crate) fn current(&self) -> bool {
+        !self.stale
     }
 }
 
@@ -90,29 +91,86 @@ pub struct Window {
     pub pending: Bits,
 }
 
+/// What searches windows ahead: the index, the offers gone when serving began, and the
+/// searcher's own windows and steps remembered.
+struct Searcher {
+    index: Arc<CycleIndex>,
+    before: Gone,
+    readied: FxHashMap<usize, (Arc<ClassAd>, Vec<Query>)>,
+    steps: Box<StepCache>,
+}
+
+impl Searcher {
+    /// `request`'s windows, and the answer to the only one when the index answers it as it is.
+    fn find(&mut self, request: &Arc<ClassAd>) -> Early {
+        let qs = windows_of(&mut self.readied, request, &self.index);
+        let window = match &qs[..] {
+            [q] if self.index.prepared(q) => {
+                let mut answer = self
+                    .index
+                    .candidates_uncounted(q, &self.before, &mut self.steps);
+                let (sure, pending) = self.index.split_ads_counted(&mut answer);
+                Some(Window {
+                    answer,
+                    sure,
+                    pending,
+                })
+            }
+            _ => None,
+        };
+        Early { qs, window }
+    }
+}
+
 /// Serving's end: the answers found ahead, in serving order.
-#[derive(Debug)]
 pub(crate) struct Ahead {
     /// Each request's place among those run ahead, by position ([`NONE`]: not run ahead).
     place: Vec<u32>,
     /// The place of the next answer to come.
     next: u32,
     rx: Receiver<(u32, Early)>,
+    /// Places before this one are searched by serving itself: the thread passes over them.
+    claimed: Arc<AtomicU32>,
+    /// Serving's own searcher, for the answers it does not wait for.
+    own: Searcher,
+    /// Whether serving searches a window itself rather than wait for it.
+    steal: bool,
+}
+
+impl std::fmt::Debug for Ahead {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ahead")
+            .field("next", &self.next)
+            .field("steal", &self.steal)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Not run ahead.
 const NONE: u32 = u32::MAX;
 
 impl Ahead {
-    /// What was found ahead for request `ri`, waiting for it if it is still to come; `None`
-    /// when it was not run ahead or was passed over.
-    pub(crate) fn take(&mut self, ri: usize) -> Option<Early> {
+    /// What was found ahead for request `ri` (`request`); `None` when it was not run ahead or
+    /// was passed over.
+    ///
+    /// When it has not come yet, serving does not wait: it claims it (and every place before
+    /// it) and searches the window itself, as the thread would.
+    pub(crate) fn take(&mut self, ri: usize, request: &Arc<ClassAd>) -> Option<Early> {
         let want = *self.place.get(ri)?;
         if want == NONE || want < self.next {
             return None;
         }
         loop {
-            let (at, early) = self.rx.recv().ok()?;
+            let got = match self.steal {
+                // Not there yet (or no thread): searched now.
+                true => self.rx.try_recv().ok(),
+                false => self.rx.recv().ok(),
+            };
+            let Some((at, early)) = got else {
+                self.claimed.fetch_max(want + 1, Ordering::Relaxed);
+                self.next = want + 1;
+                return Some(self.own.find(request));
+            };
             self.next = at + 1;
             if at == want {
                 return Some(early);
@@ -158,72 +216,64 @@ pub(crate) fn spawn<'s>(
         }
     }
     let (tx, rx) = sync_channel(AHEAD);
+    let claimed = Arc::new(AtomicU32::new(0));
+    let passed = Arc::clone(&claimed);
+    let own = Searcher {
+        index: Arc::clone(&lent.index),
+        before: lent.gone.clone(),
+        readied: FxHashMap::default(),
+        steps: Box::default(),
+    };
     let spawned = std::thread::Builder::new()
         .name("cycle-ahead".into())
-        .spawn_scoped(scope, move || search(lent, requests, &run, &tx));
+        .spawn_scoped(scope, move || search(lent, requests, &run, (&tx, &passed)));
     if let Err(e) = spawned {
         // No thread: serving searches every window itself.
         tracing::warn!(error = %e, "windows not run ahead");
     }
-    Ahead { place, next: 0, rx }
+    Ahead {
+        place,
+        next: 0,
+        rx,
+        claimed,
+        own,
+        steal: true,
+    }
 }
 
-/// The thread: each request of `run` searched in turn, until serving stops listening.
-fn search(lent: Lent, requests: &[Arc<ClassAd>], run: &[usize], tx: &SyncSender<(u32, Early)>) {
+/// The thread: each request of `run` searched in turn, but those serving claimed, until
+/// serving stops listening.
+fn search(
+    lent: Lent,
+    requests: &[Arc<ClassAd>],
+    run: &[usize],
+    (tx, claimed): (&SyncSender<(u32, Early)>, &AtomicU32),
+) {
     let _span = tracing::debug_span!("cycle_ahead", requests = run.len()).entered();
     let Lent {
         index,
-        mut readied,
-        mut steps,
-        mut gone,
-        changes,
+        readied,
+        steps,
+        gone,
     } = lent;
-    let mut restores = 0;
+    let mut searcher = Searcher {
+        index,
+        before: gone,
+        readied,
+        steps,
+    };
     for (at, &ri) in (0..).zip(run) {
         let Some(request) = requests.get(ri) else {
             continue;
         };
-        restores += catch_up(&mut gone, &changes);
-        let qs = windows_of(&mut readied, request, &index);
-        let window = match &qs[..] {
-            [q] if index.prepared(q) => {
-                let answer = index.candidates_cached(q, &gone, &mut steps);
-                let (sure, pending) = index.split_ads_bits(&answer);
-                Some(Window {
-                    answer,
-                    sure,
-                    pending,
-                })
-            }
-            _ => None,
-        };
-        let early = Early {
-            qs,
-            window,
-            restores,
-        };
-        if tx.send((at, early)).is_err() {
+        if at < claimed.load(Ordering::Relaxed) {
+            // Serving searched it itself.
+            continue;
+        }
+        if tx.send((at, searcher.find(request))).is_err() {
             return;
         }
     }
-}
-
-/// Applies serving's changes to `gone`; the number of offers put back.
-fn catch_up(gone: &mut Gone, changes: &Changes) -> u64 {
-    let changes = std::mem::take(&mut *changes.lock());
-    let mut back = 0;
-    for (rid, went) in changes {
-        match went {
-            true => {
-                gone.insert(rid);
-            }
-            false => {
-                gone.remove(rid);
-                back += 1;
-            }
-        }
-    }
-    back
 }
 
 #[cfg(test)]
@@ -267,32 +317,55 @@ mod tests {
     }
 
     #[test]
-    fn an_answer_found_before_an_offer_came_back_is_not_used() {
+    fn answers_found_ahead_are_stale_once_an_offer_gone_before_comes_back() {
         let offers: Vec<Arc<ClassAd>> = (0..8)
             .map(|i| ad(&format!("[Memory = {i}; Requirements = true]")))
             .collect();
         let requests = vec![ad("[Requirements = TARGET.Memory >= 2]")];
-        let mut pool = indexed(&offers, &requests);
-        let Some(lent) = pool.lend_ahead() else {
-            panic!("an indexed pool lends");
-        };
-        // Offer 5 is taken, the window run without it, then offer 5 comes back.
-        pool.remove(5);
-        let (tx, rx) = sync_channel(1);
-        search(lent, &requests, &[0], &tx);
-        let Ok((0, early)) = rx.recv() else {
-            panic!("the window was run");
-        };
-        assert!(early.window.is_some());
-        pool.restore(5, &offers[5]);
-        pool.give_early(&requests[0], early);
-        let (got, _) = pool.candidates_unconfirmed(&requests[0], &offers);
-        assert_eq!(got.iter().collect::<Vec<_>>(), [2, 3, 4, 5, 6, 7]);
+        for gone_before in [true, false] {
+            let mut pool = indexed(&offers, &requests);
+            // Offer 5 is taken before serving begins, or after: the window is run, then
+            // offer 5 comes back.
+            if gone_before {
+                pool.remove(5);
+            }
+            let Some(lent) = pool.lend_ahead() else {
+                panic!("an indexed pool lends");
+            };
+            if !gone_before {
+                pool.remove(5);
+            }
+            let (tx, rx) = sync_channel(1);
+            search(lent, &requests, &[0], (&tx, &AtomicU32::new(0)));
+            let Ok((0, early)) = rx.recv() else {
+                panic!("the window was run");
+            };
+            assert!(early.window.is_some());
+            pool.restore(5, &offers[5]);
+            pool.give_early(&requests[0], early);
+            let (got, _) = pool.candidates_unconfirmed(&requests[0], &offers);
+            assert_eq!(got.iter().collect::<Vec<_>>(), [2, 3, 4, 5, 6, 7]);
+            let Offers::Indexed { log: Some(log), .. } = &pool else {
+                panic!("a lent pool logs");
+            };
+            assert_eq!(log.current(), !gone_before);
+        }
     }
 
     #[test]
-    fn answers_found_ahead_are_those_of_serving() {
-        let offers: Vec<Arc<ClassAd>> = (0..40)
+    fn answers_found_ahead_are_those_of_serving_and_count_alike_whoever_searched() {
+        // Waiting for every answer from the thread, or searching those not there yet.
+        let waited = serve_ahead(false);
+        for _ in 0..8 {
+            assert_eq!(serve_ahead(true), waited);
+        }
+    }
+
+    /// Serves a pool with windows run ahead (`steal`: serving does not wait for them),
+    /// checking each request's candidates against a pool without and against naive; the
+    /// pool's work (probes, evaluations).
+    fn serve_ahead(steal: bool) -> (u64, u64) {
+        let offers: Vec<Arc<ClassAd>> = (0..200)
             .map(|i| {
                 let cpus = i % 4;
                 ad(&format!(
@@ -303,7 +376,7 @@ mod tests {
             .collect();
         let requests: Vec<Arc<ClassAd>> = (0..12)
             .map(|i| {
-                let (cpus, mem) = (i % 3, i * 30);
+                let (cpus, mem) = (i % 3, i * 110);
                 ad(&format!(
                     "[Cpus = {cpus}; Requirements = TARGET.Memory >= {mem}]"
                 ))
@@ -317,6 +390,10 @@ mod tests {
             damaged: Vec::new(),
         };
         let mut naive = Offers::naive(&coll, IndexOptions::default().eval);
+        // One offer gone before serving begins.
+        for pool in [&mut ahead_pool, &mut plain, &mut naive] {
+            pool.remove(199);
+        }
         let Some(lent) = ahead_pool.lend_ahead() else {
             panic!("an indexed pool lends");
         };
@@ -324,10 +401,11 @@ mod tests {
         let run = vec![2, 7, 5, 3, 11, 0];
         std::thread::scope(|s| {
             let mut ahead = spawn(s, lent, &requests, run);
+            ahead.steal = steal;
             for (step, ri) in [2, 5, 7, 3, 9, 11, 0].into_iter().enumerate() {
-                let early = ahead.take(ri);
-                assert_eq!(early.is_some(), ri != 7 && ri != 9, "request {ri}");
                 let req = &requests[ri];
+                let early = ahead.take(ri, req);
+                assert_eq!(early.is_some(), ri != 7 && ri != 9, "request {ri}");
                 if let Some(e) = early {
                     ahead_pool.give_early(req, e);
                 }
@@ -355,5 +433,6 @@ mod tests {
                 }
             }
         });
+        ahead_pool.work()
     }
 }

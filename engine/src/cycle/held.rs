@@ -166,6 +166,14 @@ pub struct Gone {
 }
 
 impl Gone {
+    /// Whether rectangle `rid` is gone.
+    pub fn contains(&self, rid: u32) -> bool {
+        match rid & OVERLAY {
+            0 => self.shared.contains(rid),
+            _ => self.overlay.contains(rid & !OVERLAY),
+        }
+    }
+
     /// Adds rectangle `rid` (from [`CycleIndex::rids_of`]); whether it was not there.
     pub fn insert(&mut self, rid: u32) -> bool {
         match rid & OVERLAY {
@@ -297,14 +305,34 @@ impl CycleIndex {
 
     /// `q`'s window among the offers not `gone`.
     pub fn candidates_except(&self, q: &Query, gone: &Gone) -> CycleAnswer {
-        self.window(q, gone, None)
+        self.window(q, gone, None, true)
     }
 
     /// [`CycleIndex::candidates_except`], the shared index's window steps met before taken
     /// from `cache` (valid for the whole cycle: the shared index's rectangles never change
     /// under it — imports add axes, re-indexed offers go to the overlay).
     pub fn candidates_cached(&self, q: &Query, gone: &Gone, cache: &mut StepCache) -> CycleAnswer {
-        self.window(q, gone, Some(cache))
+        self.window(q, gone, Some(cache), true)
+    }
+
+    /// [`CycleIndex::candidates_cached`] without counting its work, which
+    /// [`CycleIndex::count`] adds once the answer is used (a window searched ahead of
+    /// serving, `ahead.rs`, and never used is not counted).
+    pub fn candidates_uncounted(
+        &self,
+        q: &Query,
+        gone: &Gone,
+        cache: &mut StepCache,
+    ) -> CycleAnswer {
+        self.window(q, gone, Some(cache), false)
+    }
+
+    /// Counts the work of `a`, from [`CycleIndex::candidates_uncounted`].
+    pub fn count(&self, a: &CycleAnswer) {
+        self.shared.count(&a.shared.explain);
+        if let Some(o) = &a.overlay {
+            self.overlay.count(&o.explain);
+        }
     }
 
     /// Whether `q`'s window needs nothing imported ([`CycleIndex::prepare`] would change
@@ -326,8 +354,14 @@ impl CycleIndex {
         }
     }
 
-    /// `q`'s window, through `cache` if given.
-    fn window(&self, q: &Query, gone: &Gone, cache: Option<&mut StepCache>) -> CycleAnswer {
+    /// `q`'s window, through `cache` if given, its work `counted` or not.
+    fn window(
+        &self,
+        q: &Query,
+        gone: &Gone,
+        cache: Option<&mut StepCache>,
+        counted: bool,
+    ) -> CycleAnswer {
         let except = match self.moved.is_empty() {
             true => Cow::Borrowed(&gone.shared),
             false => {
@@ -336,15 +370,20 @@ impl CycleIndex {
                 Cow::Owned(all)
             }
         };
-        let shared = match cache {
-            Some(c) => self.shared.candidates_cached(q, &except, c),
-            None => self.shared.candidates_except(q, &except),
+        let shared = match (cache, counted) {
+            (Some(c), true) => self.shared.candidates_cached(q, &except, c),
+            (Some(c), false) => self.shared.candidates_uncounted(q, &except, c),
+            (None, _) => self.shared.candidates_except(q, &except),
         };
-        CycleAnswer {
-            shared,
-            overlay: (!self.in_overlay.is_empty())
-                .then(|| self.overlay.candidates_except(q, &gone.overlay)),
-        }
+        let overlay = (!self.in_overlay.is_empty()).then(|| match counted {
+            true => self.overlay.candidates_except(q, &gone.overlay),
+            false => {
+                let mut none = StepCache::default();
+                self.overlay
+                    .candidates_uncounted(q, &gone.overlay, &mut none)
+            }
+        });
+        CycleAnswer { shared, overlay }
     }
 
     /// Confirms a raw answer: the positions of the offers with a matching unit.
@@ -372,15 +411,20 @@ impl CycleIndex {
         (sure, pending)
     }
 
-    /// [`CycleIndex::split_ads`] as word sets of positions.
-    pub fn split_ads_bits(&self, a: &CycleAnswer) -> (Bits, Bits) {
-        if a.overlay.is_none() {
-            let (sure, pending) = self.shared.split_ads_bits(&a.shared);
-            let n = &self.views.numbers;
-            return (n.positions_bits(sure), n.positions_bits(pending));
+    /// [`CycleIndex::split_ads`] as word sets, of an answer from
+    /// [`CycleIndex::candidates_uncounted`]: its candidate units counted as they are split
+    /// ([`Index::split_ads_counted`]), for [`CycleIndex::count`].
+    pub fn split_ads_counted(&self, a: &mut CycleAnswer) -> (Bits, Bits) {
+        let (sure, pending) = self.shared.split_ads_counted(&mut a.shared);
+        let n = &self.views.numbers;
+        let (mut sure, mut pending) = (n.positions_bits(sure), n.positions_bits(pending));
+        if let Some(o) = &mut a.overlay {
+            let (s, p) = self.overlay.split_ads_counted(o);
+            sure.or_assign(&s);
+            pending.or_assign(&p);
+            pending.andnot_assign(&sure);
         }
-        let (sure, pending) = self.split_ads(a);
-        (Bits::from_roaring(&sure), Bits::from_roaring(&pending))
+        (sure, pending)
     }
 
     /// Whether offer `p` (left pending by [`CycleIndex::split_ads`]) matches.

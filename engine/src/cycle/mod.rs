@@ -152,8 +152,9 @@ pub struct CycleReport {
     pub matched: usize,
     /// Wall-clock seconds.
     pub seconds: f64,
-    /// Index probes (axis probes; a window step met again is an intersection with its
-    /// remembered set, not a probe).
+    /// Index probes: the window steps answered from an axis (a step met again is answered
+    /// from its remembered set, and still counted), in the windows whose answers were used.
+    /// The same for the same pools whichever thread searched which window.
     pub probes: u64,
     /// Requirement evaluations (index confirmations, residual conjuncts and offers' sides
     /// evaluated once per class, or every pair with `naive`).
@@ -772,7 +773,7 @@ impl Cycle<'_> {
         let (pool, offers, dock, eval) = (&mut self.pool, self.offers, &self.dock, &self.eval);
         let ahead = &mut self.ahead;
         let compute = || {
-            if let Some(e) = ahead.as_mut().and_then(|a| a.take(ri)) {
+            if let Some(e) = ahead.as_mut().and_then(|a| a.take(ri, req)) {
                 pool.give_early(req, e);
             }
             // Ranked by the default vector without preferences (no fraction kept), the list

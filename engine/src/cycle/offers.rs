@@ -32,7 +32,7 @@ pub enum Offers {
         taken: Bits,
         /// What was found ahead of serving for one request (`ahead.rs`), by its ad.
         early: Option<Box<(Arc<ClassAd>, Early)>>,
-        /// What serving takes and puts back, logged while windows run ahead.
+        /// What serving puts back while windows run ahead (whether their answers hold).
         log: Option<Log>,
         /// The windows of the requests readied ([`Offers::prepare_for`]) and not yet
         /// searched, by the address of the request's ad (held here, so that the address
@@ -180,11 +180,7 @@ impl Offers {
         };
         if qs.len() != 1 {
             // Ports: every window confirmed now ([`Offers::candidates`], given them back).
-            let e = Early {
-                qs,
-                window: None,
-                restores: 0,
-            };
+            let e = Early { qs, window: None };
             *early = Some(Box::new((Arc::clone(request), e)));
             return (Bits::from_roaring(&self.candidates(request)), None);
         }
@@ -204,8 +200,9 @@ impl Offers {
             }
             None => {
                 prepare(idx, &query);
-                let answer = idx.candidates_cached(&query, gone, steps);
-                let (all, left) = idx.split_ads_bits(&answer);
+                let mut answer = idx.candidates_uncounted(&query, gone, steps);
+                let (all, left) = idx.split_ads_counted(&mut answer);
+                idx.count(&answer);
                 (answer, all, left)
             }
         };
@@ -295,23 +292,25 @@ impl Offers {
                 log,
                 ..
             } => {
-                let (l, changes) = Log::new();
-                *log = Some(l);
+                *log = Some(Log::new(gone.clone()));
                 Some(Lent {
                     index: Arc::clone(index),
                     readied: std::mem::take(readied),
                     steps: std::mem::take(steps),
                     gone: gone.clone(),
-                    changes,
                 })
             }
             Offers::Naive { .. } => None,
         }
     }
 
-    /// Hands `request`'s windows, found ahead of serving, to its next search.
+    /// Hands `request`'s windows, found ahead of serving, to its next search; their work is
+    /// counted now.
     pub(crate) fn give_early(&mut self, request: &Arc<ClassAd>, e: Early) {
-        if let Offers::Indexed { early, .. } = self {
+        if let Offers::Indexed { early, index, .. } = self {
+            if let Some(w) = &e.window {
+                index.count(&w.answer);
+            }
             *early = Some(Box::new((Arc::clone(request), e)));
         }
     }
@@ -340,8 +339,8 @@ impl Offers {
         }
     }
 
-    /// Offer `id` of an indexed pool gone (`went`) or back: its rectangles, its place, and
-    /// the log the windows run ahead read.
+    /// Offer `id` of an indexed pool gone (`went`) or back: its rectangles, its place, and,
+    /// when back, the log that tells whether the answers found ahead still hold.
     fn mark(&mut self, id: AdId, went: bool) {
         if let Offers::Indexed {
             index,
@@ -362,11 +361,8 @@ impl Offers {
                 true => taken.insert(id),
                 false => taken.remove(id),
             };
-            if let Some(l) = log {
-                match went {
-                    true => l.gone(&rids),
-                    false => l.back(&rids),
-                }
+            if let (Some(l), false) = (log, went) {
+                l.back(&rids);
             }
         }
     }
@@ -428,8 +424,6 @@ pub(crate) struct Lent {
     pub steps: Box<StepCache>,
     /// The offers gone so far.
     pub gone: Gone,
-    /// Where serving logs what it takes and puts back from now on.
-    pub changes: Arc<parking_lot::Mutex<Vec<(u32, bool)>>>,
 }
 
 /// Readies `index` for `q` ([`CycleIndex::prepare`]), unless windows run ahead share it
@@ -450,7 +444,7 @@ pub(crate) fn windows_of(
 }
 
 /// What was found ahead for `request`, taken out of `early` (left there for another); its
-/// answer dropped if an offer came back since it was found (`log`).
+/// answer dropped if an offer gone before it was found came back (`log`).
 fn early_for(
     early: &mut Option<Box<(Arc<ClassAd>, Early)>>,
     log: &Option<Log>,
@@ -458,7 +452,7 @@ fn early_for(
 ) -> Option<Early> {
     match early.take().map(|b| *b) {
         Some((ad, mut e)) if Arc::ptr_eq(&ad, request) => {
-            if log.as_ref().is_some_and(|l| !l.current(&e)) {
+            if log.as_ref().is_some_and(|l| !l.current()) {
                 e.window = None;
             }
             Some(e)

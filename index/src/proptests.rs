@@ -192,7 +192,7 @@ fn check_query(
         );
     }
     // Uncounted, its units counted as it is split by ad: as many as the window counts.
-    let mut u = idx.candidates_uncounted(q, &crate::Bits::new(), cache);
+    let mut u = idx.candidates_uncounted(q, &crate::Bits::new(), Some(cache));
     idx.split_ads_counted(&mut u);
     prop_assert_eq!(
         u.explain.candidates,

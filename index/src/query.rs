@@ -119,9 +119,21 @@ impl Index {
     /// [`Index::candidates_cached`] without adding to the index's counters: the window's
     /// work, in its [`Explain`], is counted when its answer is used ([`Index::count`]) — so
     /// that windows searched ahead and never used are not. Its candidate units are not
-    /// counted (unless explained): [`Index::split_ads_counted`] does.
-    pub fn candidates_uncounted(&self, q: &Query, except: &Bits, cache: &mut StepCache) -> Answer {
-        self.window_uncounted(q, except, Some(cache))
+    /// counted (unless explained): [`Index::split_ads_counted`] or
+    /// [`Index::count_candidates`] does.
+    pub fn candidates_uncounted(
+        &self,
+        q: &Query,
+        except: &Bits,
+        cache: Option<&mut StepCache>,
+    ) -> Answer {
+        self.window_uncounted(q, except, cache)
+    }
+
+    /// Counts the candidate units of `a` (from [`Index::candidates_uncounted`]) into its
+    /// [`Explain`], for [`Index::count`].
+    pub fn count_candidates(&self, a: &mut Answer) {
+        a.explain.candidates = self.count_units(&a.rids);
     }
 
     /// Adds a window's work (`ex`, from [`Index::candidates_uncounted`]) to the counters.
@@ -137,7 +149,7 @@ impl Index {
     fn window(&self, q: &Query, except: &Bits, cache: Option<&mut StepCache>) -> Answer {
         let mut answer = self.window_uncounted(q, except, cache);
         if !q.explained {
-            answer.explain.candidates = self.count_units(&answer.rids);
+            self.count_candidates(&mut answer);
         }
         self.count(&answer.explain);
         answer

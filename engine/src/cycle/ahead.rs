@@ -26,7 +26,7 @@
 //! ([`CycleIndex::count`](super::held::CycleIndex::count)).
 
 use super::held::{CycleAnswer, CycleIndex, Gone};
-use super::offers::{windows_of, Lent};
+use super::offers::windows_of;
 use super::order;
 use adjoin_index::query::StepCache;
 use adjoin_index::{Bits, Query};
@@ -54,13 +54,13 @@ pub struct Early {
 #[derive(Debug)]
 pub struct Log {
     /// The rectangles gone when serving began.
-    before: Gone,
+    before: Arc<Gone>,
     stale: bool,
 }
 
 impl Log {
     /// A log for windows searched among the offers not `before`.
-    pub(crate) fn new(before: Gone) -> Log {
+    pub(crate) fn new(before: Arc<Gone>) -> Log {
         Log {
             before,
             stale: false,
@@ -91,16 +91,43 @@ pub struct Window {
     pub pending: Bits,
 }
 
-/// What searches windows ahead: the index, the offers gone when serving began, and the
-/// searcher's own windows and steps remembered.
-struct Searcher {
+/// What searches windows ahead ([`Offers::lend_ahead`](super::offers::Offers::lend_ahead)):
+/// the index, the offers gone when serving began, and the searcher's own windows readied
+/// and steps remembered.
+#[derive(Debug)]
+pub(crate) struct Searcher {
     index: Arc<CycleIndex>,
-    before: Gone,
+    before: Arc<Gone>,
     readied: FxHashMap<usize, (Arc<ClassAd>, Vec<Query>)>,
     steps: Box<StepCache>,
 }
 
 impl Searcher {
+    /// A searcher through `index` among the offers not `before`.
+    pub(crate) fn new(
+        index: Arc<CycleIndex>,
+        before: Arc<Gone>,
+        readied: FxHashMap<usize, (Arc<ClassAd>, Vec<Query>)>,
+        steps: Box<StepCache>,
+    ) -> Searcher {
+        Searcher {
+            index,
+            before,
+            readied,
+            steps,
+        }
+    }
+
+    /// Another searcher among the same offers, with nothing readied or remembered.
+    fn another(&self) -> Searcher {
+        Searcher::new(
+            Arc::clone(&self.index),
+            Arc::clone(&self.before),
+            FxHashMap::default(),
+            Box::default(),
+        )
+    }
+
     /// `request`'s windows, and the answer to the only one when the index answers it as it is.
     fn find(&mut self, request: &Arc<ClassAd>) -> Early {
         let qs = windows_of(&mut self.readied, request, &self.index);
@@ -123,6 +150,7 @@ impl Searcher {
 }
 
 /// Serving's end: the answers found ahead, in serving order.
+#[derive(Debug)]
 pub(crate) struct Ahead {
     /// Each request's place among those run ahead, by position ([`NONE`]: not run ahead).
     place: Vec<u32>,
@@ -135,15 +163,6 @@ pub(crate) struct Ahead {
     own: Searcher,
     /// Whether serving searches a window itself rather than wait for it.
     steal: bool,
-}
-
-impl std::fmt::Debug for Ahead {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Ahead")
-            .field("next", &self.next)
-            .field("steal", &self.steal)
-            .finish_non_exhaustive()
-    }
 }
 
 /// Not run ahead.
@@ -202,10 +221,10 @@ pub(crate) fn to_run(
 }
 
 /// Runs the windows of `run` (request positions, in serving order) on a thread of `scope`,
-/// through what `lent` lends; serving's end is returned.
+/// through `searcher`; serving's end is returned.
 pub(crate) fn spawn<'s>(
     scope: &'s std::thread::Scope<'s, '_>,
-    lent: Lent,
+    searcher: Searcher,
     requests: &'s [Arc<ClassAd>],
     run: Vec<usize>,
 ) -> Ahead {
@@ -218,15 +237,12 @@ pub(crate) fn spawn<'s>(
     let (tx, rx) = sync_channel(AHEAD);
     let claimed = Arc::new(AtomicU32::new(0));
     let passed = Arc::clone(&claimed);
-    let own = Searcher {
-        index: Arc::clone(&lent.index),
-        before: lent.gone.clone(),
-        readied: FxHashMap::default(),
-        steps: Box::default(),
-    };
+    let own = searcher.another();
     let spawned = std::thread::Builder::new()
         .name("cycle-ahead".into())
-        .spawn_scoped(scope, move || search(lent, requests, &run, (&tx, &passed)));
+        .spawn_scoped(scope, move || {
+            search(searcher, requests, &run, (&tx, &passed))
+        });
     if let Err(e) = spawned {
         // No thread: serving searches every window itself.
         tracing::warn!(error = %e, "windows not run ahead");
@@ -244,24 +260,12 @@ pub(crate) fn spawn<'s>(
 /// The thread: each request of `run` searched in turn, but those serving claimed, until
 /// serving stops listening.
 fn search(
-    lent: Lent,
+    mut searcher: Searcher,
     requests: &[Arc<ClassAd>],
     run: &[usize],
     (tx, claimed): (&SyncSender<(u32, Early)>, &AtomicU32),
 ) {
     let _span = tracing::debug_span!("cycle_ahead", requests = run.len()).entered();
-    let Lent {
-        index,
-        readied,
-        steps,
-        gone,
-    } = lent;
-    let mut searcher = Searcher {
-        index,
-        before: gone,
-        readied,
-        steps,
-    };
     for (at, &ri) in (0..).zip(run) {
         let Some(request) = requests.get(ri) else {
             continue;

@@ -303,28 +303,43 @@ impl CycleIndex {
         }
     }
 
-    /// `q`'s window among the offers not `gone`.
-    pub fn candidates_except(&self, q: &Query, gone: &Gone) -> CycleAnswer {
-        self.window(q, gone, None, true)
-    }
-
-    /// [`CycleIndex::candidates_except`], the shared index's window steps met before taken
-    /// from `cache` (valid for the whole cycle: the shared index's rectangles never change
-    /// under it — imports add axes, re-indexed offers go to the overlay).
+    /// `q`'s window among the offers not `gone`, its work counted; the shared index's window
+    /// steps met before taken from `cache` (valid for the whole cycle: the shared index's
+    /// rectangles never change under it — imports add axes, re-indexed offers go to the
+    /// overlay).
     pub fn candidates_cached(&self, q: &Query, gone: &Gone, cache: &mut StepCache) -> CycleAnswer {
-        self.window(q, gone, Some(cache), true)
+        let mut a = self.candidates_uncounted(q, gone, cache);
+        self.shared.count_candidates(&mut a.shared);
+        if let Some(o) = &mut a.overlay {
+            self.overlay.count_candidates(o);
+        }
+        self.count(&a);
+        a
     }
 
     /// [`CycleIndex::candidates_cached`] without counting its work, which
     /// [`CycleIndex::count`] adds once the answer is used (a window searched ahead of
-    /// serving, `ahead.rs`, and never used is not counted).
+    /// serving, `ahead.rs`, and never used is not counted), its candidate units counted by
+    /// [`CycleIndex::split_ads_counted`].
     pub fn candidates_uncounted(
         &self,
         q: &Query,
         gone: &Gone,
         cache: &mut StepCache,
     ) -> CycleAnswer {
-        self.window(q, gone, Some(cache), false)
+        let except = match self.moved.is_empty() {
+            true => Cow::Borrowed(&gone.shared),
+            false => {
+                let mut all = gone.shared.clone();
+                all.or_assign(&self.moved);
+                Cow::Owned(all)
+            }
+        };
+        CycleAnswer {
+            shared: self.shared.candidates_uncounted(q, &except, Some(cache)),
+            overlay: (!self.in_overlay.is_empty())
+                .then(|| self.overlay.candidates_uncounted(q, &gone.overlay, None)),
+        }
     }
 
     /// Counts the work of `a`, from [`CycleIndex::candidates_uncounted`].
@@ -354,38 +369,6 @@ impl CycleIndex {
         }
     }
 
-    /// `q`'s window, through `cache` if given, its work `counted` or not.
-    fn window(
-        &self,
-        q: &Query,
-        gone: &Gone,
-        cache: Option<&mut StepCache>,
-        counted: bool,
-    ) -> CycleAnswer {
-        let except = match self.moved.is_empty() {
-            true => Cow::Borrowed(&gone.shared),
-            false => {
-                let mut all = gone.shared.clone();
-                all.or_assign(&self.moved);
-                Cow::Owned(all)
-            }
-        };
-        let shared = match (cache, counted) {
-            (Some(c), true) => self.shared.candidates_cached(q, &except, c),
-            (Some(c), false) => self.shared.candidates_uncounted(q, &except, c),
-            (None, _) => self.shared.candidates_except(q, &except),
-        };
-        let overlay = (!self.in_overlay.is_empty()).then(|| match counted {
-            true => self.overlay.candidates_except(q, &gone.overlay),
-            false => {
-                let mut none = StepCache::default();
-                self.overlay
-                    .candidates_uncounted(q, &gone.overlay, &mut none)
-            }
-        });
-        CycleAnswer { shared, overlay }
-    }
-
     /// Confirms a raw answer: the positions of the offers with a matching unit.
     pub fn confirm_ads(&self, q: &Query, a: &mut CycleAnswer) -> RoaringBitmap {
         let found = self.shared.confirm_ads_from(q, &mut a.shared, &self.views);
@@ -396,24 +379,10 @@ impl CycleIndex {
         found
     }
 
-    /// A raw answer split by offer (positions): those known to match, and those to confirm
-    /// one at a time ([`CycleIndex::confirm_ad`]).
-    pub fn split_ads(&self, a: &CycleAnswer) -> (RoaringBitmap, RoaringBitmap) {
-        let (sure, pending) = self.shared.split_ads(&a.shared);
-        let n = &self.views.numbers;
-        let (mut sure, mut pending) = (n.positions(sure), n.positions(pending));
-        if let Some(o) = &a.overlay {
-            let (s, p) = self.overlay.split_ads(o);
-            sure |= s;
-            pending |= p;
-            pending -= &sure;
-        }
-        (sure, pending)
-    }
-
-    /// [`CycleIndex::split_ads`] as word sets, of an answer from
-    /// [`CycleIndex::candidates_uncounted`]: its candidate units counted as they are split
-    /// ([`Index::split_ads_counted`]), for [`CycleIndex::count`].
+    /// A raw answer from [`CycleIndex::candidates_uncounted`] split by offer (positions):
+    /// those known to match, and those to confirm one at a time ([`CycleIndex::confirm_ad`]);
+    /// its candidate units counted as they are split ([`Index::split_ads_counted`]), for
+    /// [`CycleIndex::count`].
     pub fn split_ads_counted(&self, a: &mut CycleAnswer) -> (Bits, Bits) {
         let (sure, pending) = self.shared.split_ads_counted(&mut a.shared);
         let n = &self.views.numbers;
@@ -427,7 +396,7 @@ impl CycleIndex {
         (sure, pending)
     }
 
-    /// Whether offer `p` (left pending by [`CycleIndex::split_ads`]) matches.
+    /// Whether offer `p` (left pending by [`CycleIndex::split_ads_counted`]) matches.
     pub fn confirm_ad(&self, q: &Query, a: &CycleAnswer, p: AdId) -> bool {
         if self.in_overlay.contains(p) {
             return a

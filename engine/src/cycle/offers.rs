@@ -6,7 +6,7 @@
 //! index keeps them and its answers are filtered, as removing an offer from every axis costs
 //! more than passing over it.
 
-use super::ahead::{Early, Log, Window};
+use super::ahead::{Early, Log, Searcher, Window};
 use super::held::{CycleAnswer, CycleIndex, Gone};
 use super::offer_classes::OfferClasses;
 use super::residual::{Residuals, Split};
@@ -282,7 +282,7 @@ impl Offers {
 
     /// What windows run ahead of serving need (`ahead.rs`): the index, shared; the windows
     /// readied, and the steps remembered, taken from here. `None` unless indexed.
-    pub(crate) fn lend_ahead(&mut self) -> Option<Lent> {
+    pub(crate) fn lend_ahead(&mut self) -> Option<Searcher> {
         match self {
             Offers::Indexed {
                 index,
@@ -292,13 +292,14 @@ impl Offers {
                 log,
                 ..
             } => {
-                *log = Some(Log::new(gone.clone()));
-                Some(Lent {
-                    index: Arc::clone(index),
-                    readied: std::mem::take(readied),
-                    steps: std::mem::take(steps),
-                    gone: gone.clone(),
-                })
+                let before = Arc::new(gone.clone());
+                *log = Some(Log::new(Arc::clone(&before)));
+                Some(Searcher::new(
+                    Arc::clone(index),
+                    before,
+                    std::mem::take(readied),
+                    std::mem::take(steps),
+                ))
             }
             Offers::Naive { .. } => None,
         }
@@ -412,18 +413,6 @@ impl Offers {
             Offers::Naive { evaluations, .. } => (0, *evaluations),
         }
     }
-}
-
-/// What [`Offers::lend_ahead`] lends.
-pub(crate) struct Lent {
-    /// The index.
-    pub index: Arc<CycleIndex>,
-    /// The windows readied, by the address of the request's ad.
-    pub readied: FxHashMap<usize, (Arc<ClassAd>, Vec<Query>)>,
-    /// The window steps remembered.
-    pub steps: Box<StepCache>,
-    /// The offers gone so far.
-    pub gone: Gone,
 }
 
 /// Readies `index` for `q` ([`CycleIndex::prepare`]), unless windows run ahead share it

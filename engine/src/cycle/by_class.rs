@@ -25,6 +25,8 @@ pub struct ClassSets {
     first: Vec<AdId>,
     /// Every offer of some class.
     classed: Bits,
+    /// Each offer's class, by position.
+    of: Vec<Option<u32>>,
 }
 
 impl ClassSets {
@@ -55,12 +57,33 @@ impl ClassSets {
             members,
             first,
             classed,
+            of: classes.to_vec(),
         })
     }
 
-    /// The number of classes.
+    /// The number of classes (at most [`MAX_CLASSES`], 64).
     pub fn len(&self) -> usize {
         self.members.len()
+    }
+
+    /// Offer `o`'s class.
+    pub fn class_of(&self, o: AdId) -> Option<u32> {
+        self.of.get(o as usize).copied().flatten()
+    }
+
+    /// The offers of class `c`.
+    pub fn members(&self, c: u32) -> Option<&Bits> {
+        self.members.get(c as usize)
+    }
+
+    /// Every offer of some class.
+    pub fn classed(&self) -> &Bits {
+        &self.classed
+    }
+
+    /// A member of class `c` (the first in load order).
+    pub fn first(&self, c: u32) -> Option<AdId> {
+        self.first.get(c as usize).copied()
     }
 }
 

@@ -5,6 +5,12 @@
 //! candidates evaluates an offer's side once per class, not once per offer: a request refused
 //! by `member(TARGET.Owner, AllowedOwners) || TARGET.Prio > 5` of one pair of owners is refused
 //! by every offer with that pair without another evaluation.
+//!
+//! What a class says of a request depends on nothing but how the request binds the names the
+//! class's Requirements mentions, so it is also remembered across requests: requests binding
+//! them alike (the same `Owner` and `Prio`, say) are judged by one evaluation per class for the
+//! whole cycle. A request's bindings of one list of names are found once per request
+//! ([`Judged`]: a number per distinct tuple of bindings), whatever the classes reading them.
 
 use super::residual::{literal, pure_calls, Binding, Kind};
 use super::shape::{ByHash, Fx};
@@ -12,11 +18,10 @@ use adjoin_index::AdId;
 use adjoin_query::eval::{one_side_match, requirements_key, EvalOptions};
 use adjoin_query::name::kw;
 use adjoin_query::refs::complete;
-use adjoin_query::structural::{hash_names, same};
+use adjoin_query::structural::{hash, hash_names, same};
 use adjoin_query::{ClassAd, Key};
 use rustc_hash::FxHashMap;
 use std::hash::Hasher;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// One class: a representative offer and the names its Requirements mentions.
@@ -24,8 +29,23 @@ use std::sync::Arc;
 struct Class {
     offer: Arc<ClassAd>,
     names: Vec<Key>,
+    /// The number of `names` among the distinct lists of names.
+    list: u32,
     /// The ids of the offers' bindings of `names`.
     ids: Vec<u32>,
+}
+
+/// A request binding a list of names so, and the number of that tuple of bindings.
+type Tuple = (Arc<ClassAd>, u32);
+
+/// What one request has been found to be, for the classes met among its candidates.
+#[derive(Debug, Default)]
+pub struct Judged {
+    /// By class: whether it refuses the request.
+    classes: FxHashMap<u32, bool>,
+    /// By list of names: the number of the request's tuple of bindings of them (`None`: some
+    /// binding is not a literal, so no class reading them tells).
+    tuples: FxHashMap<u32, Option<u32>>,
 }
 
 /// The offers of a cycle classed by their Requirements.
@@ -34,8 +54,17 @@ pub struct OfferClasses {
     /// By offer position: its class (`None`: evaluated one by one).
     of: Vec<Option<u32>>,
     classes: Vec<Class>,
+    /// The distinct lists of names the classes' Requirements mention.
+    lists: Vec<Vec<Key>>,
+    /// By list of names: the requests' distinct tuples of bindings of them, by hash: a request
+    /// binding them so, and the tuple's number.
+    tuples: Vec<ByHash<Vec<Tuple>>>,
+    /// Tuples numbered so far (all lists).
+    tuple_count: u32,
+    /// What each class said of requests, by class and tuple number: whether it refuses them.
+    judged: FxHashMap<(u32, u32), bool>,
     /// Offers' sides evaluated.
-    evaluations: AtomicU64,
+    evaluations: u64,
 }
 
 impl OfferClasses {
@@ -80,9 +109,18 @@ impl OfferClasses {
                 });
                 Some(found.unwrap_or_else(|| {
                     let c = out.classes.len() as u32;
+                    let list = match out.lists.iter().position(|l| *l == names) {
+                        Some(l) => l as u32,
+                        None => {
+                            out.lists.push(names.clone());
+                            out.tuples.push(ByHash::default());
+                            out.lists.len() as u32 - 1
+                        }
+                    };
                     out.classes.push(Class {
                         offer: Arc::clone(offer),
                         names,
+                        list,
                         ids,
                     });
                     same_hash.push(c);
@@ -95,36 +133,84 @@ impl OfferClasses {
     }
 
     /// Whether offer `o` refuses `request` (its Requirements not true with the request as
-    /// TARGET), when its class tells: evaluated once per class for a request (`memo`), if the
-    /// request binds every name the class's Requirements mentions to a literal or not at all.
+    /// TARGET), when its class tells: evaluated once per class for requests binding every name
+    /// the class's Requirements mentions alike, to a literal or not at all (remembered for one
+    /// request in `judged`, for the cycle in the classes).
     pub fn refuses(
-        &self,
+        &mut self,
         o: AdId,
-        request: &ClassAd,
-        memo: &mut FxHashMap<u32, bool>,
+        request: &Arc<ClassAd>,
+        judged: &mut Judged,
         opts: &EvalOptions,
     ) -> Option<bool> {
         let c = (*self.of.get(o as usize)?)?;
-        if let Some(&r) = memo.get(&c) {
+        if let Some(&r) = judged.classes.get(&c) {
             return Some(r);
         }
-        let class = self.classes.get(c as usize)?;
-        if !class
-            .names
-            .iter()
-            .all(|&k| request.get_key(k).is_none_or(literal))
-        {
-            return None;
-        }
-        self.evaluations.fetch_add(1, Ordering::Relaxed);
-        let r = !one_side_match(&class.offer, request, opts);
-        memo.insert(c, r);
+        let list = self.classes.get(c as usize)?.list;
+        let tuple = match judged.tuples.get(&list) {
+            Some(&t) => t,
+            None => {
+                let t = self.tuple(list, request);
+                judged.tuples.insert(list, t);
+                t
+            }
+        }?;
+        let r = match self.judged.get(&(c, tuple)) {
+            Some(&r) => r,
+            None => {
+                self.evaluations += 1;
+                let offer = &self.classes.get(c as usize)?.offer;
+                let r = !one_side_match(offer, request, opts);
+                self.judged.insert((c, tuple), r);
+                r
+            }
+        };
+        judged.classes.insert(c, r);
         Some(r)
+    }
+
+    /// The number of `request`'s tuple of bindings of list of names `list` (`None`: some
+    /// binding is not a literal).
+    fn tuple(&mut self, list: u32, request: &Arc<ClassAd>) -> Option<u32> {
+        let names = self.lists.get(list as usize)?;
+        let mut h = Fx::default();
+        for &k in names {
+            match request.get_key(k) {
+                None => h.write_u8(0),
+                Some(e) if literal(e) => {
+                    h.write_u8(1);
+                    hash(e, &mut h);
+                }
+                Some(_) => return None,
+            }
+        }
+        let alike = |other: &ClassAd| {
+            names
+                .iter()
+                .all(|&k| match (request.get_key(k), other.get_key(k)) {
+                    (None, None) => true,
+                    (Some(a), Some(b)) => same(a, b),
+                    _ => false,
+                })
+        };
+        let same_hash = self
+            .tuples
+            .get_mut(list as usize)?
+            .entry(h.finish())
+            .or_default();
+        if let Some(&(_, t)) = same_hash.iter().find(|(other, _)| alike(other)) {
+            return Some(t);
+        }
+        let t = self.tuple_count;
+        self.tuple_count += 1;
+        same_hash.push((Arc::clone(request), t));
+        Some(t)
     }
 
     /// Offers' sides evaluated so far.
     pub fn evaluations(&self) -> u64 {
-        self.evaluations.load(Ordering::Relaxed)
+        self.evaluations
     }
 }
 
@@ -182,18 +268,18 @@ mod tests {
                 .enumerate()
                 .map(|(i, &(r, m, a, b))| offer(i, r, 512 * (m + 1), (a, b)))
                 .collect();
-            let classes = OfferClasses::new(&offers);
+            let mut classes = OfferClasses::new(&offers);
             let opts = EvalOptions::default();
             for (owner, prio, mem) in &requests {
-                let req = parse::classad(&format!(
+                let req = Arc::new(parse::classad(&format!(
                     "[Owner = \"{}\"; Prio = {prio}; RequestMemory = {}]",
                     ["alice", "bob", "carol"][*owner],
                     1024 * mem
                 ))
-                .expect("request");
-                let mut memo = FxHashMap::default();
+                .expect("request"));
+                let mut judged = Judged::default();
                 for (o, offer) in (0..).zip(&offers) {
-                    if let Some(r) = classes.refuses(o, &req, &mut memo, &opts) {
+                    if let Some(r) = classes.refuses(o, &req, &mut judged, &opts) {
                         prop_assert_eq!(r, !one_side_match(offer, &req, &opts), "{}", offer);
                     }
                 }

@@ -8,7 +8,7 @@
 
 use super::ahead::{Early, Log, Searcher, Window};
 use super::held::{CycleAnswer, CycleIndex, Gone};
-use super::offer_classes::OfferClasses;
+use super::offer_classes::{Judged, OfferClasses};
 use super::residual::{Residuals, Split};
 use crate::collection::{Collection, CollectionError};
 use adjoin_index::query::StepCache;
@@ -229,7 +229,7 @@ impl Offers {
             pending,
             rejected: Bits::new(),
             request: Arc::clone(request),
-            refusals: FxHashMap::default(),
+            refusals: Judged::default(),
             split,
         };
         (all, Some(Box::new(u)))
@@ -257,7 +257,7 @@ impl Offers {
         let opts = &index.options().eval;
         let refused = u.query.port().is_none()
             && (classes
-                .as_ref()
+                .as_mut()
                 .is_some_and(|c| c.refuses(o, &u.request, &mut u.refusals, opts) == Some(true))
                 || u.split
                     .as_deref_mut()
@@ -477,7 +477,7 @@ pub struct Unconfirmed {
     rejected: Bits,
     /// The request, and what the offers' classes said of it.
     request: Arc<ClassAd>,
-    refusals: FxHashMap<u32, bool>,
+    refusals: Judged,
     /// The request's residual conjuncts, checked one candidate at a time (a request of
     /// several disjuncts).
     split: Option<Box<Split>>,

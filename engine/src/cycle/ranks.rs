@@ -264,7 +264,10 @@ impl Ranker {
                 Some((rank_of(rank, r, opts), theirs, o))
             })
             .collect();
-        Matchlist::walked(RankWalk::new(sorted, candidates, others), unconfirmed)
+        Matchlist::walked(
+            RankWalk::new(sorted, candidates, others, self.sets.clone()),
+            unconfirmed,
+        )
     }
 
     /// Offer `o`'s rank against `request`, remembered per offer class in `memo` (for one
@@ -277,6 +280,10 @@ impl Ranker {
         offers: &[Arc<ClassAd>],
         opts: &EvalOptions,
     ) -> Value {
+        let class = self.class(o);
+        if let Some(v) = class.and_then(|c| memo.get(&c)) {
+            return v.clone();
+        }
         let Some(offer) = offers.get(o as usize) else {
             return Value::Int(0);
         };
@@ -284,13 +291,11 @@ impl Ranker {
             my: offer,
             target: request,
         };
-        match self.class(o) {
-            Some(c) => memo
-                .entry(c)
-                .or_insert_with(|| rank_of(self.rank, t, opts))
-                .clone(),
-            None => rank_of(self.rank, t, opts),
+        let v = rank_of(self.rank, t, opts);
+        if let Some(c) = class {
+            memo.insert(c, v.clone());
         }
+        v
     }
 
     /// The loop of [`Ranker::matchlist`]: `mine` the request's constant rank, `table` its

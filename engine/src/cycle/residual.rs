@@ -351,6 +351,10 @@ impl Residuals {
             if mine.is_empty() {
                 return None;
             }
+            // Those known for every offer at once first: one candidate is then often ruled
+            // out by a bit test, before any conjunct is looked up or evaluated for it.
+            let conjuncts = &self.conjuncts;
+            mine.sort_by_key(|&c| conjuncts.get(c as usize).is_none_or(|x| x.exact));
             out.push(mine);
         }
         Some(out)
@@ -427,13 +431,10 @@ impl Residuals {
         request: &ClassAd,
         opts: &EvalOptions,
     ) -> bool {
-        let Some(offer) = self.offers.get(o as usize).cloned() else {
-            return false;
-        };
         let Split { disjuncts, mine } = split;
         disjuncts.iter().all(|d| {
             d.iter()
-                .any(|&c| self.fails_one(c, o, request, &offer, mine, opts) == Some(true))
+                .any(|&c| self.fails_one(c, o, request, mine, opts) == Some(true))
         })
     }
 
@@ -443,7 +444,6 @@ impl Residuals {
         c: u32,
         o: AdId,
         request: &ClassAd,
-        offer: &ClassAd,
         mine: &mut FxHashMap<(u32, Tuple), bool>,
         opts: &EvalOptions,
     ) -> Option<bool> {
@@ -482,6 +482,7 @@ impl Residuals {
             return Some(f);
         }
         self.evaluations += 1;
+        let offer = self.offers.get(o as usize)?;
         let f = conjunct_fails(&conj.expr, request, offer, opts);
         memo.insert((c, tuple), f);
         Some(f)

@@ -16,6 +16,7 @@
 //! before it. Candidates whose rank is not remembered (an offer whose attribute the rank reads
 //! is an expression) are ranked when the list is made and merged in by their vectors.
 
+use super::by_class::ClassSets;
 use super::vector::cmp_vectors;
 use adjoin_index::{AdId, Bits, RoaringBitmap};
 use adjoin_query::Value;
@@ -31,6 +32,8 @@ pub struct Sorted {
     pub outside: RoaringBitmap,
     /// Each offer's place in `entries` ([`u32::MAX`]: outside).
     position: Vec<u32>,
+    /// By place: the end of its run of equal values (the first place of a lower value).
+    run_end: Vec<u32>,
 }
 
 impl Sorted {
@@ -52,10 +55,23 @@ impl Sorted {
                 *x = p;
             }
         }
+        let mut run_end = vec![0u32; entries.len()];
+        let mut end = entries.len() as u32;
+        for p in (0..entries.len()).rev() {
+            if let (Some(e), Some(next)) = (entries.get(p), entries.get(p + 1)) {
+                if by_value(&e.0, &next.0).is_ne() {
+                    end = p as u32 + 1;
+                }
+            }
+            if let Some(x) = run_end.get_mut(p) {
+                *x = end;
+            }
+        }
         Sorted {
             entries,
             outside,
             position,
+            run_end,
         }
     }
 
@@ -120,6 +136,13 @@ pub struct RankWalk {
     others_at: usize,
     /// The rest of the group being read, in order, last first.
     queue: Vec<(Value, Value, AdId)>,
+    /// The offers' rank classes, when few (`by_class.rs`): a long group is then read class
+    /// by class ([`ByClass`]) instead of ranking and sorting its every member.
+    sets: Option<Arc<ClassSets>>,
+    /// The long group being read class by class.
+    by_class: Option<Box<ByClass>>,
+    /// The classes of the candidates in the sorted order ([`RankWalk::classes`]), once found.
+    classes: Option<Option<u64>>,
 }
 
 /// Entries a walk hands out at a time (the list reads no further than it needs; here and in
@@ -134,6 +157,98 @@ const FEW_RANKS: usize = 64;
 /// candidate, a lookup and its share of a sort).
 const SPARSE: u64 = if cfg!(test) { 2 } else { 16 };
 
+/// A long group (one request rank, one run of the sorted offers) read best first without
+/// ranking each member: each rank class's rank asked once, then the run read once per
+/// distinct offer rank, best first, keeping the candidates of the classes of that rank (load
+/// order within), merged with the group's candidates outside the sorted order of that rank.
+/// Only as much is read as the list asks for: a list that stops at the group's first entries
+/// reads the run no further than them.
+#[derive(Debug)]
+struct ByClass {
+    /// The group's run: places in the sorted offers (`from..to`), or, when the walk goes
+    /// through the candidates' places alone, indices into them.
+    from: usize,
+    to: usize,
+    /// The offers' ranks by class.
+    values: Vec<Option<Value>>,
+    /// The distinct offer ranks, best first, each with its classes (a bit per class).
+    buckets: Vec<(Value, u64)>,
+    /// The group's candidates outside the sorted order, best first.
+    others: Vec<(Value, Value, AdId)>,
+    /// Where the reading is: its bucket, the next place (or index) of the run, and the next
+    /// of `others`.
+    bucket: usize,
+    at: usize,
+    others_at: usize,
+    /// Members of the run handed out so far.
+    read: u64,
+}
+
+/// Runs with at least this many offers are read class by class.
+const BY_CLASS_MIN: usize = if cfg!(test) { 3 } else { 16 };
+
+impl ByClass {
+    /// Up to `n` of the next entries, in order (`sorted` the offers, `candidates` the
+    /// request's, `ahead` the candidates' places when the walk goes through them alone,
+    /// `sets` the classes); fewer when the group is read to the end.
+    fn next(
+        &mut self,
+        n: usize,
+        sorted: &Sorted,
+        candidates: &Bits,
+        ahead: Option<&[u32]>,
+        sets: &ClassSets,
+    ) -> Vec<(Value, Value, AdId)> {
+        let mut out = Vec::with_capacity(n);
+        while out.len() < n {
+            let Some((value, mask)) = self.buckets.get(self.bucket) else {
+                break;
+            };
+            // The next member of this bucket, and the next of `others`.
+            let mut walked = None;
+            while self.at < self.to {
+                let place = match ahead {
+                    Some(places) => places.get(self.at).map(|&p| p as usize),
+                    None => Some(self.at),
+                };
+                if let Some((v, o)) = place.and_then(|p| sorted.entries.get(p)) {
+                    let class = sets.class_of(*o);
+                    if class.is_some_and(|c| mask & (1u64 << c) != 0)
+                        && (ahead.is_some() || candidates.contains(*o))
+                    {
+                        walked = Some((v, *o, class));
+                        break;
+                    }
+                }
+                self.at += 1;
+            }
+            let other = self
+                .others
+                .get(self.others_at)
+                .filter(|e| by_value(&e.1, value).is_eq());
+            match (walked, other) {
+                (Some((v, o, c)), x) if x.is_none_or(|x| o < x.2) => {
+                    let theirs = c
+                        .and_then(|c| self.values.get(c as usize).cloned().flatten())
+                        .unwrap_or_else(|| value.clone());
+                    out.push((v.clone(), theirs, o));
+                    self.at += 1;
+                    self.read += 1;
+                }
+                (_, Some(x)) => {
+                    out.push(x.clone());
+                    self.others_at += 1;
+                }
+                _ => {
+                    self.bucket += 1;
+                    self.at = self.from;
+                }
+            }
+        }
+        out
+    }
+}
+
 impl RankWalk {
     /// A walk over `candidates` through `sorted`; `others` are the candidates outside it with
     /// their two ranks (in any order).
@@ -141,6 +256,7 @@ impl RankWalk {
         sorted: Arc<Sorted>,
         candidates: Bits,
         mut others: Vec<(Value, Value, AdId)>,
+        sets: Option<Arc<ClassSets>>,
     ) -> RankWalk {
         others.sort_by(|a, b| {
             by_value(&a.0, &b.0)
@@ -157,6 +273,9 @@ impl RankWalk {
             others,
             others_at: 0,
             queue: Vec::new(),
+            sets,
+            by_class: None,
+            classes: None,
         }
     }
 
@@ -169,6 +288,9 @@ impl RankWalk {
         theirs: &mut dyn FnMut(AdId) -> Value,
     ) -> Vec<(Value, Value, AdId)> {
         if self.queue.is_empty() {
+            if let Some(chunk) = self.next_by_class(theirs) {
+                return chunk;
+            }
             let mut group = self.group(theirs);
             group.reverse();
             self.queue = group;
@@ -176,6 +298,128 @@ impl RankWalk {
         let n = self.queue.len().min(CHUNK);
         let at = self.queue.len() - n;
         self.queue.drain(at..).rev().collect()
+    }
+
+    /// The next chunk of a long group read class by class ([`ByClass`]), starting the next
+    /// group so when it qualifies ([`RankWalk::start_by_class`]). `None`: the next group is
+    /// read whole ([`RankWalk::group`]).
+    fn next_by_class(
+        &mut self,
+        theirs: &mut dyn FnMut(AdId) -> Value,
+    ) -> Option<Vec<(Value, Value, AdId)>> {
+        loop {
+            if let (Some(b), Some(sets)) = (self.by_class.as_deref_mut(), self.sets.as_deref()) {
+                let ahead = self.ahead.as_deref();
+                let chunk = b.next(CHUNK, &self.sorted, &self.candidates, ahead, sets);
+                if !chunk.is_empty() {
+                    return Some(chunk);
+                }
+                // The group is read: the walk goes on after it.
+                self.at = b.to;
+                self.others_at += b.others.len();
+                self.left = self.left.saturating_sub(b.read);
+                self.by_class = None;
+            }
+            self.maybe_ahead();
+            let b = self.start_by_class(theirs)?;
+            self.by_class = Some(Box::new(b));
+        }
+    }
+
+    /// The classes of the candidates in the sorted order (a bit per class), found once;
+    /// `None` when some of them is of no class (its rank is asked offer by offer).
+    fn classes(&mut self) -> Option<u64> {
+        if self.classes.is_none() {
+            let sets = self.sets.as_deref()?;
+            let mut lone = self.candidates.clone();
+            lone.andnot_assign(sets.classed());
+            let all_classed = lone.iter().all(|o| self.sorted.outside.contains(o));
+            let mask = (0..sets.len() as u32)
+                .filter(|&c| {
+                    sets.members(c)
+                        .is_some_and(|m| m.intersects(&self.candidates))
+                })
+                .fold(0u64, |m, c| m | 1u64 << c);
+            self.classes = Some(all_classed.then_some(mask));
+        }
+        self.classes.flatten()
+    }
+
+    /// The next group as a [`ByClass`], when it qualifies: the offers' classes are few, its
+    /// run has at least [`BY_CLASS_MIN`] offers (candidates, when the walk goes through
+    /// their places alone), every candidate in the sorted order is of some class, and no
+    /// candidate outside the order ranks better.
+    fn start_by_class(&mut self, theirs: &mut dyn FnMut(AdId) -> Value) -> Option<ByClass> {
+        let mask = self.classes()?;
+        let sets = Arc::clone(self.sets.as_ref()?);
+        let sorted = Arc::clone(&self.sorted);
+        let start = self.next_place()?;
+        let (first, _) = sorted.entries.get(start)?;
+        if let Some(x) = self.others.get(self.others_at) {
+            if by_value(&x.0, first).is_lt() {
+                return None;
+            }
+        }
+        let end = (*sorted.run_end.get(start)? as usize).min(sorted.entries.len());
+        let (from, to) = match &self.ahead {
+            Some(ahead) => {
+                let rest = ahead.get(self.at..).unwrap_or_default();
+                (
+                    self.at,
+                    self.at + rest.partition_point(|&p| (p as usize) < end),
+                )
+            }
+            None => (start, end),
+        };
+        if to - from < BY_CLASS_MIN {
+            return None;
+        }
+        let count = self
+            .others
+            .get(self.others_at..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|x| by_value(&x.0, first).is_eq())
+            .count();
+        let others: Vec<_> = self
+            .others
+            .get(self.others_at..self.others_at + count)
+            .unwrap_or_default()
+            .to_vec();
+        let mut values = vec![None; sets.len()];
+        let mut distinct: Vec<Value> = others.iter().map(|x| x.1.clone()).collect();
+        for c in 0..sets.len() as u32 {
+            if mask & (1u64 << c) != 0 {
+                let v = theirs(sets.first(c)?);
+                distinct.push(v.clone());
+                if let Some(x) = values.get_mut(c as usize) {
+                    *x = Some(v);
+                }
+            }
+        }
+        distinct.sort_by(by_value);
+        distinct.dedup_by(|a, b| by_value(a, b).is_eq());
+        let buckets = distinct
+            .into_iter()
+            .map(|v| {
+                let mask = (0u32..)
+                    .zip(&values)
+                    .filter(|(_, x)| x.as_ref().is_some_and(|x| by_value(x, &v).is_eq()))
+                    .fold(0u64, |m, (c, _)| m | 1u64 << c);
+                (v, mask)
+            })
+            .collect();
+        Some(ByClass {
+            from,
+            to,
+            values,
+            buckets,
+            others,
+            bucket: 0,
+            at: from,
+            others_at: 0,
+            read: 0,
+        })
     }
 
     /// The whole of the next group, in order.
@@ -467,6 +711,76 @@ mod tests {
                 g.1 == w.1 && super::by_value(&g.0, &w.0) == std::cmp::Ordering::Equal
             });
             prop_assert!(same && got.entries.len() == want.len(), "{:?} {:?}", got.entries, want);
+        }
+    }
+
+    /// Reads a walk to the end, `theirs` giving the offers' ranks.
+    fn read_walk(
+        mut w: super::RankWalk,
+        theirs: &dyn Fn(u32) -> super::Value,
+    ) -> Vec<(super::Value, super::Value, u32)> {
+        let mut out = Vec::new();
+        loop {
+            let group = w.next_group(&mut |o| theirs(o));
+            if group.is_empty() {
+                return out;
+            }
+            out.extend(group);
+        }
+    }
+
+    proptest! {
+        /// A walk reading long groups class by class hands out what ranking each member of
+        /// every group gives (the walk without classes), whether it passes every offer or
+        /// goes through the candidates' places alone: request ranks with long runs, equal
+        /// values spelt differently (`1` and `1.0`), classes ranking alike, offers of no
+        /// class, candidates outside the sorted order ranking anywhere.
+        #[test]
+        fn groups_read_by_class_are_groups_ranked_whole(
+            offers in prop::collection::vec((0u8..4, 0u8..5, prop::bool::weighted(0.6)), 1..160),
+            class_ranks in prop::collection::vec(0u8..3, 4),
+            outside in prop::collection::vec((0u8..4, 0u8..3), 0..6),
+            lone in prop::bool::ANY,
+        ) {
+            use super::{Bits, ClassSets, RankWalk, RoaringBitmap, Sorted, Value};
+            use std::sync::Arc;
+            let value = |v: u8| match v {
+                0 => Value::Int(1),
+                1 => Value::Real(1.0),
+                v => Value::Int(i64::from(v)),
+            };
+            // Class 4 stands for no class, when some offers are `lone`.
+            let classes: Vec<Option<u32>> = offers
+                .iter()
+                .map(|o| (o.1 < 4 || !lone).then_some(u32::from(o.1 % 4)))
+                .collect();
+            let n = offers.len() as u32;
+            let mut out_ranks = Vec::new();
+            let mut outside_set = RoaringBitmap::new();
+            let mut entries = Vec::new();
+            let mut candidates = Bits::new();
+            for (o, &(mine, _, cand)) in (0u32..).zip(&offers) {
+                entries.push((value(mine), o));
+                if cand {
+                    candidates.insert(o);
+                }
+            }
+            // Candidates outside the sorted order: offers n, n + 1, ….
+            for (i, &(mine, theirs)) in (0u32..).zip(&outside) {
+                let o = n + i;
+                outside_set.insert(o);
+                candidates.insert(o);
+                out_ranks.push((value(mine), value(theirs), o));
+            }
+            let theirs = |o: u32| match classes.get(o as usize).copied().flatten() {
+                Some(c) => value(class_ranks[c as usize]),
+                None => Value::Int(i64::from(o % 3)),
+            };
+            let sorted = Arc::new(Sorted::new(entries, outside_set));
+            let sets = ClassSets::new(&classes).map(Arc::new);
+            let whole = RankWalk::new(Arc::clone(&sorted), candidates.clone(), out_ranks.clone(), None);
+            let by_class = RankWalk::new(sorted, candidates, out_ranks, sets);
+            prop_assert_eq!(read_walk(by_class, &theirs), read_walk(whole, &theirs));
         }
     }
 

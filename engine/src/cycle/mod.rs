@@ -35,13 +35,14 @@
 //!   holds the index's raw candidates, each evaluated only when the list reaches it
 //!   (`offers::Unconfirmed`); where its rank's values are remembered for every offer, the list
 //!   is read in rank order, group by group, through the offers sorted once per rank shape
-//!   (`topk.rs`); where its rank is constant (absent or a literal), class of offers by class of
-//!   offers alike in their `Rank` (`by_class.rs`). Each gives exactly the order of the fully
+//!   (`topk.rs`; a long group of equal request rank itself class by class of offers alike in
+//!   their `Rank`); where its rank is constant (absent or a literal), class of offers by class
+//!   of offers alike in their `Rank` (`by_class.rs`). Each gives exactly the order of the fully
 //!   confirmed, fully ranked list. Raw candidates that the request's residual conjuncts rule
 //!   out (`residual.rs`: what the index cannot convert, settled once per distinct value of what
 //!   it reads) leave the list unevaluated, and an offer's own side is evaluated once per class
-//!   of offers alike in their Requirements (`offer_classes.rs`); both only drop what evaluation
-//!   would reject.
+//!   of offers alike in their Requirements and requests alike in what it reads of them
+//!   (`offer_classes.rs`); both only drop what evaluation would reject.
 //! - The offers are read and analysed on a second thread while the requests are read, and the
 //!   requests are shaped for clustering there as they come. They are searched through the
 //!   Db's held index of their collection, lent to the cycle (`held.rs`; made from the offers
@@ -156,8 +157,9 @@ pub struct CycleReport {
     /// from its remembered set, and still counted), in the windows whose answers were used.
     /// The same for the same pools whichever thread searched which window.
     pub probes: u64,
-    /// Requirement evaluations (index confirmations, residual conjuncts and offers' sides
-    /// evaluated once per class, or every pair with `naive`).
+    /// Requirement evaluations (index confirmations, residual conjuncts, and offers' sides
+    /// evaluated once per class and distinct bindings of what they read of the request; or
+    /// every pair with `naive`).
     pub evaluations: u64,
     /// Request clusters (the number of requests when uncached).
     pub clusters: usize,

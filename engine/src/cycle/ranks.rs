@@ -246,7 +246,7 @@ impl Ranker {
                     }
                 }
             }
-            Arc::new(Sorted::new(entries, outside))
+            Arc::new(Sorted::new(entries, outside).with_classes(self.sets.as_deref()))
         }));
         // The candidates outside the order, ranked now.
         let mut memo: FxHashMap<u32, Value> = FxHashMap::default();

@@ -34,7 +34,14 @@ pub struct Sorted {
     position: Vec<u32>,
     /// By place: the end of its run of equal values (the first place of a lower value).
     run_end: Vec<u32>,
+    /// By place: the offer's rank class ([`NO_CLASS`]: none, or not known), so that a run
+    /// read class by class ([`ByClass`]) passes over the offers of other classes without
+    /// reading them.
+    class: Vec<u8>,
 }
+
+/// [`Sorted::class`] of an offer of no class (classes are at most 64, `by_class.rs`).
+const NO_CLASS: u8 = u8::MAX;
 
 impl Sorted {
     /// The offers `(value, offer)` sorted best first, ties in load order; `outside` the others.
@@ -72,7 +79,32 @@ impl Sorted {
             outside,
             position,
             run_end,
+            class: Vec::new(),
         }
+    }
+
+    /// This order with each place's rank class (`sets`), for reading runs class by class.
+    pub fn with_classes(mut self, sets: Option<&ClassSets>) -> Sorted {
+        if let Some(sets) = sets {
+            self.class = self
+                .entries
+                .iter()
+                .map(|(_, o)| {
+                    sets.class_of(*o)
+                        .and_then(|c| u8::try_from(c).ok())
+                        .unwrap_or(NO_CLASS)
+                })
+                .collect();
+        }
+        self
+    }
+
+    /// The rank class of the offer at place `p`, if it has one below 64.
+    fn class_at(&self, p: usize) -> Option<u32> {
+        self.class
+            .get(p)
+            .filter(|&&c| c != NO_CLASS && c < 64)
+            .map(|&c| u32::from(c))
     }
 
     /// Offer `o`'s place in the order, if it has one.
@@ -188,16 +220,15 @@ struct ByClass {
 const BY_CLASS_MIN: usize = if cfg!(test) { 3 } else { 16 };
 
 impl ByClass {
-    /// Up to `n` of the next entries, in order (`sorted` the offers, `candidates` the
-    /// request's, `ahead` the candidates' places when the walk goes through them alone,
-    /// `sets` the classes); fewer when the group is read to the end.
+    /// Up to `n` of the next entries, in order (`sorted` the offers with their classes,
+    /// `candidates` the request's, `ahead` the candidates' places when the walk goes through
+    /// them alone); fewer when the group is read to the end.
     fn next(
         &mut self,
         n: usize,
         sorted: &Sorted,
         candidates: &Bits,
         ahead: Option<&[u32]>,
-        sets: &ClassSets,
     ) -> Vec<(Value, Value, AdId)> {
         let mut out = Vec::with_capacity(n);
         while out.len() < n {
@@ -211,13 +242,16 @@ impl ByClass {
                     Some(places) => places.get(self.at).map(|&p| p as usize),
                     None => Some(self.at),
                 };
-                if let Some((v, o)) = place.and_then(|p| sorted.entries.get(p)) {
-                    let class = sets.class_of(*o);
-                    if class.is_some_and(|c| mask & (1u64 << c) != 0)
-                        && (ahead.is_some() || candidates.contains(*o))
-                    {
-                        walked = Some((v, *o, class));
-                        break;
+                if let Some(p) = place {
+                    // The class first: offers of other classes are passed over unread.
+                    let class = sorted.class_at(p);
+                    if class.is_some_and(|c| mask & (1u64 << c) != 0) {
+                        if let Some((v, o)) = sorted.entries.get(p) {
+                            if ahead.is_some() || candidates.contains(*o) {
+                                walked = Some((v, *o, class));
+                                break;
+                            }
+                        }
                     }
                 }
                 self.at += 1;
@@ -308,9 +342,9 @@ impl RankWalk {
         theirs: &mut dyn FnMut(AdId) -> Value,
     ) -> Option<Vec<(Value, Value, AdId)>> {
         loop {
-            if let (Some(b), Some(sets)) = (self.by_class.as_deref_mut(), self.sets.as_deref()) {
+            if let Some(b) = self.by_class.as_deref_mut() {
                 let ahead = self.ahead.as_deref();
-                let chunk = b.next(CHUNK, &self.sorted, &self.candidates, ahead, sets);
+                let chunk = b.next(CHUNK, &self.sorted, &self.candidates, ahead);
                 if !chunk.is_empty() {
                     return Some(chunk);
                 }
@@ -345,11 +379,15 @@ impl RankWalk {
         self.classes.flatten()
     }
 
-    /// The next group as a [`ByClass`], when it qualifies: the offers' classes are few, its
+    /// The next group as a [`ByClass`], when it qualifies: the offers' classes are few (and
+    /// known by place in the sorted order), its
     /// run has at least [`BY_CLASS_MIN`] offers (candidates, when the walk goes through
     /// their places alone), every candidate in the sorted order is of some class, and no
     /// candidate outside the order ranks better.
     fn start_by_class(&mut self, theirs: &mut dyn FnMut(AdId) -> Value) -> Option<ByClass> {
+        if self.sorted.class.len() != self.sorted.entries.len() {
+            return None;
+        }
         let mask = self.classes()?;
         let sets = Arc::clone(self.sets.as_ref()?);
         let sorted = Arc::clone(&self.sorted);
@@ -776,8 +814,8 @@ mod tests {
                 Some(c) => value(class_ranks[c as usize]),
                 None => Value::Int(i64::from(o % 3)),
             };
-            let sorted = Arc::new(Sorted::new(entries, outside_set));
             let sets = ClassSets::new(&classes).map(Arc::new);
+            let sorted = Arc::new(Sorted::new(entries, outside_set).with_classes(sets.as_deref()));
             let whole = RankWalk::new(Arc::clone(&sorted), candidates.clone(), out_ranks.clone(), None);
             let by_class = RankWalk::new(sorted, candidates, out_ranks, sets);
             prop_assert_eq!(read_walk(by_class, &theirs), read_walk(whole, &theirs));

@@ -15,6 +15,12 @@
 //! returned (the next value in the sorted order is below it), so no later candidate can come
 //! before it. Candidates whose rank is not remembered (an offer whose attribute the rank reads
 //! is an expression) are ranked when the list is made and merged in by their vectors.
+//!
+//! A long group (a boolean rank's `true`: half the candidates) is not ranked whole either: the
+//! offers' own ranks are the same within a rank class (`by_class.rs`), so the group's run of
+//! the sorted order is read once per distinct offer rank, best first, keeping the candidates
+//! of that rank's classes, a chunk at a time ([`ByClass`]): a list that stops at its first
+//! entries reads no further into the run.
 
 use super::by_class::ClassSets;
 use super::vector::cmp_vectors;

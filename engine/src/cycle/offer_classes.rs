@@ -13,7 +13,7 @@
 //! ([`Judged`]: a number per distinct tuple of bindings), whatever the classes reading them.
 
 use super::residual::{literal, pure_calls, Binding, Kind};
-use super::shape::{ByHash, Fx};
+use super::shape::{binds_alike, Bindings, ByHash, Fx};
 use adjoin_index::AdId;
 use adjoin_query::eval::{one_side_match, requirements_key, EvalOptions};
 use adjoin_query::name::kw;
@@ -28,10 +28,9 @@ use std::sync::Arc;
 #[derive(Debug)]
 struct Class {
     offer: Arc<ClassAd>,
-    names: Vec<Key>,
-    /// The number of `names` among the distinct lists of names.
+    /// The names, as their number among the distinct lists of names.
     list: u32,
-    /// The ids of the offers' bindings of `names`.
+    /// The ids of the offers' bindings of the names.
     ids: Vec<u32>,
 }
 
@@ -98,10 +97,11 @@ impl OfferClasses {
                     ids.push(id);
                 }
                 let same_hash = by_hash.entry(h.finish()).or_default();
+                let lists = &out.lists;
                 let found = same_hash.iter().copied().find(|&c| {
                     out.classes.get(c as usize).is_some_and(|c| {
                         c.ids == ids
-                            && c.names == names
+                            && lists.get(c.list as usize) == Some(&names)
                             && requirements_key(&c.offer)
                                 .and_then(|k| c.offer.get_key(k))
                                 .is_some_and(|x| same(x, e))
@@ -112,14 +112,13 @@ impl OfferClasses {
                     let list = match out.lists.iter().position(|l| *l == names) {
                         Some(l) => l as u32,
                         None => {
-                            out.lists.push(names.clone());
+                            out.lists.push(names);
                             out.tuples.push(ByHash::default());
                             out.lists.len() as u32 - 1
                         }
                     };
                     out.classes.push(Class {
                         offer: Arc::clone(offer),
-                        names,
                         list,
                         ids,
                     });
@@ -174,9 +173,10 @@ impl OfferClasses {
     /// binding is not a literal).
     fn tuple(&mut self, list: u32, request: &Arc<ClassAd>) -> Option<u32> {
         let names = self.lists.get(list as usize)?;
+        let bound: Bindings<'_> = names.iter().map(|&k| (k, request.get_key(k))).collect();
         let mut h = Fx::default();
-        for &k in names {
-            match request.get_key(k) {
+        for &(_, e) in &bound {
+            match e {
                 None => h.write_u8(0),
                 Some(e) if literal(e) => {
                     h.write_u8(1);
@@ -185,21 +185,15 @@ impl OfferClasses {
                 Some(_) => return None,
             }
         }
-        let alike = |other: &ClassAd| {
-            names
-                .iter()
-                .all(|&k| match (request.get_key(k), other.get_key(k)) {
-                    (None, None) => true,
-                    (Some(a), Some(b)) => same(a, b),
-                    _ => false,
-                })
-        };
         let same_hash = self
             .tuples
             .get_mut(list as usize)?
             .entry(h.finish())
             .or_default();
-        if let Some(&(_, t)) = same_hash.iter().find(|(other, _)| alike(other)) {
+        if let Some(&(_, t)) = same_hash
+            .iter()
+            .find(|(other, _)| binds_alike(&bound, names, other))
+        {
             return Some(t);
         }
         let t = self.tuple_count;

@@ -386,10 +386,9 @@ impl RankWalk {
     }
 
     /// The next group as a [`ByClass`], when it qualifies: the offers' classes are few (and
-    /// known by place in the sorted order), its
-    /// run has at least [`BY_CLASS_MIN`] offers (candidates, when the walk goes through
-    /// their places alone), every candidate in the sorted order is of some class, and no
-    /// candidate outside the order ranks better.
+    /// known by place in the sorted order), its run has at least [`BY_CLASS_MIN`] offers
+    /// (candidates, when the walk goes through their places alone), every candidate in the
+    /// sorted order is of some class, and no candidate outside the order ranks better.
     fn start_by_class(&mut self, theirs: &mut dyn FnMut(AdId) -> Value) -> Option<ByClass> {
         if self.sorted.class.len() != self.sorted.entries.len() {
             return None;

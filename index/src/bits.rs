@@ -258,6 +258,18 @@ impl Bits {
         out
     }
 
+    /// The set whose word `i` is `words[i]`.
+    pub(crate) fn from_words(words: Vec<u64>) -> Bits {
+        let mut out = Bits { words };
+        out.trim();
+        out
+    }
+
+    /// The words (bit `i` of word `i / 64` is member `i`).
+    pub(crate) fn words(&self) -> &[u64] {
+        &self.words
+    }
+
     /// The members at least `by`, each less `by` (a renumbering by a constant offset: one
     /// shift per word, whatever the set holds).
     pub fn shifted_down(&self, by: u32) -> Bits {

@@ -12,6 +12,7 @@
 //! on every insert records its value too. Probing ads' own values are never indexed: they are
 //! read per query, for the attributes stored constraints bound.
 
+use crate::ad_words::AdWords;
 use crate::axis::{ExportedAxis, ImportedAxis};
 use crate::bits::Bits;
 use crate::counted::{put, take, Counted};
@@ -27,7 +28,7 @@ use adjoin_query::eval::EvalOptions;
 use adjoin_query::{ClassAd, Key};
 use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// An ad's id within its collection (the caller's).
 pub type AdId = u32;
@@ -269,6 +270,9 @@ pub struct Index {
     pub(crate) units: Vec<Option<UnitData>>,
     free_units: Vec<u32>,
     pub(crate) rids: Rids<RidOwner>,
+    /// How sets of RIDs map onto ads a word at a time, found when first wanted after the RIDs
+    /// last changed (`ad_words.rs`).
+    pub(crate) ad_words: OnceLock<AdWords>,
     /// Each RID's rectangle bounds (Exp, sorted by attribute) as a number in `rect_table`.
     pub(crate) rects: Vec<u32>,
     /// The distinct rectangle bounds (a pool of slot ads shares a few dozen).
@@ -311,6 +315,7 @@ impl Index {
             units: Vec::new(),
             free_units: Vec::new(),
             rids: Rids::new(),
+            ad_words: OnceLock::new(),
             rects: Vec::new(),
             rect_table: Counted::default(),
             exported: FxHashMap::default(),
@@ -711,6 +716,7 @@ impl Index {
             rects
         };
         for rect in rects {
+            self.ad_words.take();
             let rid = match self.rids.allocate(RidOwner { unit: u, ad: id }) {
                 Ok(r) => r,
                 Err(e) => {
@@ -789,6 +795,7 @@ impl Index {
             self.never.remove(rid);
             self.live.remove(rid);
             self.rids.release(rid);
+            self.ad_words.take();
         }
         self.free_units.push(u);
     }

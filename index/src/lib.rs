@@ -47,6 +47,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod ad_words;
 pub mod answer;
 pub mod axis;
 pub mod bits;

@@ -12,8 +12,9 @@ use crate::index::{AdId, Index, IndexOptions};
 use crate::ports::units;
 use crate::query::StepCache;
 use crate::window::{accepts, satisfies, Query};
-use adjoin_query::eval::{symmetric_match, EvalOptions};
-use adjoin_query::{parse, ClassAd, Expr};
+use adjoin_query::ast::BinOp;
+use adjoin_query::eval::{eval_in_match, requirements_key, symmetric_match, EvalOptions, MatchAds};
+use adjoin_query::{parse, ClassAd, Expr, Value};
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 use std::collections::BTreeSet;
@@ -259,6 +260,76 @@ fn check_query(
     Ok(())
 }
 
+/// The operands of `e`'s top-level `||`, parentheses looked through.
+fn disjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    let e = e.unparen();
+    match e.operands_of(BinOp::Or) {
+        Some(terms) => terms.for_each(|t| disjuncts(t, out)),
+        None => out.push(e),
+    }
+}
+
+/// Each disjunct of the probe's constraint as a window of its own ([`Query::narrowed`]): its
+/// raw answer holds every unit accepting the probe for which the disjunct counts as true; the
+/// ads of its RIDs ([`Index::ads_of`]) are the ads of its hits.
+fn check_narrowed(
+    idx: &mut Index,
+    ads: &[(AdId, Arc<ClassAd>)],
+    q: &Query,
+    probe: &Arc<ClassAd>,
+    what: &str,
+) -> Result<(), TestCaseError> {
+    let opts = idx.options().clone();
+    let Some(e) = requirements_key(probe).and_then(|k| probe.get_key(k)) else {
+        return Ok(());
+    };
+    let mut ds = Vec::new();
+    disjuncts(e, &mut ds);
+    for d in ds {
+        let Some(n) = q.narrowed(d, &opts) else {
+            return Err(TestCaseError::fail(format!("{what}: not narrowed")));
+        };
+        let mut want = BTreeSet::new();
+        for (id, ad) in ads {
+            for u in units(ad) {
+                let my = MatchAds {
+                    my: probe,
+                    target: &u.ad,
+                };
+                let holds = match eval_in_match(d, my, &opts.eval) {
+                    Value::Bool(b) => b,
+                    Value::Int(i) => i != 0,
+                    Value::Real(r) => r != 0.0,
+                    _ => false,
+                };
+                if holds && accepts(&u.ad, probe, &opts.eval) {
+                    want.insert(Hit {
+                        ad: *id,
+                        port: u.port,
+                    });
+                }
+            }
+        }
+        idx.prepare(&n);
+        let a = idx.candidates(&n);
+        let raw: BTreeSet<Hit> = a
+            .rids
+            .iter()
+            .filter_map(|r| idx.owner(r))
+            .map(|(ad, port)| Hit { ad, port })
+            .collect();
+        prop_assert!(
+            raw.is_superset(&want),
+            "{what}, disjunct {d}: missed {:?}",
+            want.difference(&raw).collect::<Vec<_>>()
+        );
+        let ads_of: BTreeSet<AdId> = idx.ads_of(&a.rids).iter().collect();
+        let of_hits: BTreeSet<AdId> = raw.iter().map(|h| h.ad).collect();
+        prop_assert_eq!(ads_of, of_hits, "{}, disjunct {}: ads", what, d);
+    }
+    Ok(())
+}
+
 fn check_all(
     idx: &mut Index,
     ads: &[(AdId, Arc<ClassAd>)],
@@ -279,6 +350,9 @@ fn check_all(
                 let unit = units(&probe)[q.port().map_or(0, usize::from)].ad.clone();
                 let what = format!("{direction} {p}");
                 check_query(idx, ads, &q, Some(&unit), None, &what, cache)?;
+                if q.direction() == crate::Direction::TwoSided {
+                    check_narrowed(idx, ads, &q, &unit, &what)?;
+                }
             }
         }
     }

@@ -22,6 +22,7 @@
 //! candidates known exact (no deviant part on either side, every property exact, single
 //! profiles) need no evaluation.
 
+use crate::ad_words::AdWords;
 use crate::answer::{Answer, Explain, Hit, Step};
 use crate::bits::Bits;
 use crate::index::{AdId, AdSource, Counters, Index, UnitData};
@@ -605,6 +606,21 @@ impl Index {
         (sure, pending)
     }
 
+    /// The ads of the RIDs `rids` (an answer's raw candidates, say), as a word set of ad ids.
+    pub fn ads_of(&self, rids: &Bits) -> Bits {
+        let owners = self.rids.owners();
+        let ad_of = |rid: u32| owners.get(rid as usize).copied().flatten().map(|o| o.ad);
+        let words = self
+            .ad_words
+            .get_or_init(|| AdWords::new(owners.len(), ad_of));
+        // RIDs come mostly in the order of their ads: room for them all at once.
+        let hint = rids
+            .max()
+            .and_then(ad_of)
+            .map_or(0, |a| a.saturating_add(1));
+        words.ads(rids, hint, ad_of)
+    }
+
     /// [`Index::split_ads`] as word sets of ad ids.
     pub fn split_ads_bits(&self, a: &Answer) -> (Bits, Bits) {
         // The exact candidates are among the raw ones.
@@ -616,18 +632,8 @@ impl Index {
                 a.exact.clone()
             }
         };
-        let owners = self.rids.owners();
-        let ad_of = |rid: u32| owners.get(rid as usize).copied().flatten().map(|o| o.ad);
-        // RIDs come mostly in the order of their ads: room for them all at once.
-        let ads = |rids: &Bits| {
-            let hint = rids
-                .max()
-                .and_then(ad_of)
-                .map_or(0, |a| a.saturating_add(1));
-            rids.mapped(hint, ad_of)
-        };
-        let sure = ads(&exact);
-        let mut pending = ads(&rest);
+        let sure = self.ads_of(&exact);
+        let mut pending = self.ads_of(&rest);
         pending.andnot_assign(&sure);
         let c = &self.counters;
         Counters::add(&c.exact, sure.len());

@@ -467,6 +467,7 @@ impl Index {
         }
         idx.several = idx.ads.values().filter(|us| us.len() > 1).count();
         idx.rids = Rids::from_owners(owners);
+        idx.ad_words.take();
         // The axes, each from its column, on threads of their own.
         let (units, ends_of, points) = (&idx.units, &interval_ends, &value_points);
         let (values, imp, intervals) = (&snap.values, &snap.imp, &snap.intervals);

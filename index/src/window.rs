@@ -11,9 +11,10 @@
 
 use crate::index::IndexOptions;
 use crate::ports::{units, Unit};
-use crate::profile::{constraint_dpf, query_dpf};
+use crate::profile::{constraint_dpf, dpf, query_dpf, AdOperands};
 use crate::rectangle::{rectangles, ConsistencyError, Rectangle};
 use adjoin_query::eval::{eval_attr_in_match, eval_expr, requirements_key, EvalOptions, MatchAds};
+use adjoin_query::specialize::specialize;
 use adjoin_query::{ClassAd, Expr, Key, Value};
 use std::fmt;
 use std::sync::Arc;
@@ -77,6 +78,32 @@ impl Query {
                 }
             })
             .collect()
+    }
+
+    /// The same two-sided probe windowed by `part` alone, an expression of the probe's ad (a
+    /// disjunct of its constraint, say) in place of its whole constraint: every ad matching
+    /// the probe with `part` as its constraint is among its candidates. `None` for a query
+    /// that is not two-sided.
+    pub fn narrowed(&self, part: &Expr, opts: &IndexOptions) -> Option<Query> {
+        let probe = self
+            .probe
+            .as_ref()
+            .filter(|_| self.direction == Direction::TwoSided)?;
+        let e = specialize(part, &probe.ad, &opts.eval);
+        let operands = AdOperands {
+            ad: &probe.ad,
+            opts: &opts.eval,
+        };
+        let conv = rectangles(&dpf(&e, &operands, opts.profile_cap), opts.rectangle_cap);
+        Some(Query {
+            direction: Direction::TwoSided,
+            probe: Some(probe.clone()),
+            constraint: None,
+            rects: conv.rects,
+            exact: conv.exact,
+            errors: conv.errors,
+            explained: false,
+        })
     }
 
     /// Reverse queries for `ad`: one per unit (port).

@@ -26,7 +26,7 @@
 //! ([`CycleIndex::count`](super::held::CycleIndex::count)).
 
 use super::held::{CycleAnswer, CycleIndex, Gone};
-use super::offers::windows_of;
+use super::offers::{parts_of, windows_of, Part};
 use super::order;
 use adjoin_index::query::StepCache;
 use adjoin_index::{Bits, Query};
@@ -89,6 +89,9 @@ pub struct Window {
     pub sure: Bits,
     /// The others, whose candidates must be confirmed.
     pub pending: Bits,
+    /// The windows of the request's disjuncts, when it has several
+    /// ([`parts_of`](super::offers::parts_of)).
+    pub parts: Option<Vec<Part>>,
 }
 
 /// What searches windows ahead ([`Offers::lend_ahead`](super::offers::Offers::lend_ahead)):
@@ -137,10 +140,15 @@ impl Searcher {
                     .index
                     .candidates_uncounted(q, &self.before, &mut self.steps);
                 let (sure, pending) = self.index.split_ads_counted(&mut answer);
+                let parts = match pending.is_empty() {
+                    true => None,
+                    false => parts_of(&self.index, q, request, &self.before, &mut self.steps),
+                };
                 Some(Window {
                     answer,
                     sure,
                     pending,
+                    parts,
                 })
             }
             _ => None,

@@ -342,6 +342,19 @@ impl CycleIndex {
         }
     }
 
+    /// Every raw candidate of `a` (from [`CycleIndex::candidates_uncounted`]), as positions,
+    /// nothing counted.
+    pub fn ads_of(&self, a: &CycleAnswer) -> Bits {
+        let mut ads = self
+            .views
+            .numbers
+            .positions_bits(self.shared.ads_of(&a.shared.rids));
+        if let Some(o) = &a.overlay {
+            ads.or_assign(&self.overlay.ads_of(&o.rids));
+        }
+        ads
+    }
+
     /// Counts the work of `a`, from [`CycleIndex::candidates_uncounted`].
     pub fn count(&self, a: &CycleAnswer) {
         self.shared.count(&a.shared.explain);

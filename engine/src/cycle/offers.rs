@@ -9,7 +9,7 @@
 use super::ahead::{Early, Log, Searcher, Window};
 use super::held::{CycleAnswer, CycleIndex, Gone};
 use super::offer_classes::{Judged, OfferClasses};
-use super::residual::{Residuals, Split};
+use super::residual::{self, Residuals, Split};
 use crate::collection::{Collection, CollectionError};
 use adjoin_index::query::StepCache;
 use adjoin_index::{units, AdId, Bits, IndexOptions, Query, RoaringBitmap};
@@ -187,23 +187,31 @@ impl Offers {
         let Some(query) = qs.pop() else {
             return (Bits::new(), None);
         };
-        let (answer, mut all, mut left) = match window {
+        let (answer, mut all, mut left, parts) = match window {
             // Found among every offer before serving: those taken since leave it.
             Some(Window {
                 answer,
                 mut sure,
                 mut pending,
+                parts,
             }) => {
                 sure.andnot_assign(taken);
                 pending.andnot_assign(taken);
-                (answer, sure, pending)
+                (answer, sure, pending, parts)
             }
             None => {
                 prepare(idx, &query);
                 let mut answer = idx.candidates_uncounted(&query, gone, steps);
                 let (all, left) = idx.split_ads_counted(&mut answer);
                 idx.count(&answer);
-                (answer, all, left)
+                let parts = match left.is_empty() {
+                    true => None,
+                    false => parts_of(idx, &query, request, gone, steps),
+                };
+                for p in parts.iter().flatten() {
+                    idx.count(&p.answer);
+                }
+                (answer, all, left, parts)
             }
         };
         if left.is_empty() {
@@ -212,7 +220,14 @@ impl Offers {
         let mut split = None;
         if query.port().is_none() {
             let ruled;
-            (ruled, split) = residuals.ruled_out(request, &left, offers, &idx.options().eval);
+            let parts: Option<Vec<Bits>> = parts.map(|ps| ps.into_iter().map(|p| p.ads).collect());
+            (ruled, split) = residuals.ruled_out(
+                request,
+                &left,
+                offers,
+                parts.as_deref(),
+                &idx.options().eval,
+            );
             left.andnot_assign(&ruled);
         }
         all.or_assign(&left);
@@ -311,6 +326,9 @@ impl Offers {
         if let Offers::Indexed { early, index, .. } = self {
             if let Some(w) = &e.window {
                 index.count(&w.answer);
+                for p in w.parts.iter().flatten() {
+                    index.count(&p.answer);
+                }
             }
             *early = Some(Box::new((Arc::clone(request), e)));
         }
@@ -430,6 +448,42 @@ pub(crate) fn windows_of(
     index: &CycleIndex,
 ) -> Vec<Query> {
     readied_for(readied, request).unwrap_or_else(|| Query::two_sided(request, index.options()))
+}
+
+/// One disjunct's own window ([`Query::narrowed`]): its answer, and its raw candidates.
+#[derive(Debug)]
+pub struct Part {
+    answer: CycleAnswer,
+    ads: Bits,
+}
+
+/// The windows of `request`'s disjuncts ([`residual::disjuncts`]) through the probe of its
+/// window `q`, among the offers not `gone`: `None` unless it has several, each readied in the
+/// index. Their work is counted when used.
+pub(crate) fn parts_of(
+    index: &CycleIndex,
+    q: &Query,
+    request: &ClassAd,
+    gone: &Gone,
+    steps: &mut StepCache,
+) -> Option<Vec<Part>> {
+    let disjuncts = residual::disjuncts(request);
+    if disjuncts.len() < 2 || q.port().is_some() {
+        return None;
+    }
+    let qs = disjuncts
+        .iter()
+        .map(|d| q.narrowed(d, index.options()).filter(|p| index.prepared(p)))
+        .collect::<Option<Vec<Query>>>()?;
+    Some(
+        qs.iter()
+            .map(|p| {
+                let answer = index.candidates_uncounted(p, gone, steps);
+                let ads = index.ads_of(&answer);
+                Part { answer, ads }
+            })
+            .collect(),
+    )
 }
 
 /// What was found ahead for `request`, taken out of `early` (left there for another); its

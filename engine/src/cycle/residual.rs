@@ -157,6 +157,16 @@ fn flatten<'e>(e: &'e Expr, op: BinOp, out: &mut Vec<&'e Expr>) {
     }
 }
 
+/// The disjuncts of `request`'s Requirements (its top-level `||` operands, parentheses looked
+/// through), in order; empty when it has none.
+pub(super) fn disjuncts(request: &ClassAd) -> Vec<&Expr> {
+    let mut out = Vec::new();
+    if let Some(e) = requirements_key(request).and_then(|k| request.get_key(k)) {
+        flatten(e, BinOp::Or, &mut out);
+    }
+    out
+}
+
 /// Whether `v` counts as true as an operand of `&&` and `||` (`logic.rs`: `true`, or a
 /// non-zero number).
 fn counts_true(v: &Value) -> bool {
@@ -331,12 +341,13 @@ impl Residuals {
         n
     }
 
-    /// `request`'s Requirements as disjuncts of the conjuncts read here (`None`: some
-    /// disjunct has none, so nothing can be ruled out).
+    /// `request`'s Requirements as disjuncts ([`disjuncts`]) of the conjuncts read here (some
+    /// may have none); `None` when it has no Requirements.
     fn split(&mut self, request: &ClassAd, opts: &EvalOptions) -> Option<Vec<Vec<u32>>> {
-        let e = request.get_key(requirements_key(request)?)?;
-        let mut disjuncts = Vec::new();
-        flatten(e, BinOp::Or, &mut disjuncts);
+        let disjuncts = disjuncts(request);
+        if disjuncts.is_empty() {
+            return None;
+        }
         let mut out = Vec::with_capacity(disjuncts.len());
         for d in disjuncts {
             let mut conjuncts = Vec::new();
@@ -347,9 +358,6 @@ impl Residuals {
                 if target_reads(c, request, &mut reads) && reads.len() <= READS {
                     mine.push(self.intern(c, reads, request, opts));
                 }
-            }
-            if mine.is_empty() {
-                return None;
             }
             // Those known for every offer at once first: one candidate is then often ruled
             // out by a bit test, before any conjunct is looked up or evaluated for it.
@@ -362,23 +370,31 @@ impl Residuals {
 
     /// The offers among `candidates` (positions in `offers`) that `request`'s Requirements
     /// rules out for certain: for each of its disjuncts, some conjunct read here does not
-    /// count as true against the offer. A request of several disjuncts also gets what
-    /// [`Residuals::rules_out`] checks its other candidates against, one at a time.
+    /// count as true against the offer, or the offer is outside that disjunct's own window
+    /// (`parts`, one per disjunct when given: every offer for which the disjunct is true,
+    /// and more). A request of several disjuncts, each with conjuncts read here, also gets
+    /// what [`Residuals::rules_out`] checks its other candidates against, one at a time.
     pub fn ruled_out(
         &mut self,
         request: &ClassAd,
         candidates: &Bits,
         offers: &[Arc<ClassAd>],
+        parts: Option<&[Bits]>,
         opts: &EvalOptions,
     ) -> (Bits, Option<Box<Split>>) {
         let Some(disjuncts) = self.split(request, opts) else {
             return (Bits::new(), None);
         };
+        let parts = parts.filter(|p| p.len() == disjuncts.len());
+        let whole = disjuncts.iter().all(|d| !d.is_empty());
+        if !whole && parts.is_none() {
+            return (Bits::new(), None);
+        }
         if self.offers.len() != offers.len() {
             self.offers = offers.to_vec();
         }
-        let out = self.ruled_out_by(&disjuncts, request, candidates, offers, opts);
-        let split = (disjuncts.len() > 1).then(|| {
+        let out = self.ruled_out_by(&disjuncts, parts, request, candidates, offers, opts);
+        let split = (whole && disjuncts.len() > 1).then(|| {
             Box::new(Split {
                 disjuncts,
                 mine: FxHashMap::default(),
@@ -391,6 +407,7 @@ impl Residuals {
     fn ruled_out_by(
         &mut self,
         disjuncts: &[Vec<u32>],
+        parts: Option<&[Bits]>,
         request: &ClassAd,
         candidates: &Bits,
         offers: &[Arc<ClassAd>],
@@ -405,8 +422,13 @@ impl Residuals {
             self.fails_literal(c, offers, request, opts);
         }
         let mut out: Option<Bits> = None;
-        for d in disjuncts {
+        for (i, d) in disjuncts.iter().enumerate() {
             let mut failing = Bits::new();
+            if let Some(part) = parts.and_then(|p| p.get(i)) {
+                // Outside the disjunct's own window: it is not true there.
+                failing.or_assign(out.as_ref().unwrap_or(candidates));
+                failing.andnot_assign(part);
+            }
             for &c in d {
                 failing.or_assign(self.fails_literal(c, offers, request, opts));
                 failing.or_assign(&self.fails_requesting(c, candidates, offers, request, opts));
@@ -685,7 +707,7 @@ mod tests {
             let mut r = Residuals::default();
             for (conds, prio) in &requests {
                 let req = request(conds, prio);
-                let (ruled, mut split) = r.ruled_out(&req, &all, &offers, &opts);
+                let (ruled, mut split) = r.ruled_out(&req, &all, &offers, None, &opts);
                 for o in ruled.iter() {
                     let offer = &offers[o as usize];
                     prop_assert!(
@@ -732,7 +754,7 @@ mod tests {
                 &[vec![CONDITIONS.iter().position(|x| *x == c).unwrap_or(0)]],
                 "3",
             );
-            let (ruled, _) = r.ruled_out(&req, &all, &offers, &opts);
+            let (ruled, _) = r.ruled_out(&req, &all, &offers, None, &opts);
             let rejected: adjoin_index::RoaringBitmap = (0..offers.len() as u32)
                 .filter(|&o| !one_side_match(&req, &offers[o as usize], &opts))
                 .collect();
@@ -759,7 +781,7 @@ mod tests {
              (regexp(\"^h1\", TARGET.Machine) && TARGET.Cpus >= 100)]",
         )
         .expect("request");
-        let (ruled, split) = r.ruled_out(&req, &all, &offers, &opts);
+        let (ruled, split) = r.ruled_out(&req, &all, &offers, None, &opts);
         assert!(
             ruled.is_empty(),
             "the first disjunct is converted: not ruled out at once"

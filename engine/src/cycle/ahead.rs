@@ -12,6 +12,9 @@
 //! threads share the index, which does not change under a cycle that serves whole offers
 //! (partitionable ones are served apart, `partition.rs`).
 //!
+//! A request of several disjuncts has each disjunct's own window searched with it, the same
+//! way ([`Part`], `residual.rs`).
+//!
 //! Only the requests that will compute a list are run ahead: the first of each cluster in
 //! serving order that wants a match. Serving asks for them by position ([`Ahead::take`]);
 //! what it passed over is dropped, and a request asked for again (a refusal sent the cycle

@@ -37,6 +37,9 @@ const REMEMBERED: usize = 1 << 24;
 /// A request's list is read through its rank shape's sorted offers (`topk.rs`) when it has
 /// at least this many candidates (unit tests walk the smallest lists)...
 const WALK_MIN: u64 = if cfg!(test) { 1 } else { 64 };
+/// ... or this many once the shape's offers are sorted (a walk through a few candidates'
+/// places costs less than ranking them whole).
+const WALK_SORTED_MIN: u64 = if cfg!(test) { 1 } else { 8 };
 /// ... once the shape has had this many such lists ...
 const SORT_AFTER: u32 = if cfg!(test) { 2 } else { 8 };
 /// ... and its lists so far ranked, all told, at least one offer in this many of the pool
@@ -223,7 +226,11 @@ impl Ranker {
         lists.ranked = lists.ranked.saturating_add(count);
         let sort = lists.long >= SORT_AFTER
             && lists.ranked.saturating_mul(SORT_SHARE) >= ranks.len() as u64;
-        if !many || (lists.sorted.is_none() && !sort) {
+        let walk = match &lists.sorted {
+            Some(_) => count >= WALK_SORTED_MIN,
+            None => many && sort,
+        };
+        if !walk {
             return self
                 .list_with(
                     request,

@@ -27,6 +27,14 @@
 //! Conjuncts the index converts exactly are decided by its window for offers with literal
 //! values; they are read here only where offers bind them to expressions (the window keeps
 //! those as deviant).
+//!
+//! A request of several disjuncts has one window for all of them, which decides none alone.
+//! Each disjunct's own window (the same probe windowed by that disjunct,
+//! [`Query::narrowed`](adjoin_index::Query::narrowed), searched beside the request's window)
+//! holds every offer for which the disjunct is true, so an offer outside it fails that
+//! disjunct as surely as one failing a conjunct read here: an offer failing every disjunct,
+//! either way, leaves the list in one word operation per disjunct instead of being read and
+//! checked one conjunct at a time ([`Residuals::rules_out`]).
 
 use super::shape::{plain, ByHash, Fx};
 use adjoin_index::profile::{AdOperands, PROFILE_CAP};

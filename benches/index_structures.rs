@@ -8,7 +8,10 @@
 //!   random kinds (about 10 hits per stab);
 //! - `one_sided`: the workload's constraints, `x <= c` or `x >= c` with `c` uniform in 0..N
 //!   (about N/2 hits per stab: the answer dominates);
-//! - `points`: 100,000 imported values, domain 0..1,000,000, windows of width 1,000.
+//! - `points`: 100,000 imported values, domain 0..1,000,000, windows of width 1,000;
+//! - `ads_of`: the raw answers of 64 heterogeneous requests over 20,000 heterogeneous offers
+//!   (many of two rectangles) mapped from RIDs onto offers, a word at a time
+//!   (`Index::ads_of`) against a member at a time.
 //!
 //! Run: `cargo bench -p adjoin-workload --bench index_structures -- --warm-up-time 1 --measurement-time 3`
 
@@ -225,5 +228,54 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+/// RID sets onto ads: a word at a time against a member at a time.
+fn ads_of(c: &mut Criterion) {
+    let mut h = adjoin_workload::hetero::Heterogeneous::new(11);
+    let mut idx = adjoin_index::Index::default();
+    for n in 0..20_000u32 {
+        let Ok(ad) = h.offer(u64::from(n)) else {
+            continue;
+        };
+        if idx.insert(n, std::sync::Arc::new(ad)).is_err() {
+            return;
+        }
+    }
+    let opts = idx.options().clone();
+    let answers: Vec<adjoin_index::Bits> = (0..64u64)
+        .filter_map(|n| h.request(n).ok())
+        .flat_map(|r| adjoin_index::Query::two_sided(&std::sync::Arc::new(r), &opts))
+        .map(|q| {
+            idx.prepare(&q);
+            idx.candidates(&q).rids
+        })
+        .collect();
+    let mut g = c.benchmark_group("ads_of/hetero_20k");
+    g.bench_function("words", |b| {
+        b.iter(|| {
+            answers
+                .iter()
+                .map(|a| idx.ads_of(black_box(a)).len())
+                .sum::<u64>()
+        })
+    });
+    g.bench_function("members", |b| {
+        b.iter(|| {
+            answers
+                .iter()
+                .map(|a| {
+                    adjoin_index::Bits::from_rids(
+                        black_box(a)
+                            .iter()
+                            .filter_map(|r| idx.owner(r))
+                            .map(|(ad, _)| ad),
+                    )
+                    .len()
+                })
+                .sum::<u64>()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench, ads_of);
 criterion_main!(benches);

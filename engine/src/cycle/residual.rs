@@ -708,6 +708,7 @@ mod tests {
                 ),
                 1..12,
             ),
+            extra in prop::collection::vec(0u32..60, 0..20),
         ) {
             let offers = pool(seed, 60, &weird);
             let opts = EvalOptions::default();
@@ -715,6 +716,36 @@ mod tests {
             let mut r = Residuals::default();
             for (conds, prio) in &requests {
                 let req = request(conds, prio);
+                // Each disjunct's own window: the offers for which it counts as true, and
+                // some more.
+                let parts: Vec<Bits> = disjuncts(&req)
+                    .into_iter()
+                    .map(|d| {
+                        let mut p = Bits::from_rids(extra.iter().copied());
+                        for (o, offer) in (0u32..).zip(&offers) {
+                            let ads = MatchAds { my: &req, target: offer };
+                            if counts_true(&eval_in_match(d, ads, &opts)) {
+                                p.insert(o);
+                            }
+                        }
+                        p
+                    })
+                    .collect();
+                let (without, _) = r.ruled_out(&req, &all, &offers, None, &opts);
+                let (ruled, _) = r.ruled_out(&req, &all, &offers, Some(&parts), &opts);
+                prop_assert!(
+                    without.iter().all(|o| ruled.contains(o)),
+                    "the disjuncts' windows rule out less: {}", req
+                );
+                for o in ruled.iter() {
+                    let offer = &offers[o as usize];
+                    prop_assert!(
+                        !one_side_match(&req, offer, &opts),
+                        "ruled out through the disjuncts' windows but matches: {} against {}",
+                        req,
+                        offer
+                    );
+                }
                 let (ruled, mut split) = r.ruled_out(&req, &all, &offers, None, &opts);
                 for o in ruled.iter() {
                     let offer = &offers[o as usize];

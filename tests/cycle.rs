@@ -513,6 +513,41 @@ fn heterogeneous_pools_match_as_the_naive_cycle_does() {
     }
 }
 
+#[test]
+fn requests_of_several_disjuncts_match_as_the_naive_cycle_does() {
+    // Disjuncts read through their own windows: converted, residual (`regexp`), reading the
+    // request's own attributes, an offer's attribute reading the request, and one reading the
+    // Requirements itself (no window of its own then).
+    let db = Db::open_in_memory().expect("db");
+    let offers: Vec<String> = (0..40)
+        .map(|i| {
+            let score = if i % 3 == 0 { "TARGET.Prio * 2" } else { "4" };
+            format!(
+                "[Key = \"m{i}\"; Memory = {}; Cpus = {}; Machine = \"h{}.x\"; Score = {score}; Requirements = true; Rank = Cpus]",
+                256 * (i % 9),
+                1 + i % 4,
+                i % 5
+            )
+        })
+        .collect();
+    load(&db, "machines", &offers);
+    let requests = [
+        "[Key = \"j0\"; Requirements = (TARGET.Memory >= 1024 && TARGET.Cpus > 2) || regexp(\"^h1\", TARGET.Machine)]",
+        "[Key = \"j1\"; Want = 3; Requirements = (TARGET.Cpus >= MY.Want) || (TARGET.Score > 5 && TARGET.Memory < 512); Rank = TARGET.Memory]",
+        "[Key = \"j2\"; Requirements = (TARGET.Memory > 1500 && MY.Requirements =!= undefined) || TARGET.Cpus == 1; Rank = -TARGET.Cpus]",
+        "[Key = \"j3\"; Prio = 7; Requirements = (TARGET.Score > 12) || (TARGET.Memory == 0) || regexp(\"^h3\", TARGET.Machine)]",
+        "[Key = \"j4\"; Requirements = (TARGET.Memory >= 2048) || (TARGET.Cpus >= 4); RequestCount = 3]",
+    ];
+    load(&db, "jobs", &requests);
+    let indexed = run(&db, |o| o.dry_run = true);
+    let naive = run(&db, |o| {
+        o.dry_run = true;
+        o.naive = true;
+    });
+    assert!(indexed.matched >= 4, "{} matched", indexed.matched);
+    assert_eq!(indexed.matches, naive.matches);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(6))]
 

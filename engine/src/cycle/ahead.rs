@@ -106,6 +106,9 @@ pub(crate) struct Searcher {
     before: Arc<Gone>,
     readied: FxHashMap<usize, (Arc<ClassAd>, Vec<Query>)>,
     steps: Box<StepCache>,
+    /// Whether requests without preferences get their disjuncts' windows (only lists
+    /// confirmed as read use them, [`Offers::candidates_unconfirmed`](super::offers::Offers::candidates_unconfirmed)).
+    parts: bool,
 }
 
 impl Searcher {
@@ -121,7 +124,15 @@ impl Searcher {
             before,
             readied,
             steps,
+            parts: true,
         }
+    }
+
+    /// The searcher, searching the disjuncts' windows (`parts`) or not: not when the cycle
+    /// docks by expressions, whose lists are confirmed whole.
+    pub(crate) fn with_parts(mut self, parts: bool) -> Searcher {
+        self.parts = parts;
+        self
     }
 
     /// Another searcher among the same offers, with nothing readied or remembered.
@@ -132,6 +143,7 @@ impl Searcher {
             FxHashMap::default(),
             Box::default(),
         )
+        .with_parts(self.parts)
     }
 
     /// `request`'s windows, and the answer to the only one when the index answers it as it is.
@@ -143,10 +155,13 @@ impl Searcher {
                     .index
                     .candidates_uncounted(q, &self.before, &mut self.steps);
                 let (sure, pending) = self.index.split_ads_counted(&mut answer);
-                let parts = match pending.is_empty() {
-                    true => None,
-                    false => parts_of(&self.index, q, request, &self.before, &mut self.steps),
-                };
+                // Only a list confirmed as read (no preferences) uses them.
+                let parts =
+                    match pending.is_empty() || !self.parts || request.get("Preferences").is_some()
+                    {
+                        true => None,
+                        false => parts_of(&self.index, q, request, &self.before, &mut self.steps),
+                    };
                 Some(Window {
                     answer,
                     sure,

@@ -356,6 +356,7 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
         // Windows run ahead on the second core, which is idle while serving.
         if let Some(lent) = c.pool.lend_ahead() {
             let run = ahead::to_run(&serving, c.clusters.of_each(), &requests.ads, &c.eval);
+            let lent = lent.with_parts(matches!(c.dock, Dock::Ranks(_)));
             c.ahead = Some(ahead::spawn(s, lent, &requests.ads, run));
         }
         c.serve(&serving)?;

@@ -13,8 +13,9 @@ use super::residual::{self, Residuals, Split};
 use crate::collection::{Collection, CollectionError};
 use adjoin_index::query::StepCache;
 use adjoin_index::{units, AdId, Bits, IndexOptions, Query, RoaringBitmap};
-use adjoin_query::eval::{symmetric_match, EvalOptions};
-use adjoin_query::ClassAd;
+use adjoin_query::eval::{requirements_key, symmetric_match, EvalOptions};
+use adjoin_query::refs::internal_refs;
+use adjoin_query::{ClassAd, Key};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
@@ -459,7 +460,8 @@ pub struct Part {
 
 /// The windows of `request`'s disjuncts ([`residual::disjuncts`]) through the probe of its
 /// window `q`, among the offers not `gone`: `None` unless it has several, each readied in the
-/// index. Their work is counted when used.
+/// index, none reading the Requirements itself (specialized alone, it would not read it as
+/// the match does). Their work is counted when used.
 pub(crate) fn parts_of(
     index: &CycleIndex,
     q: &Query,
@@ -469,6 +471,15 @@ pub(crate) fn parts_of(
 ) -> Option<Vec<Part>> {
     let disjuncts = residual::disjuncts(request);
     if disjuncts.len() < 2 || q.port().is_some() {
+        return None;
+    }
+    let own = requirements_key(request)?;
+    let opts = &index.options().eval;
+    if disjuncts.iter().any(|d| {
+        internal_refs(d, request, opts)
+            .iter()
+            .any(|n| Key::of(n) == own)
+    }) {
         return None;
     }
     let qs = disjuncts

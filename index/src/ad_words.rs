@@ -108,10 +108,11 @@ impl AdWords {
 
 /// The word of 64 RIDs owned by `ads`.
 fn word(ads: &[Option<u32>]) -> Word {
-    let mut d = Word {
+    let one_by_one = Word {
         ad: ONE_BY_ONE,
         ..Word::default()
     };
+    let mut d = one_by_one;
     let (mut next, mut run, mut longest) = (None::<u32>, 0u32, 0u32);
     let mut prev: Option<u32> = None;
     for (b, a) in ads.iter().enumerate() {
@@ -127,20 +128,12 @@ fn word(ads: &[Option<u32>]) -> Word {
             match next {
                 None => d.ad = a,
                 Some(n) if n == a => {}
-                Some(_) => {
-                    return Word {
-                        ad: ONE_BY_ONE,
-                        ..Word::default()
-                    }
-                }
+                Some(_) => return one_by_one,
             }
             d.firsts |= 1 << b;
             next = a.checked_add(1);
             if next.is_none() {
-                return Word {
-                    ad: ONE_BY_ONE,
-                    ..Word::default()
-                };
+                return one_by_one;
             }
             run = 1;
         }

@@ -350,8 +350,14 @@ impl Residuals {
     }
 
     /// `request`'s Requirements as disjuncts ([`disjuncts`]) of the conjuncts read here (some
-    /// may have none); `None` when it has no Requirements.
-    fn split(&mut self, request: &ClassAd, opts: &EvalOptions) -> Option<Vec<Vec<u32>>> {
+    /// may have none when `partial`); `None` when it has no Requirements, or, unless
+    /// `partial`, a disjunct has none (nothing can be ruled out then).
+    fn split(
+        &mut self,
+        request: &ClassAd,
+        partial: bool,
+        opts: &EvalOptions,
+    ) -> Option<Vec<Vec<u32>>> {
         let disjuncts = disjuncts(request);
         if disjuncts.is_empty() {
             return None;
@@ -366,6 +372,9 @@ impl Residuals {
                 if target_reads(c, request, &mut reads) && reads.len() <= READS {
                     mine.push(self.intern(c, reads, request, opts));
                 }
+            }
+            if mine.is_empty() && !partial {
+                return None;
             }
             // Those known for every offer at once first: one candidate is then often ruled
             // out by a bit test, before any conjunct is looked up or evaluated for it.
@@ -390,7 +399,7 @@ impl Residuals {
         parts: Option<&[Bits]>,
         opts: &EvalOptions,
     ) -> (Bits, Option<Box<Split>>) {
-        let Some(disjuncts) = self.split(request, opts) else {
+        let Some(disjuncts) = self.split(request, parts.is_some(), opts) else {
             return (Bits::new(), None);
         };
         let parts = parts.filter(|p| p.len() == disjuncts.len());

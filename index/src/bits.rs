@@ -23,8 +23,8 @@ impl std::fmt::Debug for Bits {
 
 impl Bits {
     /// The empty set.
-    pub fn new() -> Bits {
-        Bits::default()
+    pub const fn new() -> Bits {
+        Bits { words: Vec::new() }
     }
 
     /// The set of `rids` (any order, repeats allowed).

@@ -92,6 +92,26 @@ pub fn internal_refs(expr: &Expr, ad: &ClassAd, opts: &EvalOptions) -> Vec<Strin
     references(expr, ad, opts).internal
 }
 
+/// The attributes of `ad` itself that reading `names` in it, or evaluating `exprs` written in
+/// it, reaches, transitively: each of `names` that `ad` binds, and what [`internal_refs`] gives
+/// of each of `exprs` and of those attributes' expressions. Keys, sorted; one walk for all.
+pub fn internal_keys<'e>(
+    ad: &'e ClassAd,
+    names: &[Key],
+    exprs: impl IntoIterator<Item = &'e Expr>,
+    opts: &EvalOptions,
+) -> Vec<Key> {
+    let mut w = Walker::new(opts);
+    let chain = [ad];
+    for &k in names {
+        w.name(k, &chain, false, 0);
+    }
+    for e in exprs {
+        w.expr(e, &chain, 0);
+    }
+    w.internal.into_iter().collect()
+}
+
 /// Both reference sets of `expr` written in `ad`.
 pub fn references(expr: &Expr, ad: &ClassAd, opts: &EvalOptions) -> Refs {
     let mut w = Walker::new(opts);
@@ -426,6 +446,55 @@ mod tests {
             internal_refs(&parse::expr("Requirements").expect("e"), &ad, &opts(false)),
             ["memory", "requirements"]
         );
+    }
+
+    #[test]
+    fn internal_keys_from_names_and_expressions() {
+        // (ad, names read, expressions, the attributes of the ad reached)
+        for (ad, names, exprs, want) in [
+            (
+                "[Requirements = TARGET.Memory >= Mem; Mem = Base * 2; Base = 1; Other = 3]",
+                &["Requirements"][..],
+                &[][..],
+                "base mem requirements",
+            ),
+            (
+                "[Rank = 1; Absent2 = x]",
+                &["Rank", "Absent"][..],
+                &["Prio + 1"][..],
+                "rank",
+            ),
+            (
+                "[Prio = Nice; Nice = 3; Rank = TARGET.Cpus]",
+                &[][..],
+                &["Prio * 2", "MY.Rank"][..],
+                "nice prio rank",
+            ),
+            ("[a = b; b = a]", &["A"][..], &[][..], "a b"),
+        ] {
+            let ad = parse::classad(ad).expect("ad");
+            let names: Vec<Key> = names.iter().map(|n| Key::of(n)).collect();
+            let exprs: Vec<Expr> = exprs
+                .iter()
+                .map(|e| parse::expr(e).expect("expr"))
+                .collect();
+            let got = internal_keys(&ad, &names, &exprs, &opts(false));
+            let mut got: Vec<&str> = got.iter().map(|k| k.as_str()).collect();
+            got.sort_unstable();
+            assert_eq!(got.join(" "), want, "{ad}");
+            // The same as following each name's expression and each expression apart.
+            let mut apart: BTreeSet<String> = BTreeSet::new();
+            for &k in &names {
+                if let Some(e) = ad.get_key(k) {
+                    apart.insert(k.as_str().to_owned());
+                    apart.extend(internal_refs(e, &ad, &opts(false)));
+                }
+            }
+            for e in &exprs {
+                apart.extend(internal_refs(e, &ad, &opts(false)));
+            }
+            assert_eq!(apart.into_iter().collect::<Vec<_>>().join(" "), want);
+        }
     }
 
     #[test]

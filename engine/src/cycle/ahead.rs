@@ -18,24 +18,34 @@
 //! Only the requests that will compute a list are run ahead: the first of each cluster in
 //! serving order that wants a match. Serving asks for them by position ([`Ahead::take`]);
 //! what it passed over is dropped, and a request asked for again (a refusal sent the cycle
-//! back) or never run ahead is searched as before, on the serving thread. Serving never
-//! waits: an answer not there yet is claimed and searched by serving itself, as the thread
-//! would search it, and the thread passes over what is claimed — so that where windows are
-//! the longer work (large pools) both threads run them. At most [`AHEAD`] answers wait at once.
+//! back) or never run ahead is searched as before, on the serving thread. Serving does not
+//! wait for a window the thread has not begun: it claims it and searches it itself, as the
+//! thread would search it, and the thread passes over what is claimed — so that where
+//! windows are the longer work (large pools) both threads run them; each place is claimed
+//! once, by whichever thread comes first, so no window is searched (or ruled) twice. At most
+//! [`AHEAD`] answers wait at once.
+//!
+//! A list confirmed as read (ranks docking, no preferences) is also ruled there: what the
+//! request's residual conjuncts rule out of its candidates (`residual.rs`), through the
+//! shared [`Residuals`], whose memory of conjuncts and offers both threads add to.
 //!
 //! Which thread searched a window changes nothing reported: each window searches among the
 //! same offers whoever runs it, counts a step answered from a remembered set as the probe it
 //! stands for ([`StepCache`]), and its work is counted only when serving takes its answer
-//! ([`CycleIndex::count`](super::held::CycleIndex::count)).
+//! ([`CycleIndex::count`](super::held::CycleIndex::count)). A ruling's evaluations are
+//! counted as it is made, each request ruled once among the same candidates whoever rules
+//! it; what the shared memory saves (a conjunct evaluated once per distinct value of what it
+//! reads) does not depend on the order the requests came in.
 
 use super::held::{CycleAnswer, CycleIndex, Gone};
-use super::offers::{parts_of, windows_of, Part};
+use super::offers::{parts_of, readied_for, Part, Readied};
 use super::order;
+use super::residual::{Residuals, Ruled};
 use adjoin_index::query::StepCache;
 use adjoin_index::{Bits, Query};
 use adjoin_query::eval::EvalOptions;
 use adjoin_query::ClassAd;
-use rustc_hash::FxHashMap;
+use parking_lot::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
@@ -95,17 +105,23 @@ pub struct Window {
     /// The windows of the request's disjuncts, when it has several
     /// ([`parts_of`](super::offers::parts_of)).
     pub parts: Option<Vec<Part>>,
+    /// What the request's residual conjuncts rule out of `pending` (`residual.rs`), for a
+    /// list confirmed as read.
+    pub ruled: Option<Ruled>,
 }
 
 /// What searches windows ahead ([`Offers::lend_ahead`](super::offers::Offers::lend_ahead)):
-/// the index, the offers gone when serving began, and the searcher's own windows readied
-/// and steps remembered.
+/// the index, the offers gone when serving began, the windows readied (shared by the
+/// searchers of one cycle: each request's are taken by the first to search it) and the
+/// searcher's own steps remembered.
 #[derive(Debug)]
 pub(crate) struct Searcher {
     index: Arc<CycleIndex>,
     before: Arc<Gone>,
-    readied: FxHashMap<usize, (Arc<ClassAd>, Vec<Query>)>,
+    readied: Arc<Mutex<Readied>>,
     steps: Box<StepCache>,
+    /// What is known of the residual conjuncts (shared with serving).
+    residuals: Arc<Mutex<Residuals>>,
     /// Whether requests without preferences get their disjuncts' windows (only lists
     /// confirmed as read use them, [`Offers::candidates_unconfirmed`](super::offers::Offers::candidates_unconfirmed)).
     parts: bool,
@@ -116,14 +132,16 @@ impl Searcher {
     pub(crate) fn new(
         index: Arc<CycleIndex>,
         before: Arc<Gone>,
-        readied: FxHashMap<usize, (Arc<ClassAd>, Vec<Query>)>,
+        readied: Readied,
         steps: Box<StepCache>,
+        residuals: Arc<Mutex<Residuals>>,
     ) -> Searcher {
         Searcher {
             index,
             before,
-            readied,
+            readied: Arc::new(Mutex::new(readied)),
             steps,
+            residuals,
             parts: true,
         }
     }
@@ -135,20 +153,22 @@ impl Searcher {
         self
     }
 
-    /// Another searcher among the same offers, with nothing readied or remembered.
+    /// Another searcher among the same offers and windows readied, with no steps remembered.
     fn another(&self) -> Searcher {
-        Searcher::new(
-            Arc::clone(&self.index),
-            Arc::clone(&self.before),
-            FxHashMap::default(),
-            Box::default(),
-        )
-        .with_parts(self.parts)
+        Searcher {
+            index: Arc::clone(&self.index),
+            before: Arc::clone(&self.before),
+            readied: Arc::clone(&self.readied),
+            steps: Box::default(),
+            residuals: Arc::clone(&self.residuals),
+            parts: self.parts,
+        }
     }
 
     /// `request`'s windows, and the answer to the only one when the index answers it as it is.
     fn find(&mut self, request: &Arc<ClassAd>) -> Early {
-        let qs = windows_of(&mut self.readied, request, &self.index);
+        let readied = readied_for(&mut self.readied.lock(), request);
+        let qs = readied.unwrap_or_else(|| Query::two_sided(request, self.index.options()));
         let window = match &qs[..] {
             [q] if self.index.prepared(q) => {
                 let mut answer = self
@@ -156,17 +176,33 @@ impl Searcher {
                     .candidates_uncounted(q, &self.before, &mut self.steps);
                 let (sure, pending) = self.index.split_ads_counted(&mut answer);
                 // Only a list confirmed as read (no preferences) uses them.
-                let parts =
-                    match pending.is_empty() || !self.parts || request.get("Preferences").is_some()
-                    {
-                        true => None,
-                        false => parts_of(&self.index, q, request, &self.before, &mut self.steps),
-                    };
+                let read = !pending.is_empty()
+                    && self.parts
+                    && q.port().is_none()
+                    && request.get("Preferences").is_none();
+                let mut parts = match read {
+                    true => parts_of(&self.index, q, request, &self.before, &mut self.steps),
+                    false => None,
+                };
+                let ruled = read.then(|| {
+                    let ads: Option<Vec<Bits>> = parts
+                        .as_mut()
+                        .map(|ps| ps.iter_mut().map(|p| p.take_ads()).collect());
+                    let opts = &self.index.options().eval;
+                    self.residuals.lock().rule(
+                        request,
+                        &pending,
+                        self.index.ads(),
+                        ads.as_deref(),
+                        opts,
+                    )
+                });
                 Some(Window {
                     answer,
                     sure,
                     pending,
                     parts,
+                    ruled,
                 })
             }
             _ => None,
@@ -198,29 +234,30 @@ impl Ahead {
     /// What was found ahead for request `ri` (`request`); `None` when it was not run ahead or
     /// was passed over.
     ///
-    /// When it has not come yet, serving does not wait: it claims it (and every place before
-    /// it) and searches the window itself, as the thread would.
+    /// When the thread has not begun it, serving does not wait: it claims it (and every
+    /// place before it) and searches the window itself, as the thread would; once begun, it
+    /// waits for the thread's answer (no window is searched twice).
     pub(crate) fn take(&mut self, ri: usize, request: &Arc<ClassAd>) -> Option<Early> {
         let want = *self.place.get(ri)?;
         if want == NONE || want < self.next {
             return None;
         }
-        loop {
-            let got = match self.steal {
-                // Not there yet (or no thread): searched now.
-                true => self.rx.try_recv().ok(),
-                false => self.rx.recv().ok(),
-            };
-            let Some((at, early)) = got else {
-                self.claimed.fetch_max(want + 1, Ordering::Relaxed);
-                self.next = want + 1;
-                return Some(self.own.find(request));
-            };
+        // Whoever claims a place first searches it (the thread claims each as it begins it).
+        if self.steal && self.claimed.fetch_max(want + 1, Ordering::AcqRel) <= want {
+            // Not begun (or no thread): searched now.
+            self.next = want + 1;
+            return Some(self.own.find(request));
+        }
+        // Begun by the thread: its answer comes.
+        while let Ok((at, early)) = self.rx.recv() {
             self.next = at + 1;
             if at == want {
                 return Some(early);
             }
         }
+        // The thread is gone.
+        self.next = want + 1;
+        Some(self.own.find(request))
     }
 }
 
@@ -296,8 +333,8 @@ fn search(
         let Some(request) = requests.get(ri) else {
             continue;
         };
-        if at < claimed.load(Ordering::Relaxed) {
-            // Serving searched it itself.
+        if claimed.fetch_max(at + 1, Ordering::AcqRel) > at {
+            // Serving claimed it (searched it itself) first.
             continue;
         }
         if tx.send((at, searcher.find(request))).is_err() {

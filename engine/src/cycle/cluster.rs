@@ -18,11 +18,11 @@
 use super::shape::{self, dynamic, plain, ByHash, Fx};
 use adjoin_index::units;
 use adjoin_query::eval::EvalOptions;
-use adjoin_query::refs::{ad_external_refs, internal_refs};
+use adjoin_query::refs::{ad_external_refs, internal_keys};
 use adjoin_query::{ClassAd, Expr, Key};
 use adjoin_storage::codec::CodecError;
 use adjoin_storage::RawAd;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 use std::hash::Hasher;
 use std::sync::Arc;
 
@@ -151,9 +151,7 @@ impl Clusters {
 /// request.
 #[derive(Clone, Debug)]
 pub struct Roots {
-    /// Case-folded names.
-    names: BTreeSet<String>,
-    /// Their keys, sorted.
+    /// The names' keys, sorted.
     keys: Vec<Key>,
 }
 
@@ -191,7 +189,6 @@ pub fn roots(offers: &[Arc<ClassAd>], dock: &[Expr], opts: &EvalOptions) -> Opti
     }
     let keys = names.iter().map(|n| Key::of(n)).collect::<BTreeSet<Key>>();
     Some(Roots {
-        names,
         keys: keys.into_iter().collect(),
     })
 }
@@ -480,59 +477,59 @@ enum Kind {
 /// The exact signatures seen and the clusters they were given.
 #[derive(Debug, Default)]
 struct Exact {
-    ids: HashMap<BTreeMap<String, Option<Printed>>, usize, std::hash::BuildHasherDefault<Fx>>,
+    /// By hash: the signatures seen, each with its cluster.
+    ids: ByHash<Vec<(Signed, usize)>>,
     count: usize,
 }
+
+/// A signature seen: a request of it and its names (sorted); the request's own expressions
+/// stand for the signature's.
+type Signed = (Arc<ClassAd>, Vec<Key>);
 
 impl Exact {
     /// The cluster of `r`: that of its signature, or a new one; and whether it has a
     /// signature (false: the cluster is its own).
     fn cluster(
         &mut self,
-        r: &ClassAd,
+        r: &Arc<ClassAd>,
         roots: &Roots,
         order_by: Option<&Expr>,
         opts: &EvalOptions,
     ) -> (usize, bool) {
-        let mut mine = roots.names.clone();
-        if let Some(e) = order_by {
-            mine.extend(internal_refs(e, r, opts));
-        }
-        // What the preferences' values read of the request, as expressions of it.
-        if let Ok(Some(p)) = crate::prefer::Preferences::from_ad(r, "", opts) {
-            for v in &p.vars {
-                mine.extend(internal_refs(&v.value, r, opts));
+        let fresh = self.count;
+        let Some(sig) = signature(r, roots, order_by, opts) else {
+            self.count += 1;
+            return (fresh, false);
+        };
+        let mut h = Fx::default();
+        for &(k, e) in &sig {
+            h.write_u32(k.0);
+            match e {
+                Some(e) => {
+                    h.write_u8(1);
+                    shape::hash(e, &mut h);
+                }
+                None => h.write_u8(0),
             }
         }
-        let fresh = self.count;
-        let (c, shared) = match signature(r, mine, opts) {
-            Some(sig) => (*self.ids.entry(sig).or_insert(fresh), true),
-            None => (fresh, false),
-        };
-        if c == fresh {
-            self.count += 1;
+        let seen = self.ids.entry(h.finish()).or_default();
+        let found = seen.iter().find(|((rep, names), _)| {
+            names.len() == sig.len()
+                && names.iter().zip(&sig).all(|(&n, &(k, e))| {
+                    n == k
+                        && match (rep.get_key(k), e) {
+                            (None, None) => true,
+                            (Some(a), Some(b)) => shape::same(a, b),
+                            _ => false,
+                        }
+                })
+        });
+        if let Some(&(_, c)) = found {
+            return (c, true);
         }
-        (c, shared)
-    }
-}
-
-/// An expression of a signature, compared and hashed structurally
-/// ([`adjoin_query::structural`]: at least as strict as comparing the printed `Debug` output,
-/// so that equal ones print and evaluate alike) without printing it.
-#[derive(Debug)]
-struct Printed(Expr);
-
-impl PartialEq for Printed {
-    fn eq(&self, other: &Printed) -> bool {
-        shape::same(&self.0, &other.0)
-    }
-}
-
-impl Eq for Printed {}
-
-impl std::hash::Hash for Printed {
-    fn hash<H: Hasher>(&self, h: &mut H) {
-        shape::hash(&self.0, h);
+        seen.push(((Arc::clone(r), sig.iter().map(|s| s.0).collect()), fresh));
+        self.count += 1;
+        (fresh, true)
     }
 }
 
@@ -563,41 +560,35 @@ fn dock_reads(e: &Expr, names: &mut BTreeSet<String>) -> bool {
     }
 }
 
-/// The expression (or absence), compared structurally, of each attribute of `r` that `roots`
-/// lead to; `None` when one of them reads in ways the analysis cannot follow, or `r` has
-/// ports.
-fn signature(
-    r: &ClassAd,
-    mut todo: BTreeSet<String>,
+/// The expression (or absence) of each attribute of `r` that `roots`, `order_by` and its
+/// preferences' values lead to, sorted by name; `None` when one of them reads in ways the
+/// analysis cannot follow, or `r` has ports.
+fn signature<'a>(
+    r: &'a ClassAd,
+    roots: &Roots,
+    order_by: Option<&Expr>,
     opts: &EvalOptions,
-) -> Option<BTreeMap<String, Option<Printed>>> {
+) -> Option<Vec<(Key, Option<&'a Expr>)>> {
     // Ports, and a keep fraction (applied to the list as made for one request), make a
     // request a cluster of its own.
     if r.get("Ports").is_some() || r.get("PreferenceKeep").is_some() {
         return None;
     }
-    let mut sig = BTreeMap::new();
-    while let Some(name) = todo.pop_first() {
-        if sig.contains_key(&name) {
-            continue;
-        }
-        let printed = match r.get(&name) {
-            Some(e) => {
-                if dynamic(e) {
-                    return None;
-                }
-                for n in internal_refs(e, r, opts) {
-                    if !sig.contains_key(&n) {
-                        todo.insert(n);
-                    }
-                }
-                Some(Printed(e.clone()))
-            }
-            None => None,
-        };
-        sig.insert(name, printed);
-    }
-    Some(sig)
+    // What the preferences' values read of the request, as expressions of it.
+    let prefs = crate::prefer::Preferences::from_ad(r, "", opts)
+        .ok()
+        .flatten();
+    let values = prefs.iter().flat_map(|p| p.vars.iter().map(|v| &v.value));
+    let mut keys = internal_keys(r, &roots.keys, order_by.into_iter().chain(values), opts);
+    keys.extend_from_slice(&roots.keys);
+    keys.sort_unstable();
+    keys.dedup();
+    keys.into_iter()
+        .map(|k| match r.get_key(k) {
+            Some(e) if dynamic(e) => None,
+            e => Some((k, e)),
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -872,7 +863,7 @@ mod tests {
         assert_eq!(fast, [0, 1, 0, 0, 2, 2, 0, 3]);
         // The offers' shapes: the first two are alike, the third reads Size.
         let opts = EvalOptions::default();
-        let names = roots(&ads(&offers), &[], &opts).expect("roots").names;
+        let names = roots(&ads(&offers), &[], &opts).expect("roots").keys;
         for n in [
             "mem",
             "owner",
@@ -881,7 +872,7 @@ mod tests {
             "rank",
             "requestcount",
         ] {
-            assert!(names.contains(n), "{n} in {names:?}");
+            assert!(names.contains(&Key::of(n)), "{n} in {names:?}");
         }
     }
 

@@ -216,6 +216,11 @@ pub struct CycleIndex {
 }
 
 impl CycleIndex {
+    /// The cycle's offers, by position.
+    pub(crate) fn ads(&self) -> &[Arc<ClassAd>] {
+        &self.views.ads
+    }
+
     /// An index built privately over `ads` (positions are its ids).
     pub(crate) fn private(ads: &[Arc<ClassAd>], opts: IndexOptions) -> Result<Self, IndexError> {
         let mut index = Index::new(opts);

@@ -12,7 +12,7 @@
 //! whole cycle. A request's bindings of one list of names are found once per request
 //! ([`Judged`]: a number per distinct tuple of bindings), whatever the classes reading them.
 
-use super::residual::{literal, pure_calls, Binding, Kind};
+use super::residual::{literal, pure_calls, with_ports, Binding, Kind};
 use super::shape::{binds_alike, Bindings, ByHash, Fx};
 use adjoin_index::AdId;
 use adjoin_query::eval::{one_side_match, requirements_key, EvalOptions};
@@ -69,14 +69,14 @@ pub struct OfferClasses {
 impl OfferClasses {
     /// The classes of `offers` (positions are ids).
     pub fn new(offers: &[Arc<ClassAd>]) -> OfferClasses {
-        let ports = Key::of("Ports");
+        let with_ports = with_ports(offers);
         let mut bindings: FxHashMap<Key, Binding> = FxHashMap::default();
         let mut by_hash: ByHash<Vec<u32>> = ByHash::default();
         let mut out = OfferClasses::default();
         for (o, offer) in offers.iter().enumerate() {
             let class = (|| {
                 let e = offer.get_key(requirements_key(offer)?)?;
-                if offer.get_key(ports).is_some() || !complete(e) || !pure_calls(e) {
+                if with_ports.contains(o as u32) || !complete(e) || !pure_calls(e) {
                     return None;
                 }
                 let (mut h, mut names) = (Fx::default(), Vec::new());
@@ -88,7 +88,9 @@ impl OfferClasses {
                 }
                 let mut ids = Vec::with_capacity(names.len());
                 for &k in &names {
-                    let b = bindings.entry(k).or_insert_with(|| Binding::of(k, offers));
+                    let b = bindings
+                        .entry(k)
+                        .or_insert_with(|| Binding::of(k, offers, &with_ports));
                     let id = *b.ids.get(o)?;
                     if b.kinds.get(id as usize) != Some(&Kind::Literal) {
                         return None;

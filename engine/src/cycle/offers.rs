@@ -9,13 +9,14 @@
 use super::ahead::{Early, Log, Searcher, Window};
 use super::held::{CycleAnswer, CycleIndex, Gone};
 use super::offer_classes::{Judged, OfferClasses};
-use super::residual::{self, Residuals, Split};
+use super::residual::{self, Checks, Residuals, Ruled, Split};
 use crate::collection::{Collection, CollectionError};
 use adjoin_index::query::StepCache;
 use adjoin_index::{units, AdId, Bits, IndexOptions, Query, RoaringBitmap};
 use adjoin_query::eval::{requirements_key, symmetric_match, EvalOptions};
 use adjoin_query::refs::internal_refs;
 use adjoin_query::{ClassAd, Key};
+use parking_lot::Mutex;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
@@ -38,10 +39,12 @@ pub enum Offers {
         /// The windows of the requests readied ([`Offers::prepare_for`]) and not yet
         /// searched, by the address of the request's ad (held here, so that the address
         /// names it while it is here): made once, not again when the request is served.
-        readied: FxHashMap<usize, (Arc<ClassAd>, Vec<Query>)>,
+        readied: Readied,
         /// What is known of the requests' residual conjuncts against the offers
-        /// (`residual.rs`).
-        residuals: Box<Residuals>,
+        /// (`residual.rs`), shared with the windows run ahead, which rule out candidates.
+        residuals: Arc<Mutex<Residuals>>,
+        /// What serving found checking candidates one at a time.
+        checks: Box<Checks>,
         /// The offers classed by their Requirements (`offer_classes.rs`), made when first
         /// needed.
         classes: Option<Box<OfferClasses>>,
@@ -74,7 +77,8 @@ impl Offers {
             log: None,
             index: Arc::new(index),
             readied: FxHashMap::default(),
-            residuals: Box::default(),
+            residuals: Arc::default(),
+            checks: Box::default(),
             classes: None,
             steps: Box::default(),
         }
@@ -171,6 +175,7 @@ impl Offers {
             steps,
             early,
             log,
+            ..
         } = self
         else {
             return (Bits::from_roaring(&self.candidates(request)), None);
@@ -188,17 +193,18 @@ impl Offers {
         let Some(query) = qs.pop() else {
             return (Bits::new(), None);
         };
-        let (answer, mut all, mut left, parts) = match window {
+        let (answer, mut all, mut left, parts, ruled) = match window {
             // Found among every offer before serving: those taken since leave it.
             Some(Window {
                 answer,
                 mut sure,
                 mut pending,
                 parts,
+                ruled,
             }) => {
                 sure.andnot_assign(taken);
                 pending.andnot_assign(taken);
-                (answer, sure, pending, parts)
+                (answer, sure, pending, parts, ruled)
             }
             None => {
                 prepare(idx, &query);
@@ -212,7 +218,7 @@ impl Offers {
                 for p in parts.iter().flatten() {
                     idx.count(&p.answer);
                 }
-                (answer, all, left, parts)
+                (answer, all, left, parts, None)
             }
         };
         if left.is_empty() {
@@ -220,16 +226,19 @@ impl Offers {
         }
         let mut split = None;
         if query.port().is_none() {
-            let ruled;
-            let parts: Option<Vec<Bits>> = parts.map(|ps| ps.into_iter().map(|p| p.ads).collect());
-            (ruled, split) = residuals.ruled_out(
-                request,
-                &left,
-                offers,
-                parts.as_deref(),
-                &idx.options().eval,
-            );
-            left.andnot_assign(&ruled);
+            let Ruled { out, split: s } = match ruled {
+                Some(r) => r,
+                None => {
+                    let ads: Option<Vec<Bits>> =
+                        parts.map(|ps| ps.into_iter().map(|p| p.ads).collect());
+                    let opts = &idx.options().eval;
+                    residuals
+                        .lock()
+                        .rule(request, &left, offers, ads.as_deref(), opts)
+                }
+            };
+            left.andnot_assign(&out);
+            split = s;
         }
         all.or_assign(&left);
         let pending = left;
@@ -263,7 +272,7 @@ impl Offers {
         let Offers::Indexed {
             index,
             classes,
-            residuals,
+            checks,
             ..
         } = self
         else {
@@ -277,7 +286,7 @@ impl Offers {
                 .is_some_and(|c| c.refuses(o, &u.request, &mut u.refusals, opts) == Some(true))
                 || u.split
                     .as_deref_mut()
-                    .is_some_and(|s| residuals.rules_out(s, o, &u.request, opts)));
+                    .is_some_and(|s| s.rules_out(o, &u.request, index.ads(), checks, opts)));
         let ok = !refused && index.confirm_ad(&u.query, &u.answer, o);
         if !ok {
             u.rejected.insert(o);
@@ -306,6 +315,7 @@ impl Offers {
                 steps,
                 gone,
                 log,
+                residuals,
                 ..
             } => {
                 let before = Arc::new(gone.clone());
@@ -315,6 +325,7 @@ impl Offers {
                     before,
                     std::mem::take(readied),
                     std::mem::take(steps),
+                    Arc::clone(residuals),
                 ))
             }
             Offers::Naive { .. } => None,
@@ -394,11 +405,13 @@ impl Offers {
             Offers::Indexed {
                 index,
                 residuals,
+                checks,
                 classes,
                 steps,
                 ..
             } => {
-                residuals.clear();
+                residuals.lock().clear();
+                checks.clear();
                 *classes = None;
                 steps.clear();
                 // An index out of rectangle ids keeps the old rectangles, a superset that
@@ -422,12 +435,14 @@ impl Offers {
             Offers::Indexed {
                 index: idx,
                 residuals,
+                checks,
                 classes,
                 ..
             } => {
                 let s = idx.stats();
                 let classed = classes.as_ref().map_or(0, |c| c.evaluations());
-                (s.probes, s.evaluations + residuals.evaluations + classed)
+                let ruled = residuals.lock().evaluations + checks.evaluations;
+                (s.probes, s.evaluations + ruled + classed)
             }
             Offers::Naive { evaluations, .. } => (0, *evaluations),
         }
@@ -443,11 +458,7 @@ fn prepare(index: &mut Arc<CycleIndex>, q: &Query) {
 }
 
 /// `request`'s windows: readied, or made now.
-pub(crate) fn windows_of(
-    readied: &mut FxHashMap<usize, (Arc<ClassAd>, Vec<Query>)>,
-    request: &Arc<ClassAd>,
-    index: &CycleIndex,
-) -> Vec<Query> {
+fn windows_of(readied: &mut Readied, request: &Arc<ClassAd>, index: &CycleIndex) -> Vec<Query> {
     readied_for(readied, request).unwrap_or_else(|| Query::two_sided(request, index.options()))
 }
 
@@ -456,6 +467,13 @@ pub(crate) fn windows_of(
 pub struct Part {
     answer: CycleAnswer,
     ads: Bits,
+}
+
+impl Part {
+    /// Its raw candidates, taken (once ruled with, only its answer is left to count).
+    pub(crate) fn take_ads(&mut self) -> Bits {
+        std::mem::take(&mut self.ads)
+    }
 }
 
 /// The windows of `request`'s disjuncts ([`residual::disjuncts`]) through the probe of its
@@ -518,16 +536,16 @@ fn early_for(
     }
 }
 
+/// The windows readied for requests, by the address of their ads ([`address`]).
+pub(crate) type Readied = FxHashMap<usize, (Arc<ClassAd>, Vec<Query>)>;
+
 /// The key of a request readied: the address of its ad.
 fn address(request: &Arc<ClassAd>) -> usize {
     Arc::as_ptr(request) as usize
 }
 
 /// The windows readied for `request`, taken out of `readied`.
-fn readied_for(
-    readied: &mut FxHashMap<usize, (Arc<ClassAd>, Vec<Query>)>,
-    request: &Arc<ClassAd>,
-) -> Option<Vec<Query>> {
+pub(crate) fn readied_for(readied: &mut Readied, request: &Arc<ClassAd>) -> Option<Vec<Query>> {
     let (ad, qs) = readied.remove(&address(request))?;
     Arc::ptr_eq(&ad, request).then_some(qs)
 }

@@ -51,6 +51,9 @@ use std::sync::Arc;
 /// At most this many names read by one conjunct (its memo key holds them inline).
 const READS: usize = 4;
 
+/// No offers.
+static EMPTY: Bits = Bits::new();
+
 /// Deepest nesting looked into; deeper conjuncts are not read here.
 const MAX_DEPTH: u32 = 200;
 
@@ -212,10 +215,22 @@ pub(super) struct Binding {
     place: FxHashMap<u32, usize>,
 }
 
+/// The offers among `offers` (by position) that have ports.
+pub(super) fn with_ports(offers: &[Arc<ClassAd>]) -> Bits {
+    let ports = Key::of("Ports");
+    let mut out = Bits::new();
+    for (o, offer) in (0u32..).zip(offers) {
+        if offer.get_key(ports).is_some() {
+            out.insert(o);
+        }
+    }
+    out
+}
+
 impl Binding {
-    /// The bindings of `k` over `offers`.
-    pub(super) fn of(k: Key, offers: &[Arc<ClassAd>]) -> Binding {
-        let ports = Key::of("Ports");
+    /// The bindings of `k` over `offers`, of which those with ports are `ports`
+    /// ([`with_ports`]).
+    pub(super) fn of(k: Key, offers: &[Arc<ClassAd>], ports: &Bits) -> Binding {
         let mut b = Binding {
             ids: Vec::with_capacity(offers.len()),
             kinds: vec![Kind::Literal, Kind::Opaque],
@@ -226,7 +241,7 @@ impl Binding {
         let mut seen: ByHash<Vec<(u32, &Expr)>> = ByHash::default();
         for (o, offer) in (0u32..).zip(offers) {
             let id = match offer.get_key(k) {
-                _ if offer.get_key(ports).is_some() => 1,
+                _ if ports.contains(o) => 1,
                 None => 0,
                 Some(e) => {
                     let mut h = Fx::default();
@@ -290,37 +305,82 @@ type Tuple = [u32; READS];
 pub struct Residuals {
     /// Conjuncts by structural hash.
     by_hash: ByHash<Vec<u32>>,
-    conjuncts: Vec<Conjunct>,
+    conjuncts: Vec<Arc<Conjunct>>,
     /// The offers' bindings, by name.
-    bindings: FxHashMap<Key, Binding>,
-    /// By conjunct: the offers binding what it reads to literals (or not at all) against
-    /// which it fails, whatever the request (found once, when first asked).
-    fails: Vec<Option<Bits>>,
-    /// Values of conjuncts the index converts, against offers binding what they read to
-    /// literals, by conjunct and bindings (read one candidate at a time: a request of several
-    /// disjuncts, whose window does not decide each conjunct).
-    converted: FxHashMap<(u32, Tuple), bool>,
-    /// The offers by position (kept once bindings are made).
-    offers: Vec<Arc<ClassAd>>,
+    bindings: FxHashMap<Key, Arc<Binding>>,
+    /// The offers with ports, once bindings are made.
+    ports: Option<Bits>,
+    /// By conjunct: what is known of the offers binding what it reads to literals (or not
+    /// at all), whatever the request.
+    fails: Vec<Literal>,
     /// Conjuncts evaluated.
     pub evaluations: u64,
 }
 
-/// What one request's candidates are checked against one at a time: its disjuncts of
-/// conjuncts read here, and the values found for it alone.
+/// What is known of one conjunct against the offers binding what it reads to literals (or
+/// not at all): found for the candidates of the requests that had it, as they came.
+#[derive(Debug, Default)]
+struct Literal {
+    /// The offers it was found for.
+    known: Bits,
+    /// Those of them against which it fails.
+    fails: Bits,
+    /// Its value by tuple of bindings.
+    memo: FxHashMap<Tuple, bool>,
+}
+
+/// What a request's residual conjuncts rule out of its candidates ([`Residuals::ruled_out`]):
+/// the offers ruled out, and what the others are checked against one at a time.
+#[derive(Debug)]
+pub struct Ruled {
+    pub out: Bits,
+    pub split: Option<Box<Split>>,
+}
+
+/// What one request's candidates are checked against one at a time ([`Split::rules_out`]):
+/// its disjuncts of conjuncts read here, with what they need (their own, whichever thread
+/// ruled the request's list), and the values found for it alone.
 #[derive(Debug, Default)]
 pub struct Split {
-    disjuncts: Vec<Vec<u32>>,
+    disjuncts: Vec<Vec<Checked>>,
     mine: FxHashMap<(u32, Tuple), bool>,
+}
+
+/// One conjunct of a [`Split`]: its number, itself, the offers' bindings of what it reads
+/// (by position in its reads), and, when the index does not convert it, what was found of it
+/// for the request's candidates against offers binding those to literals.
+#[derive(Debug)]
+struct Checked {
+    id: u32,
+    conj: Arc<Conjunct>,
+    bindings: Vec<Option<Arc<Binding>>>,
+    literal: Option<Literal>,
+}
+
+/// What a cycle's serving keeps of the conjuncts checked one candidate at a time: the values
+/// of those the index converts, against offers binding what they read to literals, by
+/// conjunct and bindings (a request of several disjuncts, whose window decides no conjunct
+/// alone), and the evaluations made.
+#[derive(Debug, Default)]
+pub struct Checks {
+    converted: FxHashMap<(u32, Tuple), bool>,
+    /// Conjuncts evaluated.
+    pub evaluations: u64,
+}
+
+impl Checks {
+    /// Forgets the values found (an offer changed).
+    pub fn clear(&mut self) {
+        self.converted.clear();
+    }
 }
 
 impl Residuals {
     /// Forgets everything learnt of the offers (one of them changed).
     pub fn clear(&mut self) {
         self.bindings.clear();
-        self.fails.iter_mut().for_each(|f| *f = None);
-        self.converted.clear();
-        self.offers.clear();
+        self.ports = None;
+        self.fails.iter_mut().for_each(|f| *f = Literal::default());
     }
 
     /// The number of `e` as a conjunct of `request` (which it reads nothing of, through
@@ -339,12 +399,12 @@ impl Residuals {
         let conv = dpf(e, &AdOperands { ad: request, opts }, PROFILE_CAP);
         let exact = conv.exact && conv.profiles.iter().all(|p| !p.deviant);
         let n = self.conjuncts.len() as u32;
-        self.conjuncts.push(Conjunct {
+        self.conjuncts.push(Arc::new(Conjunct {
             expr: e.clone(),
             reads,
             exact,
-        });
-        self.fails.push(None);
+        }));
+        self.fails.push(Literal::default());
         same_hash.push(n);
         n
     }
@@ -407,17 +467,26 @@ impl Residuals {
         if !whole && parts.is_none() {
             return (Bits::new(), None);
         }
-        if self.offers.len() != offers.len() {
-            self.offers = offers.to_vec();
-        }
         let out = self.ruled_out_by(&disjuncts, parts, request, candidates, offers, opts);
         let split = (whole && disjuncts.len() > 1).then(|| {
-            Box::new(Split {
-                disjuncts,
-                mine: FxHashMap::default(),
-            })
+            let mut left = candidates.clone();
+            left.andnot_assign(&out);
+            Box::new(self.split_for(&disjuncts, &left, offers, request, opts))
         });
         (out, split)
+    }
+
+    /// [`Residuals::ruled_out`], as a [`Ruled`].
+    pub fn rule(
+        &mut self,
+        request: &ClassAd,
+        candidates: &Bits,
+        offers: &[Arc<ClassAd>],
+        parts: Option<&[Bits]>,
+        opts: &EvalOptions,
+    ) -> Ruled {
+        let (out, split) = self.ruled_out(request, candidates, offers, parts, opts);
+        Ruled { out, split }
     }
 
     /// [`Residuals::ruled_out`] by `disjuncts`.
@@ -430,13 +499,13 @@ impl Residuals {
         offers: &[Arc<ClassAd>],
         opts: &EvalOptions,
     ) -> Bits {
+        let ports = self.ports.get_or_insert_with(|| with_ports(offers));
         for &c in disjuncts.iter().flatten() {
             for &k in &self.conjuncts[c as usize].reads {
                 self.bindings
                     .entry(k)
-                    .or_insert_with(|| Binding::of(k, offers));
+                    .or_insert_with(|| Arc::new(Binding::of(k, offers, ports)));
             }
-            self.fails_literal(c, offers, request, opts);
         }
         let mut out: Option<Bits> = None;
         for (i, d) in disjuncts.iter().enumerate() {
@@ -447,7 +516,7 @@ impl Residuals {
                 failing.andnot_assign(part);
             }
             for &c in d {
-                failing.or_assign(self.fails_literal(c, offers, request, opts));
+                failing.or_assign(self.fails_literal(c, candidates, offers, request, opts));
                 failing.or_assign(&self.fails_requesting(c, candidates, offers, request, opts));
             }
             failing.and_assign(out.as_ref().unwrap_or(candidates));
@@ -459,118 +528,105 @@ impl Residuals {
         out.unwrap_or_default()
     }
 
-    /// Whether `request` (`split`, from [`Residuals::ruled_out`]) is ruled out by offer `o`,
-    /// every conjunct read here counted, those the index converts too (its window of several
-    /// rectangles decides none of them alone): evaluated once per conjunct and distinct
-    /// bindings.
-    pub fn rules_out(
+    /// The [`Split`] of `disjuncts` for `request`'s candidates `left`: what it needs of each
+    /// conjunct, and what is found of it against them now (so that what the split knows does
+    /// not depend on which requests came before).
+    fn split_for(
         &mut self,
-        split: &mut Split,
-        o: AdId,
+        disjuncts: &[Vec<u32>],
+        left: &Bits,
+        offers: &[Arc<ClassAd>],
         request: &ClassAd,
         opts: &EvalOptions,
-    ) -> bool {
-        let Split { disjuncts, mine } = split;
-        disjuncts.iter().all(|d| {
-            d.iter()
-                .any(|&c| self.fails_one(c, o, request, mine, opts) == Some(true))
-        })
-    }
-
-    /// Whether conjunct `c` fails against offer `o` (`offer`) for `request`, if known here.
-    fn fails_one(
-        &mut self,
-        c: u32,
-        o: AdId,
-        request: &ClassAd,
-        mine: &mut FxHashMap<(u32, Tuple), bool>,
-        opts: &EvalOptions,
-    ) -> Option<bool> {
-        let conj = self.conjuncts.get(c as usize)?;
-        let mut tuple = [0u32; READS];
-        let mut requesting = false;
-        for (slot, k) in tuple.iter_mut().zip(&conj.reads) {
-            let b = self.bindings.get(k)?;
-            let id = *b.ids.get(o as usize)?;
-            match b.kinds.get(id as usize)? {
-                Kind::Literal => {}
-                Kind::Requesting => {
-                    let reads = b.requesting_reads(id)?;
-                    if !reads
-                        .iter()
-                        .all(|&r| request.get_key(r).is_none_or(literal))
-                    {
-                        return None;
-                    }
-                    requesting = true;
-                }
-                Kind::Opaque => return None,
-            }
-            *slot = id;
+    ) -> Split {
+        for &c in disjuncts.iter().flatten() {
+            self.fails_literal(c, left, offers, request, opts);
         }
-        if !requesting && !conj.exact {
-            // Found for every offer binding them to literals.
-            return self.fails.get(c as usize)?.as_ref().map(|f| f.contains(o));
-        }
-        let memo = if requesting {
-            mine
-        } else {
-            &mut self.converted
+        let checked = |c: u32| {
+            let conj = Arc::clone(self.conjuncts.get(c as usize)?);
+            let bindings = conj
+                .reads
+                .iter()
+                .map(|k| self.bindings.get(k).cloned())
+                .collect();
+            let literal = match conj.exact {
+                true => None,
+                false => self.fails.get(c as usize).map(|l| Literal {
+                    known: l.known.and(left),
+                    fails: l.fails.and(left),
+                    memo: FxHashMap::default(),
+                }),
+            };
+            Some(Checked {
+                id: c,
+                conj,
+                bindings,
+                literal,
+            })
         };
-        if let Some(&f) = memo.get(&(c, tuple)) {
-            return Some(f);
+        Split {
+            disjuncts: disjuncts
+                .iter()
+                .map(|d| d.iter().filter_map(|&c| checked(c)).collect())
+                .collect(),
+            mine: FxHashMap::default(),
         }
-        self.evaluations += 1;
-        let offer = self.offers.get(o as usize)?;
-        let f = conjunct_fails(&conj.expr, request, offer, opts);
-        memo.insert((c, tuple), f);
-        Some(f)
     }
 
     /// The offers binding what conjunct `c` reads to literals (or not at all) against which
-    /// it fails: evaluated once per distinct tuple of bindings, for the whole cycle. Empty
-    /// for a conjunct the index converts exactly (its window decides those offers).
+    /// it fails, among `candidates` and the offers it was found for before: evaluated once per
+    /// distinct tuple of bindings, for the whole cycle, for the candidates of the requests
+    /// that have it (offers no request with it could match are never read). Empty for a
+    /// conjunct the index converts exactly (its window decides those offers).
     fn fails_literal(
         &mut self,
         c: u32,
+        candidates: &Bits,
         offers: &[Arc<ClassAd>],
         request: &ClassAd,
         opts: &EvalOptions,
     ) -> &Bits {
         let i = c as usize;
-        if self.fails[i].is_none() {
-            let mut fails = Bits::new();
-            let conj = &self.conjuncts[i];
-            if !conj.exact {
-                let bindings: Vec<&Binding> = conj
-                    .reads
-                    .iter()
-                    .filter_map(|k| self.bindings.get(k))
-                    .collect();
-                let mut memo: FxHashMap<Tuple, bool> = FxHashMap::default();
-                'offers: for (o, offer) in offers.iter().enumerate() {
-                    let mut tuple = [0u32; READS];
-                    for (slot, b) in tuple.iter_mut().zip(&bindings) {
-                        let Some(&id) = b.ids.get(o) else {
-                            continue 'offers;
-                        };
-                        match b.kinds.get(id as usize) {
-                            Some(Kind::Literal) => *slot = id,
-                            _ => continue 'offers,
-                        }
-                    }
-                    let f = *memo.entry(tuple).or_insert_with(|| {
-                        self.evaluations += 1;
-                        conjunct_fails(&conj.expr, request, offer, opts)
-                    });
-                    if f {
-                        fails.insert(o as u32);
-                    }
+        let (Some(conj), Some(lit)) = (self.conjuncts.get(i), self.fails.get_mut(i)) else {
+            return &EMPTY;
+        };
+        if conj.exact {
+            return &lit.fails;
+        }
+        let mut todo = candidates.clone();
+        todo.andnot_assign(&lit.known);
+        if todo.is_empty() {
+            return &lit.fails;
+        }
+        let bindings: Vec<&Binding> = conj
+            .reads
+            .iter()
+            .filter_map(|k| self.bindings.get(k).map(|b| &**b))
+            .collect();
+        'offers: for o in todo.iter() {
+            let Some(offer) = offers.get(o as usize) else {
+                continue;
+            };
+            let mut tuple = [0u32; READS];
+            for (slot, b) in tuple.iter_mut().zip(&bindings) {
+                let Some(&id) = b.ids.get(o as usize) else {
+                    continue 'offers;
+                };
+                match b.kinds.get(id as usize) {
+                    Some(Kind::Literal) => *slot = id,
+                    _ => continue 'offers,
                 }
             }
-            self.fails[i] = Some(fails);
+            let f = *lit.memo.entry(tuple).or_insert_with(|| {
+                self.evaluations += 1;
+                conjunct_fails(&conj.expr, request, offer, opts)
+            });
+            if f {
+                lit.fails.insert(o);
+            }
         }
-        self.fails[i].get_or_insert_with(Bits::new)
+        lit.known.or_assign(&todo);
+        &lit.fails
     }
 
     /// The offers among `candidates` that bind the one name conjunct `c` reads to an
@@ -609,6 +665,78 @@ impl Residuals {
             }
         }
         out
+    }
+}
+
+impl Split {
+    /// Whether `request` (whose split this is, from [`Residuals::ruled_out`]) is ruled out by
+    /// offer `o` (of `offers`), every conjunct read here counted, those the index converts
+    /// too (its window of several rectangles decides none of them alone): evaluated once per
+    /// conjunct and distinct bindings (those the index converts once per cycle, in `checks`).
+    pub fn rules_out(
+        &mut self,
+        o: AdId,
+        request: &ClassAd,
+        offers: &[Arc<ClassAd>],
+        checks: &mut Checks,
+        opts: &EvalOptions,
+    ) -> bool {
+        let Split { disjuncts, mine } = self;
+        disjuncts.iter().all(|d| {
+            d.iter()
+                .any(|c| c.fails(o, request, offers, mine, checks, opts) == Some(true))
+        })
+    }
+}
+
+impl Checked {
+    /// Whether the conjunct fails against offer `o` for `request`, if known here.
+    fn fails(
+        &self,
+        o: AdId,
+        request: &ClassAd,
+        offers: &[Arc<ClassAd>],
+        mine: &mut FxHashMap<(u32, Tuple), bool>,
+        checks: &mut Checks,
+        opts: &EvalOptions,
+    ) -> Option<bool> {
+        let mut tuple = [0u32; READS];
+        let mut requesting = false;
+        for (slot, b) in tuple.iter_mut().zip(&self.bindings) {
+            let b = b.as_deref()?;
+            let id = *b.ids.get(o as usize)?;
+            match b.kinds.get(id as usize)? {
+                Kind::Literal => {}
+                Kind::Requesting => {
+                    let reads = b.requesting_reads(id)?;
+                    if !reads
+                        .iter()
+                        .all(|&r| request.get_key(r).is_none_or(literal))
+                    {
+                        return None;
+                    }
+                    requesting = true;
+                }
+                Kind::Opaque => return None,
+            }
+            *slot = id;
+        }
+        if let (false, Some(l)) = (requesting, &self.literal) {
+            // Found for the candidates binding them to literals.
+            return l.known.contains(o).then(|| l.fails.contains(o));
+        }
+        let memo = match requesting {
+            true => mine,
+            false => &mut checks.converted,
+        };
+        if let Some(&f) = memo.get(&(self.id, tuple)) {
+            return Some(f);
+        }
+        checks.evaluations += 1;
+        let offer = offers.get(o as usize)?;
+        let f = conjunct_fails(&self.conj.expr, request, offer, opts);
+        memo.insert((self.id, tuple), f);
+        Some(f)
     }
 }
 
@@ -718,65 +846,94 @@ mod tests {
                 1..12,
             ),
             extra in prop::collection::vec(0u32..60, 0..20),
+            outside in prop::collection::vec(prop::collection::vec(0u32..60, 0..30), 12),
         ) {
             let offers = pool(seed, 60, &weird);
             let opts = EvalOptions::default();
-            let all = Bits::from_rids(0..offers.len() as u32);
             let mut r = Residuals::default();
-            for (conds, prio) in &requests {
-                let req = request(conds, prio);
-                // Each disjunct's own window: the offers for which it counts as true, and
-                // some more.
-                let parts: Vec<Bits> = disjuncts(&req)
-                    .into_iter()
-                    .map(|d| {
-                        let mut p = Bits::from_rids(extra.iter().copied());
-                        for (o, offer) in (0u32..).zip(&offers) {
-                            let ads = MatchAds { my: &req, target: offer };
-                            if counts_true(&eval_in_match(d, ads, &opts)) {
-                                p.insert(o);
-                            }
-                        }
-                        p
-                    })
-                    .collect();
-                let (without, _) = r.ruled_out(&req, &all, &offers, None, &opts);
-                let (ruled, _) = r.ruled_out(&req, &all, &offers, Some(&parts), &opts);
-                prop_assert!(
-                    without.iter().all(|o| ruled.contains(o)),
-                    "the disjuncts' windows rule out less: {}", req
-                );
-                for o in ruled.iter() {
+            let mut checks = Checks::default();
+            for ((conds, prio), outside) in requests.iter().zip(&outside) {
+                // Each request's own candidates: what is found of a conjunct for one
+                // request's serves another's only where they overlap.
+                let mut all = Bits::from_rids(0..offers.len() as u32);
+                all.andnot_assign(&Bits::from_rids(outside.iter().copied()));
+                check_request(&mut r, &mut checks, &offers, &all, conds, prio, &extra, &opts)?;
+            }
+        }
+    }
+
+    /// [`ruled_out_offers_never_match`] for one request among the candidates `all`.
+    #[allow(clippy::too_many_arguments)]
+    fn check_request(
+        r: &mut Residuals,
+        checks: &mut Checks,
+        offers: &[Arc<ClassAd>],
+        all: &Bits,
+        conds: &[Vec<usize>],
+        prio: &str,
+        extra: &[u32],
+        opts: &EvalOptions,
+    ) -> Result<(), TestCaseError> {
+        let req = request(conds, prio);
+        // Each disjunct's own window: the offers for which it counts as true, and some more.
+        let parts: Vec<Bits> = disjuncts(&req)
+            .into_iter()
+            .map(|d| {
+                let mut p = Bits::from_rids(extra.iter().copied());
+                for (o, offer) in (0u32..).zip(offers) {
+                    let ads = MatchAds {
+                        my: &req,
+                        target: offer,
+                    };
+                    if counts_true(&eval_in_match(d, ads, opts)) {
+                        p.insert(o);
+                    }
+                }
+                p
+            })
+            .collect();
+        let (without, _) = r.ruled_out(&req, all, offers, None, opts);
+        let (ruled, _) = r.ruled_out(&req, all, offers, Some(&parts), opts);
+        prop_assert!(
+            without.iter().all(|o| ruled.contains(o)),
+            "the disjuncts' windows rule out less: {}",
+            req
+        );
+        for o in ruled.iter() {
+            let offer = &offers[o as usize];
+            prop_assert!(all.contains(o), "ruled out a non-candidate {o}: {req}");
+            prop_assert!(
+                !one_side_match(&req, offer, opts),
+                "ruled out through the disjuncts' windows but matches: {} against {}",
+                req,
+                offer
+            );
+        }
+        let (ruled, mut split) = r.ruled_out(&req, all, offers, None, opts);
+        for o in ruled.iter() {
+            let offer = &offers[o as usize];
+            prop_assert!(
+                !one_side_match(&req, offer, opts),
+                "ruled out but matches: {} against {}",
+                req,
+                offer
+            );
+        }
+        // The others one at a time (a request of several disjuncts), candidates or not.
+        if let Some(s) = split.as_deref_mut() {
+            for o in (0..offers.len() as u32).filter(|&o| !ruled.contains(o)) {
+                if s.rules_out(o, &req, offers, checks, opts) {
                     let offer = &offers[o as usize];
                     prop_assert!(
-                        !one_side_match(&req, offer, &opts),
-                        "ruled out through the disjuncts' windows but matches: {} against {}",
+                        !one_side_match(&req, offer, opts),
+                        "ruled out one at a time but matches: {} against {}",
                         req,
                         offer
                     );
                 }
-                let (ruled, mut split) = r.ruled_out(&req, &all, &offers, None, &opts);
-                for o in ruled.iter() {
-                    let offer = &offers[o as usize];
-                    prop_assert!(
-                        !one_side_match(&req, offer, &opts),
-                        "ruled out but matches: {} against {}", req, offer
-                    );
-                }
-                // The others one at a time (a request of several disjuncts).
-                if let Some(s) = split.as_deref_mut() {
-                    for o in (0..offers.len() as u32).filter(|&o| !ruled.contains(o)) {
-                        if r.rules_out(s, o, &req, &opts) {
-                            let offer = &offers[o as usize];
-                            prop_assert!(
-                                !one_side_match(&req, offer, &opts),
-                                "ruled out one at a time but matches: {} against {}", req, offer
-                            );
-                        }
-                    }
-                }
             }
         }
+        Ok(())
     }
 
     /// Each kind of residual conjunct rules out exactly the offers evaluation rejects, where
@@ -835,9 +992,14 @@ mod tests {
             "the first disjunct is converted: not ruled out at once"
         );
         let mut split = split.expect("two disjuncts");
+        let mut checks = Checks::default();
         for o in 0..offers.len() as u32 {
-            assert!(r.rules_out(&mut split, o, &req, &opts), "offer {o}");
+            assert!(
+                split.rules_out(o, &req, &offers, &mut checks, &opts),
+                "offer {o}"
+            );
             assert!(!one_side_match(&req, &offers[o as usize], &opts));
         }
+        assert!(checks.evaluations > 0, "the converted conjuncts evaluated");
     }
 }

@@ -8,6 +8,7 @@
 //! replaced, and everything is checked again.
 
 use crate::answer::Hit;
+use crate::bits::Bits;
 use crate::index::{AdId, Index, IndexOptions};
 use crate::ports::units;
 use crate::query::StepCache;
@@ -285,7 +286,7 @@ fn check_narrowed(
     };
     let mut ds = Vec::new();
     disjuncts(e, &mut ds);
-    for d in ds {
+    for &d in &ds {
         let Some(n) = q.narrowed(d, &opts) else {
             return Err(TestCaseError::fail(format!("{what}: not narrowed")));
         };
@@ -326,6 +327,45 @@ fn check_narrowed(
         let ads_of: BTreeSet<AdId> = idx.ads_of(&a.rids).iter().collect();
         let of_hits: BTreeSet<AdId> = raw.iter().map(|h| h.ad).collect();
         prop_assert_eq!(ads_of, of_hits, "{}, disjunct {}: ads", what, d);
+    }
+    // Each disjunct's window run from what the probe's own steps kept in the whole window (of
+    // several rectangles) answers as searched whole.
+    let none = Bits::new();
+    let (_, base) = idx.candidates_base_uncounted(q, &none, None);
+    let Some(base) = base else {
+        prop_assert!(q.rects.len() < 2, "{what}: no base");
+        return Ok(());
+    };
+    for d in ds {
+        let Some(n) = q.narrowed(d, &opts) else {
+            continue;
+        };
+        let whole = idx.candidates_uncounted(&n, &none, None);
+        let Some(from) = idx.narrowed_uncounted(&n, &base, None) else {
+            return Err(TestCaseError::fail(format!("{what}: another probe")));
+        };
+        prop_assert_eq!(&from.rids, &whole.rids, "{}, disjunct {}: rids", what, d);
+        prop_assert_eq!(&from.exact, &whole.exact, "{}, disjunct {}: exact", what, d);
+        prop_assert_eq!(
+            &from.stored_decided,
+            &whole.stored_decided,
+            "{}: stored",
+            what
+        );
+        prop_assert_eq!(&from.probe_decided, &whole.probe_decided, "{}: probe", what);
+        prop_assert!(
+            from.explain.probes <= whole.explain.probes,
+            "{}: more probes",
+            what
+        );
+    }
+    // Not another probe's.
+    let other = Query::two_sided(&Arc::new((**probe).clone()), &opts);
+    if let Some(o) = other.first() {
+        prop_assert!(
+            idx.narrowed_uncounted(o, &base, None).is_none(),
+            "{what}: fits another"
+        );
     }
     Ok(())
 }

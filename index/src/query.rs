@@ -70,6 +70,28 @@ impl Probe {
 /// Bytes of sets a [`StepCache`] holds at most.
 const STEP_CACHE_BYTES: usize = 256 << 20;
 
+/// What a window's probe kept of the live rectangles (its own steps, before any window
+/// rectangle's), and its deviant values: the start of every window of the same probe among the
+/// same rectangles ([`Index::narrowed_uncounted`]).
+#[derive(Clone, Debug)]
+pub struct Base {
+    probe: Option<(Arc<ClassAd>, Option<u16>)>,
+    direction: Direction,
+    rids: Bits,
+    deviant_values: Vec<Key>,
+}
+
+impl Base {
+    /// Whether `q` has the probe this was found for.
+    fn fits(&self, q: &Query) -> bool {
+        q.direction == self.direction
+            && match (&self.probe, &q.probe) {
+                (Some((ad, port)), Some(u)) => Arc::ptr_eq(ad, &u.ad) && *port == u.port,
+                _ => false,
+            }
+    }
+}
+
 /// What window steps keep of every live rectangle, remembered across the windows of many
 /// queries over one index ([`Index::candidates_cached`]), so that a step met again costs one
 /// intersection instead of a probe. A step's set is kept from its second use on (steps met
@@ -157,18 +179,52 @@ impl Index {
     }
 
     /// [`Index::window`], its work left out of the counters.
-    fn window_uncounted(
+    fn window_uncounted(&self, q: &Query, except: &Bits, cache: Option<&mut StepCache>) -> Answer {
+        self.window_with_base(q, except, cache).0
+    }
+
+    /// [`Index::candidates_uncounted`], and, for a window of several rectangles, what the
+    /// probe's own steps kept ([`Base`]), for the windows of the same probe narrowed
+    /// ([`Index::narrowed_uncounted`]).
+    pub fn candidates_base_uncounted(
         &self,
         q: &Query,
         except: &Bits,
+        cache: Option<&mut StepCache>,
+    ) -> (Answer, Option<Base>) {
+        self.window_with_base(q, except, cache)
+    }
+
+    /// The answer to `p`, a query of the probe `base` was found for narrowed
+    /// ([`Query::narrowed`]), among the same rectangles: only its own rectangles' steps are
+    /// run, from what the probe's kept; the same answer as [`Index::candidates_uncounted`]
+    /// gives, less work. `None` when `p` has another probe.
+    pub fn narrowed_uncounted(
+        &self,
+        p: &Query,
+        base: &Base,
         mut cache: Option<&mut StepCache>,
-    ) -> Answer {
+    ) -> Option<Answer> {
+        if !base.fits(p) {
+            return None;
+        }
         let mut ex = Explain {
-            direction: q.direction.to_string(),
-            rectangles: q.rects.len(),
+            direction: p.direction.to_string(),
+            rectangles: p.rects.len(),
             ..Explain::default()
         };
-        // Steps 2-3: the probe's values against the stored bounds.
+        let (per_rect, unprepared) = self.rect_steps(p);
+        let mut rids = Bits::new();
+        for steps in per_rect {
+            let kept = self.run(base.rids.clone(), steps, p.explained, &mut ex, &mut cache);
+            rids.or_assign(&kept);
+        }
+        Some(self.answer(p, rids, &unprepared, &base.deviant_values, ex))
+    }
+
+    /// The probe's own steps (its values against the stored bounds, steps 2-3), and the
+    /// keys whose value in it is deviant.
+    fn probe_steps(&self, q: &Query) -> (Vec<Probe>, Vec<Key>) {
         let mut shared: Vec<Probe> = Vec::new();
         let mut deviant_values: Vec<Key> = Vec::new();
         if let Some(u) = &q.probe {
@@ -180,7 +236,12 @@ impl Index {
                 }
             }
         }
-        // Step 4 per window rectangle: the probe's bounds against the stored values.
+        (shared, deviant_values)
+    }
+
+    /// Each window rectangle's steps (its bounds against the stored values, step 4), and the
+    /// keys it bounds that are not imported.
+    fn rect_steps(&self, q: &Query) -> (Vec<Vec<Probe>>, Vec<Key>) {
         let mut unprepared: Vec<Key> = Vec::new();
         let mut per_rect: Vec<Vec<Probe>> = Vec::with_capacity(q.rects.len());
         for r in &q.rects {
@@ -195,18 +256,38 @@ impl Index {
             }
             per_rect.push(steps);
         }
+        (per_rect, unprepared)
+    }
+
+    /// [`Index::window_uncounted`] and, for several rectangles, the [`Base`] of the probe.
+    fn window_with_base(
+        &self,
+        q: &Query,
+        except: &Bits,
+        mut cache: Option<&mut StepCache>,
+    ) -> (Answer, Option<Base>) {
+        let mut ex = Explain {
+            direction: q.direction.to_string(),
+            rectangles: q.rects.len(),
+            ..Explain::default()
+        };
+        let (shared, deviant_values) = self.probe_steps(q);
+        let (mut per_rect, unprepared) = self.rect_steps(q);
         // Units whose constraint is never true answer one-sided queries only.
         let mut live = self.live.clone();
         live.andnot_assign(except);
         if q.direction != Direction::OneSided {
             live.andnot_assign(&self.never);
         }
-        let rids = match per_rect.len() {
-            0 => Bits::new(),
+        let (rids, base) = match per_rect.len() {
+            0 => (Bits::new(), None),
             1 => {
                 let mut steps = shared;
                 steps.append(&mut per_rect[0]);
-                self.run(live, steps, q.explained, &mut ex, &mut cache)
+                (
+                    self.run(live, steps, q.explained, &mut ex, &mut cache),
+                    None,
+                )
             }
             _ => {
                 let base = self.run(live, shared, q.explained, &mut ex, &mut cache);
@@ -214,9 +295,27 @@ impl Index {
                 for steps in per_rect {
                     all.or_assign(&self.run(base.clone(), steps, q.explained, &mut ex, &mut cache));
                 }
-                all
+                (all, Some(base))
             }
         };
+        let base = base.map(|rids| Base {
+            probe: q.probe.as_ref().map(|u| (Arc::clone(&u.ad), u.port)),
+            direction: q.direction,
+            rids,
+            deviant_values: deviant_values.clone(),
+        });
+        (self.answer(q, rids, &unprepared, &deviant_values, ex), base)
+    }
+
+    /// The answer of window `q` whose candidates are `rids`.
+    fn answer(
+        &self,
+        q: &Query,
+        rids: Bits,
+        unprepared: &[Key],
+        deviant_values: &[Key],
+        mut ex: Explain,
+    ) -> Answer {
         // Exact: both sides exact and prepared; no deviant value meets a bound. Each side
         // apart: the stored units' constraints decided by the probe's points (converted
         // exactly, no deviant value of the probe on a bound attribute), and the probe's
@@ -225,7 +324,7 @@ impl Index {
         let decided = if q.direction == Direction::TwoSided {
             let mut stored = rids.clone();
             stored.andnot_assign(&self.inexact);
-            for k in &deviant_values {
+            for k in deviant_values {
                 if let Some(a) = self.exported.get(k) {
                     stored.andnot_assign(a.rids());
                 }
@@ -245,7 +344,7 @@ impl Index {
             if q.direction != Direction::OneSided {
                 good.andnot_assign(&self.inexact);
             }
-            for k in &deviant_values {
+            for k in deviant_values {
                 if let Some(a) = self.exported.get(k) {
                     good.andnot_assign(a.rids());
                 }

@@ -171,9 +171,9 @@ impl Searcher {
         let qs = readied.unwrap_or_else(|| Query::two_sided(request, self.index.options()));
         let window = match &qs[..] {
             [q] if self.index.prepared(q) => {
-                let mut answer = self
-                    .index
-                    .candidates_uncounted(q, &self.before, &mut self.steps);
+                let (mut answer, base) =
+                    self.index
+                        .candidates_base_uncounted(q, &self.before, &mut self.steps);
                 let (sure, pending) = self.index.split_ads_counted(&mut answer);
                 // Only a list confirmed as read (no preferences) uses them.
                 let read = !pending.is_empty()
@@ -181,7 +181,10 @@ impl Searcher {
                     && q.port().is_none()
                     && request.get("Preferences").is_none();
                 let mut parts = match read {
-                    true => parts_of(&self.index, q, request, &self.before, &mut self.steps),
+                    true => {
+                        let (index, before) = (&self.index, &self.before);
+                        parts_of(index, q, base.as_ref(), request, before, &mut self.steps)
+                    }
                     false => None,
                 };
                 let ruled = read.then(|| {

@@ -17,7 +17,7 @@
 //! shared index's minus the gone ones, plus the overlay's minus its gone ones, in positions.
 //! Confirmation evaluates the cycle's own ads (`Views`), never reading the store.
 
-use adjoin_index::query::StepCache;
+use adjoin_index::query::{Base, StepCache};
 use adjoin_index::{
     AdId, AdSource, Answer, Bits, Index, IndexError, IndexOptions, Inserted, Query, RoaringBitmap,
     Stats,
@@ -332,18 +332,59 @@ impl CycleIndex {
         gone: &Gone,
         cache: &mut StepCache,
     ) -> CycleAnswer {
-        let except = match self.moved.is_empty() {
+        let except = self.except(gone);
+        CycleAnswer {
+            shared: self.shared.candidates_uncounted(q, &except, Some(cache)),
+            overlay: (!self.in_overlay.is_empty())
+                .then(|| self.overlay.candidates_uncounted(q, &gone.overlay, None)),
+        }
+    }
+
+    /// [`CycleIndex::candidates_uncounted`], and what the probe's own steps kept of the shared
+    /// index's rectangles when the window has several ([`Base`]).
+    pub fn candidates_base_uncounted(
+        &self,
+        q: &Query,
+        gone: &Gone,
+        cache: &mut StepCache,
+    ) -> (CycleAnswer, Option<Base>) {
+        let except = self.except(gone);
+        let (shared, base) = self
+            .shared
+            .candidates_base_uncounted(q, &except, Some(cache));
+        let overlay = (!self.in_overlay.is_empty())
+            .then(|| self.overlay.candidates_uncounted(q, &gone.overlay, None));
+        (CycleAnswer { shared, overlay }, base)
+    }
+
+    /// [`CycleIndex::candidates_uncounted`] of `p`, a window of the same probe narrowed, from
+    /// `base` ([`CycleIndex::candidates_base_uncounted`] among the same offers) when given.
+    pub fn narrowed_uncounted(
+        &self,
+        p: &Query,
+        base: Option<&Base>,
+        gone: &Gone,
+        cache: &mut StepCache,
+    ) -> CycleAnswer {
+        let from = base.and_then(|b| self.shared.narrowed_uncounted(p, b, Some(&mut *cache)));
+        let Some(shared) = from else {
+            return self.candidates_uncounted(p, gone, cache);
+        };
+        let overlay = (!self.in_overlay.is_empty())
+            .then(|| self.overlay.candidates_uncounted(p, &gone.overlay, None));
+        CycleAnswer { shared, overlay }
+    }
+
+    /// The shared index's rectangles a window passes over: those gone, and those moved to
+    /// the overlay.
+    fn except<'a>(&self, gone: &'a Gone) -> Cow<'a, Bits> {
+        match self.moved.is_empty() {
             true => Cow::Borrowed(&gone.shared),
             false => {
                 let mut all = gone.shared.clone();
                 all.or_assign(&self.moved);
                 Cow::Owned(all)
             }
-        };
-        CycleAnswer {
-            shared: self.shared.candidates_uncounted(q, &except, Some(cache)),
-            overlay: (!self.in_overlay.is_empty())
-                .then(|| self.overlay.candidates_uncounted(q, &gone.overlay, None)),
         }
     }
 

@@ -11,7 +11,7 @@ use super::held::{CycleAnswer, CycleIndex, Gone};
 use super::offer_classes::{Judged, OfferClasses};
 use super::residual::{self, Checks, Residuals, Ruled, Split};
 use crate::collection::{Collection, CollectionError};
-use adjoin_index::query::StepCache;
+use adjoin_index::query::{Base, StepCache};
 use adjoin_index::{units, AdId, Bits, IndexOptions, Query, RoaringBitmap};
 use adjoin_query::eval::{requirements_key, symmetric_match, EvalOptions};
 use adjoin_query::refs::internal_refs;
@@ -208,12 +208,12 @@ impl Offers {
             }
             None => {
                 prepare(idx, &query);
-                let mut answer = idx.candidates_uncounted(&query, gone, steps);
+                let (mut answer, base) = idx.candidates_base_uncounted(&query, gone, steps);
                 let (all, left) = idx.split_ads_counted(&mut answer);
                 idx.count(&answer);
                 let parts = match left.is_empty() {
                     true => None,
-                    false => parts_of(idx, &query, request, gone, steps),
+                    false => parts_of(idx, &query, base.as_ref(), request, gone, steps),
                 };
                 for p in parts.iter().flatten() {
                     idx.count(&p.answer);
@@ -477,12 +477,14 @@ impl Part {
 }
 
 /// The windows of `request`'s disjuncts ([`residual::disjuncts`]) through the probe of its
-/// window `q`, among the offers not `gone`: `None` unless it has several, each readied in the
-/// index, none reading the Requirements itself (specialized alone, it would not read it as
-/// the match does). Their work is counted when used.
+/// window `q`, among the offers not `gone`, each from `base` (what the probe kept in `q`'s
+/// window) when given: `None` unless it has several, each readied in the index, none reading
+/// the Requirements itself (specialized alone, it would not read it as the match does).
+/// Their work is counted when used.
 pub(crate) fn parts_of(
     index: &CycleIndex,
     q: &Query,
+    base: Option<&Base>,
     request: &ClassAd,
     gone: &Gone,
     steps: &mut StepCache,
@@ -507,7 +509,7 @@ pub(crate) fn parts_of(
     Some(
         qs.iter()
             .map(|p| {
-                let answer = index.candidates_uncounted(p, gone, steps);
+                let answer = index.narrowed_uncounted(p, base, gone, steps);
                 let ads = index.ads_of(&answer);
                 Part { answer, ads }
             })

@@ -122,20 +122,29 @@ pub fn references(expr: &Expr, ad: &ClassAd, opts: &EvalOptions) -> Refs {
 
 /// The references of every attribute of `ad` (its whole-ad external and internal sets).
 pub fn ad_references(ad: &ClassAd, opts: &EvalOptions) -> Refs {
+    whole_ad(ad, opts).finish()
+}
+
+/// The walk of every attribute of `ad`.
+fn whole_ad(ad: &ClassAd, opts: &EvalOptions) -> Walker {
     let mut w = Walker::new(opts);
     for (name, e) in ad.iter() {
         w.internal.insert(name.key());
-        w.visited
-            .insert((ad as *const ClassAd as usize, name.key()));
+        w.visited.insert((addr(ad), name.key()));
         w.complete &= complete(e);
         w.expr(e, &[ad], 0);
     }
-    w.finish()
+    w
 }
 
 /// The attribute names of the other ad that any attribute of `ad` reads.
 pub fn ad_external_refs(ad: &ClassAd, opts: &EvalOptions) -> Vec<String> {
     ad_references(ad, opts).external
+}
+
+/// [`ad_external_refs`] as keys, sorted (no names spelled out).
+pub fn ad_external_keys(ad: &ClassAd, opts: &EvalOptions) -> Vec<Key> {
+    whole_ad(ad, opts).external.into_iter().collect()
 }
 
 /// What a scope expression denotes statically.
@@ -438,6 +447,12 @@ mod tests {
         assert_eq!(r.external, ["cpus", "imagesize", "owner"]);
         assert_eq!(r.internal, ["memory", "rank", "requirements"]);
         assert_eq!(ad_external_refs(&ad, &opts(false)), r.external);
+        let mut keys: Vec<&str> = ad_external_keys(&ad, &opts(false))
+            .iter()
+            .map(|k| k.as_str())
+            .collect();
+        keys.sort_unstable();
+        assert_eq!(keys, r.external);
         assert_eq!(
             external_refs(&parse::expr("Requirements").expect("e"), &ad, &opts(false)),
             ["imagesize", "owner"]

@@ -18,7 +18,7 @@
 use super::shape::{self, dynamic, plain, ByHash, Fx};
 use adjoin_index::units;
 use adjoin_query::eval::EvalOptions;
-use adjoin_query::refs::{ad_external_refs, internal_keys};
+use adjoin_query::refs::{ad_external_keys, internal_keys};
 use adjoin_query::{ClassAd, Expr, Key};
 use adjoin_storage::codec::CodecError;
 use adjoin_storage::RawAd;
@@ -162,8 +162,8 @@ pub struct Roots {
 /// expressions, plain literal values aside) read the same names of the other side: each shape
 /// is analysed once.
 pub fn roots(offers: &[Arc<ClassAd>], dock: &[Expr], opts: &EvalOptions) -> Option<Roots> {
-    let mut names: BTreeSet<String> = ["requirements", "rank", "requestcount", "preferences"]
-        .map(str::to_owned)
+    let mut names: BTreeSet<Key> = ["requirements", "rank", "requestcount", "preferences"]
+        .map(Key::of)
         .into();
     let ports = Key::of("ports");
     let mut shapes: ByHash<Vec<&ClassAd>> = ByHash::default();
@@ -179,7 +179,7 @@ pub fn roots(offers: &[Arc<ClassAd>], dock: &[Expr], opts: &EvalOptions) -> Opti
             if u.ad.iter().any(|(_, e)| dynamic(e)) {
                 return None;
             }
-            names.extend(ad_external_refs(&u.ad, opts));
+            names.extend(ad_external_keys(&u.ad, opts));
         }
     }
     for e in dock {
@@ -187,9 +187,8 @@ pub fn roots(offers: &[Arc<ClassAd>], dock: &[Expr], opts: &EvalOptions) -> Opti
             return None;
         }
     }
-    let keys = names.iter().map(|n| Key::of(n)).collect::<BTreeSet<Key>>();
     Some(Roots {
-        keys: keys.into_iter().collect(),
+        keys: names.into_iter().collect(),
     })
 }
 
@@ -534,11 +533,11 @@ impl Exact {
 }
 
 /// Adds the X of each `request.X` in `e` to `names`; false when `e` uses `request` otherwise.
-fn dock_reads(e: &Expr, names: &mut BTreeSet<String>) -> bool {
+fn dock_reads(e: &Expr, names: &mut BTreeSet<Key>) -> bool {
     match e {
         Expr::Select(base, name) => match base.unparen() {
             Expr::Attr(side) if side.as_str().eq_ignore_ascii_case("request") => {
-                names.insert(name.key().as_str().to_owned());
+                names.insert(name.key());
                 true
             }
             Expr::Attr(side) if side.as_str().eq_ignore_ascii_case("offer") => true,

@@ -22,8 +22,10 @@
 //! wait for a window the thread has not begun: it claims it and searches it itself, as the
 //! thread would search it, and the thread passes over what is claimed — so that where
 //! windows are the longer work (large pools) both threads run them; each place is claimed
-//! once, by whichever thread comes first, so no window is searched (or ruled) twice. At most
-//! [`AHEAD`] answers wait at once.
+//! once, by whichever thread comes first, so no window is searched (or ruled) twice. When the
+//! thread has begun the one serving wants, serving searches the next places not begun
+//! meanwhile (at most [`STOLEN`] kept) rather than wait idle. At most [`AHEAD`] answers wait
+//! at once.
 //!
 //! A list confirmed as read (ranks docking, no preferences) is also ruled there: what the
 //! request's residual conjuncts rule out of its candidates (`residual.rs`), through the
@@ -46,8 +48,9 @@ use adjoin_index::{Bits, Query};
 use adjoin_query::eval::EvalOptions;
 use adjoin_query::ClassAd;
 use parking_lot::Mutex;
+use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TryRecvError};
 use std::sync::Arc;
 
 /// Answers found ahead and not yet taken, at most.
@@ -228,7 +231,15 @@ pub(crate) struct Ahead {
     own: Searcher,
     /// Whether serving searches a window itself rather than wait for it.
     steal: bool,
+    /// The request of each place.
+    run: Vec<usize>,
+    /// What serving found itself for later places while the thread searched the one it
+    /// wanted (at most [`STOLEN`]), by place.
+    stolen: FxHashMap<u32, Early>,
 }
+
+/// Later places serving searches while it waits, at most.
+const STOLEN: usize = 4;
 
 /// Not run ahead.
 const NONE: u32 = u32::MAX;
@@ -240,9 +251,23 @@ impl Ahead {
     /// When the thread has not begun it, serving does not wait: it claims it (and every
     /// place before it) and searches the window itself, as the thread would; once begun, it
     /// waits for the thread's answer (no window is searched twice).
-    pub(crate) fn take(&mut self, ri: usize, request: &Arc<ClassAd>) -> Option<Early> {
+    pub(crate) fn take(
+        &mut self,
+        ri: usize,
+        request: &Arc<ClassAd>,
+        requests: &[Arc<ClassAd>],
+    ) -> Option<Early> {
         let want = *self.place.get(ri)?;
-        if want == NONE || want < self.next {
+        if want == NONE {
+            return None;
+        }
+        // Found here while waiting (those passed over dropped).
+        self.stolen.retain(|&at, _| at >= want);
+        if let Some(e) = self.stolen.remove(&want) {
+            self.next = self.next.max(want + 1);
+            return Some(e);
+        }
+        if want < self.next {
             return None;
         }
         // Whoever claims a place first searches it (the thread claims each as it begins it).
@@ -251,8 +276,19 @@ impl Ahead {
             self.next = want + 1;
             return Some(self.own.find(request));
         }
-        // Begun by the thread: its answer comes.
-        while let Ok((at, early)) = self.rx.recv() {
+        // Begun by the thread: its answer comes; meanwhile serving searches the next places
+        // not begun, for later.
+        loop {
+            let got = match self.rx.try_recv() {
+                Ok(got) => got,
+                Err(TryRecvError::Empty) if self.steal_next(requests) => continue,
+                Err(TryRecvError::Empty) => match self.rx.recv() {
+                    Ok(got) => got,
+                    Err(_) => break,
+                },
+                Err(TryRecvError::Disconnected) => break,
+            };
+            let (at, early) = got;
             self.next = at + 1;
             if at == want {
                 return Some(early);
@@ -261,6 +297,27 @@ impl Ahead {
         // The thread is gone.
         self.next = want + 1;
         Some(self.own.find(request))
+    }
+
+    /// Claims the next place not begun and searches it here, for later; false when there is
+    /// none, it was begun first, or enough are waiting.
+    fn steal_next(&mut self, requests: &[Arc<ClassAd>]) -> bool {
+        if !self.steal || self.stolen.len() >= STOLEN {
+            return false;
+        }
+        let p = self.claimed.load(Ordering::Acquire);
+        let Some(request) = self.run.get(p as usize).and_then(|&ri| requests.get(ri)) else {
+            return false;
+        };
+        let won = self
+            .claimed
+            .compare_exchange(p, p + 1, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok();
+        if won {
+            let early = self.own.find(request);
+            self.stolen.insert(p, early);
+        }
+        won
     }
 }
 
@@ -304,6 +361,7 @@ pub(crate) fn spawn<'s>(
     let claimed = Arc::new(AtomicU32::new(0));
     let passed = Arc::clone(&claimed);
     let own = searcher.another();
+    let order = run.clone();
     let spawned = std::thread::Builder::new()
         .name("cycle-ahead".into())
         .spawn_scoped(scope, move || {
@@ -320,6 +378,8 @@ pub(crate) fn spawn<'s>(
         claimed,
         own,
         steal: true,
+        run: order,
+        stolen: FxHashMap::default(),
     }
 }
 
@@ -474,7 +534,7 @@ mod tests {
             ahead.steal = steal;
             for (step, ri) in [2, 5, 7, 3, 9, 11, 0].into_iter().enumerate() {
                 let req = &requests[ri];
-                let early = ahead.take(ri, req);
+                let early = ahead.take(ri, req, &requests);
                 assert_eq!(early.is_some(), ri != 7 && ri != 9, "request {ri}");
                 if let Some(e) = early {
                     ahead_pool.give_early(req, e);

@@ -774,9 +774,9 @@ impl Cycle<'_> {
             }
         }
         let (pool, offers, dock, eval) = (&mut self.pool, self.offers, &self.dock, &self.eval);
-        let ahead = &mut self.ahead;
+        let (ahead, requests) = (&mut self.ahead, &self.requests.ads);
         let compute = || {
-            if let Some(e) = ahead.as_mut().and_then(|a| a.take(ri, req)) {
+            if let Some(e) = ahead.as_mut().and_then(|a| a.take(ri, req, requests)) {
                 pool.give_early(req, e);
             }
             // Ranked by the default vector without preferences (no fraction kept), the list

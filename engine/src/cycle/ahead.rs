@@ -433,6 +433,77 @@ mod tests {
         pool
     }
 
+    /// The window answers of `e`: raw candidates, sure and pending offers.
+    fn found(e: &Early) -> Option<(Bits, Bits)> {
+        e.window
+            .as_ref()
+            .map(|w| (w.sure.clone(), w.pending.clone()))
+    }
+
+    /// Serving, finding the place it wants begun by the thread, searches the next places not
+    /// begun (at most [`STOLEN`]) and takes them later from there, as the thread would have
+    /// found them; each place is searched once.
+    #[test]
+    fn serving_searches_the_next_places_while_the_thread_searches_its_own() {
+        let offers: Vec<Arc<ClassAd>> = (0..100)
+            .map(|i| {
+                ad(&format!(
+                    "[Memory = {}; Requirements = TARGET.Cpus <= {}]",
+                    i * 10,
+                    i % 4
+                ))
+            })
+            .collect();
+        let requests: Vec<Arc<ClassAd>> = (0..8)
+            .map(|i| {
+                ad(&format!(
+                    "[Cpus = {}; Requirements = TARGET.Memory >= {}]",
+                    i % 3,
+                    i * 100
+                ))
+            })
+            .collect();
+        let mut pool = indexed(&offers, &requests);
+        let Some(searcher) = pool.lend_ahead() else {
+            panic!("an indexed pool lends");
+        };
+        let mut fresh = searcher.another();
+        let want: Vec<_> = requests.iter().map(|r| found(&fresh.find(r))).collect();
+        let run: Vec<usize> = (0..requests.len()).collect();
+        let (tx, rx) = sync_channel(AHEAD);
+        // Place 0 begun by the "thread", which answers once serving has claimed 4 more.
+        let claimed = Arc::new(AtomicU32::new(1));
+        let mut ahead = Ahead {
+            place: (0..requests.len() as u32).collect(),
+            next: 0,
+            rx,
+            claimed: Arc::clone(&claimed),
+            own: searcher.another(),
+            steal: true,
+            run,
+            stolen: FxHashMap::default(),
+        };
+        std::thread::scope(|s| {
+            let (mut thread, first) = (searcher, &requests[0]);
+            s.spawn(move || {
+                while claimed.load(Ordering::Acquire) < 1 + STOLEN as u32 {
+                    std::thread::yield_now();
+                }
+                let _ = tx.send((0, thread.find(first)));
+            });
+            for (ri, r) in requests.iter().enumerate() {
+                let e = ahead.take(ri, r, &requests).expect("every place answered");
+                assert_eq!(found(&e), want[ri], "request {ri}");
+                if ri == 0 {
+                    let mut stolen: Vec<u32> = ahead.stolen.keys().copied().collect();
+                    stolen.sort_unstable();
+                    assert_eq!(stolen, [1, 2, 3, 4]);
+                }
+            }
+        });
+        assert!(ahead.stolen.is_empty());
+    }
+
     #[test]
     fn the_first_of_each_cluster_that_wants_a_match_runs() {
         let eval = EvalOptions::default();

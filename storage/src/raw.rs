@@ -13,7 +13,7 @@
 
 use crate::codec::{self, CodecError};
 use crate::names::Names;
-use adjoin_query::{AbsTime, BinOp, ClassAd, Expr, Name, UnOp};
+use adjoin_query::{AbsTime, BinOp, ClassAd, Expr, Name, UnOp, Value};
 
 /// A stored ad's encoded body, readable attribute by attribute.
 #[derive(Clone, Copy)]
@@ -94,7 +94,56 @@ impl<'a> RawAd<'a> {
 
 /// Decodes one expression as [`RawAd::for_each_attr`] gives it.
 pub fn decode_expr(bytes: &[u8]) -> Result<Expr, CodecError> {
-    codec::decode(bytes)
+    match plain_literal(bytes) {
+        Some(e) => Ok(e),
+        None => codec::decode(bytes),
+    }
+}
+
+/// A plain literal of the commonest kinds (undefined, error, a boolean, an integer, a real, a
+/// string), read straight off its encoding — most attributes' values; `None` for anything
+/// else, or anything not encoded exactly as the codec writes it (the codec then reads it, and
+/// says what is wrong).
+fn plain_literal(bytes: &[u8]) -> Option<Expr> {
+    // `Expr::Lit` then the value's variant, each one byte.
+    let ([0, variant], mut rest) = bytes.split_first_chunk::<2>()? else {
+        return None;
+    };
+    let value = match *variant {
+        0 => Value::Undefined,
+        1 => Value::Error,
+        2 => match rest {
+            [b @ (0 | 1)] => {
+                rest = &[];
+                Value::Bool(*b == 1)
+            }
+            _ => return None,
+        },
+        // A zigzag varint; a 16-byte one is left to the codec.
+        3 => {
+            if rest.first().is_some_and(|&m| m >= 254) {
+                return None;
+            }
+            let z = varint(&mut rest).ok()?;
+            Value::Int(((z >> 1) as i64) ^ -((z & 1) as i64))
+        }
+        4 => {
+            let (b, tail) = rest.split_first_chunk::<8>()?;
+            rest = tail;
+            Value::Real(f64::from_le_bytes(*b))
+        }
+        5 => {
+            if rest.first().is_some_and(|&m| m >= 254) {
+                return None;
+            }
+            let n = usize::try_from(varint(&mut rest).ok()?).ok()?;
+            let (text, tail) = (rest.get(..n)?, rest.get(n..)?);
+            rest = tail;
+            Value::str(std::str::from_utf8(text).ok()?)
+        }
+        _ => return None,
+    };
+    rest.is_empty().then_some(Expr::Lit(value))
 }
 
 /// Whether the encoded expression `bytes` is a literal that is neither a list nor an ad
@@ -168,6 +217,16 @@ enum Item {
 /// Advances `b` past one encoded `Expr`, checking it as decoding would (variants, operators,
 /// booleans, UTF-8 of names and strings, integer widths) without building it.
 pub fn skip_expr(b: &mut &[u8]) -> Result<(), CodecError> {
+    if let Some(n) = plain_len(b) {
+        // Most attributes' values: no plan needed.
+        *b = b.get(n..).ok_or_else(short)?;
+        return Ok(());
+    }
+    skip_planned(b)
+}
+
+/// [`skip_expr`] item by item, whatever the expression.
+fn skip_planned(b: &mut &[u8]) -> Result<(), CodecError> {
     let mut todo = vec![Item::Expr];
     while let Some(item) = todo.pop() {
         let owed = todo.len();
@@ -243,6 +302,42 @@ pub fn skip_expr(b: &mut &[u8]) -> Result<(), CodecError> {
         }
     }
     Ok(())
+}
+
+/// The length of the plain literal `b` begins with, of the kinds [`plain_literal`] reads
+/// (a string's text checked to be UTF-8); `None` for anything else, or anything malformed
+/// (the full walk then says what).
+fn plain_len(b: &[u8]) -> Option<usize> {
+    let ([0, variant], rest) = b.split_first_chunk::<2>()? else {
+        return None;
+    };
+    let n = match *variant {
+        0 | 1 => 0,
+        2 => matches!(rest.first(), Some(0 | 1)).then_some(1)?,
+        3 => varint_len(rest)?,
+        4 => 8,
+        5 => {
+            let head = varint_len(rest)?;
+            let mut r = rest;
+            let n = usize::try_from(varint(&mut r).ok()?).ok()?;
+            std::str::from_utf8(r.get(..n)?).ok()?;
+            head.checked_add(n)?
+        }
+        _ => return None,
+    };
+    (rest.len() >= n).then_some(2 + n)
+}
+
+/// The length of the varint `b` begins with (widths of 16 bytes left to the full walk).
+fn varint_len(b: &[u8]) -> Option<usize> {
+    let n = match *b.first()? {
+        0..=250 => 1,
+        251 => 3,
+        252 => 5,
+        253 => 9,
+        _ => return None,
+    };
+    (b.len() >= n).then_some(n)
 }
 
 /// Reads a count from `b` and plans that many `item`s.
@@ -419,6 +514,55 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(256))]
         /// The walk ends exactly where the encoding does, for any expression.
+        /// Expressions read straight off their encodings (plain literals) are what the codec
+        /// reads.
+        #[test]
+        fn decoding_reads_what_the_codec_wrote(e in expr()) {
+            let bytes = codec::encode(&e).expect("encode");
+            let back = decode_expr(&bytes).expect("decode");
+            prop_assert_eq!(codec::encode(&back).expect("again"), bytes);
+        }
+
+        /// Literals' encodings, whole or mangled: read straight off or by the codec, the same
+        /// verdict and the same expression.
+        #[test]
+        fn literals_read_as_the_codec_reads_them(
+            variant in 0u8..7,
+            tail in prop::collection::vec(any::<u8>(), 0..12),
+            v in value(),
+        ) {
+            let mut mangled = vec![0, variant];
+            mangled.extend(&tail);
+            let whole = codec::encode(&Expr::Lit(v)).expect("encode");
+            for bytes in [mangled, whole] {
+                let mine = decode_expr(&bytes).map(|e| codec::encode(&e).expect("encode"));
+                let codec = codec::decode::<Expr>(&bytes).map(|e| codec::encode(&e).expect("encode"));
+                prop_assert_eq!(mine.ok(), codec.ok(), "{:?}", bytes);
+            }
+        }
+
+        /// Plain literals skipped at once end where the item-by-item walk ends, and fail
+        /// where it fails.
+        #[test]
+        fn literals_skip_as_walked(
+            variant in 0u8..7,
+            tail in prop::collection::vec(any::<u8>(), 0..12),
+            v in value(),
+        ) {
+            let mut mangled = vec![0, variant];
+            mangled.extend(&tail);
+            let mut whole = codec::encode(&Expr::Lit(v)).expect("encode");
+            whole.extend(&tail);
+            for bytes in [mangled, whole] {
+                let (mut fast, mut walked) = (bytes.as_slice(), bytes.as_slice());
+                let verdicts = (skip_expr(&mut fast).is_ok(), skip_planned(&mut walked).is_ok());
+                prop_assert_eq!(verdicts.0, verdicts.1, "{:?}", bytes);
+                if verdicts.0 {
+                    prop_assert_eq!(fast.len(), walked.len(), "{:?}", bytes);
+                }
+            }
+        }
+
         #[test]
         fn skip_ends_where_the_encoding_does(e in expr(), tail in prop::collection::vec(any::<u8>(), 0..4)) {
             let mut bytes = codec::encode(&e).expect("encode");

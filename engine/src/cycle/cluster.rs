@@ -19,7 +19,7 @@ use super::shape::{self, dynamic, plain, ByHash, Fx};
 use adjoin_index::units;
 use adjoin_query::eval::EvalOptions;
 use adjoin_query::refs::{ad_external_keys, internal_keys};
-use adjoin_query::{ClassAd, Expr, Key};
+use adjoin_query::{ClassAd, Expr, Key, Name};
 use adjoin_storage::codec::CodecError;
 use adjoin_storage::RawAd;
 use std::collections::{BTreeSet, HashMap};
@@ -255,6 +255,8 @@ pub struct Shapes {
     mentions: HashMap<Box<[u8]>, Vec<Key>, std::hash::BuildHasherDefault<Fx>>,
     /// The last request's bindings: each name and the position of its attribute, if any.
     bound: Vec<(Key, Option<usize>)>,
+    /// The last request's expressions decoded to be shaped, by where their encodings are.
+    decoded: Decoded,
     /// Whether a shape's first request may stand in for the others: not when `--order-by`
     /// reads in ways the analysis cannot follow (`eval`, `random`, …), as requests alike in
     /// their shape may then be ordered apart.
@@ -263,6 +265,15 @@ pub struct Shapes {
 
 /// A shape's bindings, sorted by name: each name and its encoded expression, or absence.
 type Bound = Vec<(Key, Option<Box<[u8]>>)>;
+
+/// Expressions decoded from one request's body, by where their encodings are in it
+/// ([`place_of`]).
+pub type Decoded = Vec<((usize, usize), Expr)>;
+
+/// Where the encoding `bytes` is: its address and length.
+fn place_of(bytes: &[u8]) -> (usize, usize) {
+    (bytes.as_ptr() as usize, bytes.len())
+}
 
 /// Encoded expressions whose mentions [`Shapes`] remembers, at most (then it starts over).
 const MENTIONS: usize = 1 << 16;
@@ -290,6 +301,7 @@ impl Shapes {
             ads: Vec::new(),
             mentions: HashMap::default(),
             bound: Vec::new(),
+            decoded: Vec::new(),
             stand_in: !order_by.is_some_and(dynamic),
         }
     }
@@ -315,21 +327,23 @@ impl Shapes {
                 .collect();
             let shaped = encoded.is_some();
             let placed: Result<_, std::convert::Infallible> =
-                self.place(&mut attrs, shaped, || Ok(Arc::clone(&r)));
+                self.place(&mut attrs, shaped, |_| Ok(Arc::clone(&r)));
             let Ok(_) = placed;
         }
     }
 
     /// Places the next request in load order, given each of its attributes' key and encoded
     /// expression (`shaped` false: it cannot be shaped and is kept whole); `decode` gives its
-    /// ad when it is to be kept. Returns the request's ad when it is the first of a new shape.
-    /// What `decode` fails with is returned, the request not placed.
+    /// ad when it is to be kept, from the expressions shaping decoded (by where their
+    /// encodings are). Returns the request's ad when it is the first of a new shape. What
+    /// `decode` fails with is returned, the request not placed.
     pub fn place<E>(
         &mut self,
         attrs: &mut [(Key, &[u8])],
         shaped: bool,
-        decode: impl FnOnce() -> Result<Arc<ClassAd>, E>,
+        decode: impl FnOnce(&mut Decoded) -> Result<Arc<ClassAd>, E>,
     ) -> Result<Option<Arc<ClassAd>>, E> {
+        self.decoded.clear();
         // By key, for lookups; a stable sort keeps a name's bindings in the ad's order.
         attrs.sort_by_key(|a| a.0);
         let attrs = &*attrs;
@@ -339,7 +353,7 @@ impl Shapes {
         };
         let Some(hash) = hash else {
             // Ports, or an expression that does not decode: judged whole at the end.
-            self.ads.push(decode()?);
+            self.ads.push(decode(&mut self.decoded)?);
             self.of.push(None);
             return Ok(None);
         };
@@ -358,10 +372,10 @@ impl Shapes {
                 (Some(Kind::Shared(_)), Some((_, _, rep))) if self.stand_in => {
                     (s, Arc::clone(rep), false)
                 }
-                _ => (s, decode()?, false),
+                _ => (s, decode(&mut self.decoded)?, false),
             },
             None => {
-                let ad = decode()?;
+                let ad = decode(&mut self.decoded)?;
                 let s = self.shapes.len() as u32;
                 let names = bound
                     .iter()
@@ -389,9 +403,27 @@ impl Shapes {
     /// Places the next request as the store holds it, undecoded ([`Shapes::place`]): a
     /// request whose body cannot be walked attribute by attribute is kept whole.
     pub fn place_raw(&mut self, raw: RawAd<'_>) -> Result<Option<Arc<ClassAd>>, CodecError> {
-        let mut attrs: Vec<(Key, &[u8])> = Vec::with_capacity(32);
-        let walked = raw.for_each_attr(|n, bytes| attrs.push((n.key(), bytes)));
-        self.place(&mut attrs, walked.is_ok(), || raw.decode().map(Arc::new))
+        let mut walked: Vec<(Name, &[u8])> = Vec::with_capacity(32);
+        let ok = raw
+            .for_each_attr(|n, bytes| walked.push((n, bytes)))
+            .is_ok();
+        let mut attrs: Vec<(Key, &[u8])> = walked.iter().map(|&(n, b)| (n.key(), b)).collect();
+        self.place(&mut attrs, ok, |known| match ok {
+            // Attribute by attribute, in the ad's order, those decoded to be shaped as they are.
+            true => {
+                let mut ad = ClassAd::with_capacity(walked.len());
+                for &(name, bytes) in &walked {
+                    let at = known.iter().position(|k| k.0 == place_of(bytes));
+                    let e = match at {
+                        Some(at) => known.swap_remove(at).1,
+                        None => adjoin_storage::raw::decode_expr(bytes)?,
+                    };
+                    ad.insert(name, e);
+                }
+                Ok(Arc::new(ad))
+            }
+            false => raw.decode().map(Arc::new),
+        })
     }
 
     /// The hash of the shape of the request of `attrs`, its bindings left in `self.bound`
@@ -422,6 +454,8 @@ impl Shapes {
                         let mut names = Vec::new();
                         shape::names(&e, &mut names);
                         self.mentions.insert(bytes.into(), names);
+                        // Kept, should the request be decoded.
+                        self.decoded.push((place_of(bytes), e));
                     }
                     for &n in self.mentions.get(bytes).into_iter().flatten() {
                         if !bound.iter().any(|b| b.0 == n) {

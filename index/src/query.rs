@@ -72,7 +72,7 @@ const STEP_CACHE_BYTES: usize = 256 << 20;
 
 /// What a window's probe kept of the live rectangles (its own steps, before any window
 /// rectangle's), and its deviant values: the start of every window of the same probe among the
-/// same rectangles ([`Index::narrowed_uncounted`]).
+/// same rectangles ([`Index::narrowed_uncounted`]), valid while the index does not change.
 #[derive(Clone, Debug)]
 pub struct Base {
     probe: Option<(Arc<ClassAd>, Option<u16>)>,
@@ -180,25 +180,14 @@ impl Index {
 
     /// [`Index::window`], its work left out of the counters.
     fn window_uncounted(&self, q: &Query, except: &Bits, cache: Option<&mut StepCache>) -> Answer {
-        self.window_with_base(q, except, cache).0
-    }
-
-    /// [`Index::candidates_uncounted`], and, for a window of several rectangles, what the
-    /// probe's own steps kept ([`Base`]), for the windows of the same probe narrowed
-    /// ([`Index::narrowed_uncounted`]).
-    pub fn candidates_base_uncounted(
-        &self,
-        q: &Query,
-        except: &Bits,
-        cache: Option<&mut StepCache>,
-    ) -> (Answer, Option<Base>) {
-        self.window_with_base(q, except, cache)
+        self.candidates_base_uncounted(q, except, cache).0
     }
 
     /// The answer to `p`, a query of the probe `base` was found for narrowed
-    /// ([`Query::narrowed`]), among the same rectangles: only its own rectangles' steps are
-    /// run, from what the probe's kept; the same answer as [`Index::candidates_uncounted`]
-    /// gives, less work. `None` when `p` has another probe.
+    /// ([`Query::narrowed`]): only its own rectangles' steps are run, from what the probe's
+    /// kept; the same answer as [`Index::candidates_uncounted`] gives with the `except` the
+    /// base was found with, while the index is unchanged (the caller's to see to: the base
+    /// does not know them), for less work. `None` when `p` has another probe.
     pub fn narrowed_uncounted(
         &self,
         p: &Query,
@@ -259,8 +248,10 @@ impl Index {
         (per_rect, unprepared)
     }
 
-    /// [`Index::window_uncounted`] and, for several rectangles, the [`Base`] of the probe.
-    fn window_with_base(
+    /// [`Index::candidates_uncounted`], and, for a window of several rectangles, what the
+    /// probe's own steps kept ([`Base`]), for the windows of the same probe narrowed
+    /// ([`Index::narrowed_uncounted`]).
+    pub fn candidates_base_uncounted(
         &self,
         q: &Query,
         except: &Bits,

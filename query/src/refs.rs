@@ -93,14 +93,16 @@ pub fn internal_refs(expr: &Expr, ad: &ClassAd, opts: &EvalOptions) -> Vec<Strin
 }
 
 /// The attributes of `ad` itself that reading `names` in it, or evaluating `exprs` written in
-/// it, reaches, transitively: each of `names` that `ad` binds, and what [`internal_refs`] gives
-/// of each of `exprs` and of those attributes' expressions. Keys, sorted; one walk for all.
+/// it, reaches: each of `names` that `ad` binds, what [`internal_refs`] gives of each of
+/// `exprs`, and, until none is new, what it gives of each such attribute's expression (one
+/// reached as the base of a selection included). Keys, sorted; one walk for all. `None` when
+/// some expression is nested past the analysis's depth (what it reads is not all known).
 pub fn internal_keys<'e>(
     ad: &'e ClassAd,
     names: &[Key],
     exprs: impl IntoIterator<Item = &'e Expr>,
     opts: &EvalOptions,
-) -> Vec<Key> {
+) -> Option<Vec<Key>> {
     let mut w = Walker::new(opts);
     let chain = [ad];
     for &k in names {
@@ -109,7 +111,23 @@ pub fn internal_keys<'e>(
     for e in exprs {
         w.expr(e, &chain, 0);
     }
-    w.internal.into_iter().collect()
+    loop {
+        let todo: Vec<Key> = (w.internal.iter().copied())
+            .filter(|&k| !w.visited.contains(&(addr(ad), k)))
+            .collect();
+        if todo.is_empty() {
+            break;
+        }
+        for k in todo {
+            match ad.get_key(k) {
+                Some(e) => w.attr(k, &chain, e, 0),
+                None => {
+                    w.visited.insert((addr(ad), k));
+                }
+            }
+        }
+    }
+    (!w.truncated).then(|| w.internal.into_iter().collect())
 }
 
 /// Both reference sets of `expr` written in `ad`.
@@ -166,6 +184,8 @@ struct Walker {
     following: Vec<(usize, Key)>,
     /// See [`Refs::complete`].
     complete: bool,
+    /// Whether nesting went past [`MAX_DEPTH`].
+    truncated: bool,
 }
 
 fn names(keys: BTreeSet<Key>) -> Vec<String> {
@@ -186,6 +206,7 @@ impl Walker {
             visited: FxHashSet::default(),
             following: Vec::new(),
             complete: true,
+            truncated: false,
         }
     }
 
@@ -201,6 +222,7 @@ impl Walker {
     fn expr<'e>(&mut self, e: &'e Expr, chain: &[&'e ClassAd], depth: u32) {
         if depth > MAX_DEPTH {
             self.complete = false;
+            self.truncated = true;
             return;
         }
         let d = depth + 1;
@@ -316,6 +338,7 @@ impl Walker {
     fn classify<'e>(&mut self, e: &'e Expr, chain: &[&'e ClassAd], depth: u32) -> Target<'e> {
         if depth > MAX_DEPTH {
             self.complete = false;
+            self.truncated = true;
             return Target::Unknown;
         }
         let d = depth + 1;
@@ -486,6 +509,13 @@ mod tests {
                 "nice prio rank",
             ),
             ("[a = b; b = a]", &["A"][..], &[][..], "a b"),
+            // A selection's base is followed as an expression too.
+            (
+                "[m = [a = q]; q = 1; Requirements = m.x]",
+                &["Requirements"][..],
+                &[][..],
+                "m q requirements",
+            ),
         ] {
             let ad = parse::classad(ad).expect("ad");
             let names: Vec<Key> = names.iter().map(|n| Key::of(n)).collect();
@@ -493,23 +523,45 @@ mod tests {
                 .iter()
                 .map(|e| parse::expr(e).expect("expr"))
                 .collect();
-            let got = internal_keys(&ad, &names, &exprs, &opts(false));
+            let got = internal_keys(&ad, &names, &exprs, &opts(false)).expect("not too deep");
             let mut got: Vec<&str> = got.iter().map(|k| k.as_str()).collect();
             got.sort_unstable();
             assert_eq!(got.join(" "), want, "{ad}");
-            // The same as following each name's expression and each expression apart.
-            let mut apart: BTreeSet<String> = BTreeSet::new();
-            for &k in &names {
-                if let Some(e) = ad.get_key(k) {
-                    apart.insert(k.as_str().to_owned());
-                    apart.extend(internal_refs(e, &ad, &opts(false)));
-                }
-            }
+            // The same as following each name's expression and each expression apart, and
+            // then each attribute found, until none is new.
+            let mut todo: Vec<String> = names
+                .iter()
+                .filter(|&&k| ad.get_key(k).is_some())
+                .map(|k| k.as_str().to_owned())
+                .collect();
             for e in &exprs {
-                apart.extend(internal_refs(e, &ad, &opts(false)));
+                todo.extend(internal_refs(e, &ad, &opts(false)));
+            }
+            let mut apart: BTreeSet<String> = BTreeSet::new();
+            while let Some(n) = todo.pop() {
+                if apart.insert(n.clone()) {
+                    if let Some(e) = ad.get(&n) {
+                        todo.extend(internal_refs(e, &ad, &opts(false)));
+                    }
+                }
             }
             assert_eq!(apart.into_iter().collect::<Vec<_>>().join(" "), want);
         }
+    }
+
+    #[test]
+    fn internal_keys_past_the_depth_are_none() {
+        // Ten attributes, each nested 150 deep around the next: deeper than the analysis
+        // goes in all.
+        let mut text = String::from("[Requirements = a0; a10 = 1");
+        for i in 0..10 {
+            let nested = format!("{}a{}{}", "(".repeat(150), i + 1, ")".repeat(150));
+            text.push_str(&format!("; a{i} = {nested}"));
+        }
+        text.push(']');
+        let ad = parse::classad(&text).expect("ad");
+        let names = [Key::of("Requirements")];
+        assert_eq!(internal_keys(&ad, &names, [], &opts(false)), None);
     }
 
     #[test]

@@ -37,10 +37,12 @@
 //! ([`CycleIndex::count`](super::held::CycleIndex::count)). A ruling's evaluations are
 //! counted as it is made, each request ruled once among the same candidates whoever rules
 //! it; what the shared memory saves (a conjunct evaluated once per distinct value of what it
-//! reads) does not depend on the order the requests came in.
+//! reads) does not depend on the order the requests came in. Only a request served again (a
+//! refusal sent a durable cycle back) or passed over is ruled twice or in vain: its counts
+//! then depend on how far the thread had got.
 
 use super::held::{CycleAnswer, CycleIndex, Gone};
-use super::offers::{parts_of, readied_for, Part, Readied};
+use super::offers::{parts_of, windows_of, Part, Readied};
 use super::order;
 use super::residual::{Residuals, Ruled};
 use adjoin_index::query::StepCache;
@@ -170,8 +172,7 @@ impl Searcher {
 
     /// `request`'s windows, and the answer to the only one when the index answers it as it is.
     fn find(&mut self, request: &Arc<ClassAd>) -> Early {
-        let readied = readied_for(&mut self.readied.lock(), request);
-        let qs = readied.unwrap_or_else(|| Query::two_sided(request, self.index.options()));
+        let qs = windows_of(&mut self.readied.lock(), request, &self.index);
         let window = match &qs[..] {
             [q] if self.index.prepared(q) => {
                 let (mut answer, base) =

@@ -515,8 +515,8 @@ struct Exact {
     count: usize,
 }
 
-/// A signature seen: a request of it and its names (sorted); the request's own expressions
-/// stand for the signature's.
+/// A signature seen: a request of it and its names (sorted by key); the request's own
+/// expressions stand for the signature's.
 type Signed = (Arc<ClassAd>, Vec<Key>);
 
 impl Exact {
@@ -546,17 +546,9 @@ impl Exact {
             }
         }
         let seen = self.ids.entry(h.finish()).or_default();
-        let found = seen.iter().find(|((rep, names), _)| {
-            names.len() == sig.len()
-                && names.iter().zip(&sig).all(|(&n, &(k, e))| {
-                    n == k
-                        && match (rep.get_key(k), e) {
-                            (None, None) => true,
-                            (Some(a), Some(b)) => shape::same(a, b),
-                            _ => false,
-                        }
-                })
-        });
+        let found = seen
+            .iter()
+            .find(|((rep, names), _)| shape::binds_alike(&sig, names, rep));
         if let Some(&(_, c)) = found {
             return (c, true);
         }
@@ -594,8 +586,8 @@ fn dock_reads(e: &Expr, names: &mut BTreeSet<Key>) -> bool {
 }
 
 /// The expression (or absence) of each attribute of `r` that `roots`, `order_by` and its
-/// preferences' values lead to, sorted by name; `None` when one of them reads in ways the
-/// analysis cannot follow, or `r` has ports.
+/// preferences' values lead to, sorted by key; `None` when one of them reads in ways the
+/// analysis cannot follow (or nests past its depth), or `r` has ports.
 fn signature<'a>(
     r: &'a ClassAd,
     roots: &Roots,
@@ -612,7 +604,7 @@ fn signature<'a>(
         .ok()
         .flatten();
     let values = prefs.iter().flat_map(|p| p.vars.iter().map(|v| &v.value));
-    let mut keys = internal_keys(r, &roots.keys, order_by.into_iter().chain(values), opts);
+    let mut keys = internal_keys(r, &roots.keys, order_by.into_iter().chain(values), opts)?;
     keys.extend_from_slice(&roots.keys);
     keys.sort_unstable();
     keys.dedup();

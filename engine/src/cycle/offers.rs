@@ -410,8 +410,9 @@ impl Offers {
                 steps,
                 ..
             } => {
-                residuals.lock().clear();
-                checks.clear();
+                let mut r = residuals.lock();
+                r.clear();
+                checks.clear(r.generation());
                 *classes = None;
                 steps.clear();
                 // An index out of rectangle ids keeps the old rectangles, a superset that
@@ -458,7 +459,11 @@ fn prepare(index: &mut Arc<CycleIndex>, q: &Query) {
 }
 
 /// `request`'s windows: readied, or made now.
-fn windows_of(readied: &mut Readied, request: &Arc<ClassAd>, index: &CycleIndex) -> Vec<Query> {
+pub(crate) fn windows_of(
+    readied: &mut Readied,
+    request: &Arc<ClassAd>,
+    index: &CycleIndex,
+) -> Vec<Query> {
     readied_for(readied, request).unwrap_or_else(|| Query::two_sided(request, index.options()))
 }
 
@@ -547,7 +552,7 @@ fn address(request: &Arc<ClassAd>) -> usize {
 }
 
 /// The windows readied for `request`, taken out of `readied`.
-pub(crate) fn readied_for(readied: &mut Readied, request: &Arc<ClassAd>) -> Option<Vec<Query>> {
+fn readied_for(readied: &mut Readied, request: &Arc<ClassAd>) -> Option<Vec<Query>> {
     let (ad, qs) = readied.remove(&address(request))?;
     Arc::ptr_eq(&ad, request).then_some(qs)
 }

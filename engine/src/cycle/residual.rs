@@ -34,7 +34,7 @@
 //! holds every offer for which the disjunct is true, so an offer outside it fails that
 //! disjunct as surely as one failing a conjunct read here: an offer failing every disjunct,
 //! either way, leaves the list in one word operation per disjunct instead of being read and
-//! checked one conjunct at a time ([`Residuals::rules_out`]).
+//! checked one conjunct at a time ([`Split::rules_out`]).
 
 use super::shape::{plain, ByHash, Fx};
 use adjoin_index::profile::{AdOperands, PROFILE_CAP};
@@ -310,9 +310,11 @@ pub struct Residuals {
     bindings: FxHashMap<Key, Arc<Binding>>,
     /// The offers with ports, once bindings are made.
     ports: Option<Bits>,
-    /// By conjunct: what is known of the offers binding what it reads to literals (or not
-    /// at all), whatever the request.
-    fails: Vec<Literal>,
+    /// By conjunct: what is known of it against the offers binding what it reads to
+    /// literals (or not at all), whatever the request.
+    literal: Vec<Literal>,
+    /// Bumped whenever what is learnt of the offers is forgotten ([`Residuals::clear`]).
+    generation: u64,
     /// Conjuncts evaluated.
     pub evaluations: u64,
 }
@@ -321,12 +323,16 @@ pub struct Residuals {
 /// not at all): found for the candidates of the requests that had it, as they came.
 #[derive(Debug, Default)]
 struct Literal {
-    /// The offers it was found for.
-    known: Bits,
-    /// Those of them against which it fails.
-    fails: Bits,
+    found: Found,
     /// Its value by tuple of bindings.
     memo: FxHashMap<Tuple, bool>,
+}
+
+/// Offers a conjunct was found for, and those of them against which it fails.
+#[derive(Clone, Debug, Default)]
+struct Found {
+    known: Bits,
+    fails: Bits,
 }
 
 /// What a request's residual conjuncts rule out of its candidates ([`Residuals::ruled_out`]):
@@ -343,7 +349,17 @@ pub struct Ruled {
 #[derive(Debug, Default)]
 pub struct Split {
     disjuncts: Vec<Vec<Checked>>,
+    own: Own,
+}
+
+/// What a [`Split`] finds for its request alone.
+#[derive(Debug, Default)]
+struct Own {
+    /// Values by conjunct and bindings.
     mine: FxHashMap<(u32, Tuple), bool>,
+    /// The [`Residuals`]' generation the split was made in: [`Checks`] of another one are
+    /// not read or added to.
+    generation: u64,
 }
 
 /// One conjunct of a [`Split`]: its number, itself, the offers' bindings of what it reads
@@ -354,7 +370,7 @@ struct Checked {
     id: u32,
     conj: Arc<Conjunct>,
     bindings: Vec<Option<Arc<Binding>>>,
-    literal: Option<Literal>,
+    found: Option<Found>,
 }
 
 /// What a cycle's serving keeps of the conjuncts checked one candidate at a time: the values
@@ -364,23 +380,35 @@ struct Checked {
 #[derive(Debug, Default)]
 pub struct Checks {
     converted: FxHashMap<(u32, Tuple), bool>,
+    /// The [`Residuals`]' generation the values were found in.
+    generation: u64,
     /// Conjuncts evaluated.
     pub evaluations: u64,
 }
 
 impl Checks {
-    /// Forgets the values found (an offer changed).
-    pub fn clear(&mut self) {
+    /// Forgets the values found (an offer changed): those of the splits made in `generation`
+    /// are kept from now on.
+    pub fn clear(&mut self, generation: u64) {
         self.converted.clear();
+        self.generation = generation;
     }
 }
 
 impl Residuals {
+    /// The generation of what is learnt of the offers (bumped by [`Residuals::clear`]).
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
     /// Forgets everything learnt of the offers (one of them changed).
     pub fn clear(&mut self) {
         self.bindings.clear();
         self.ports = None;
-        self.fails.iter_mut().for_each(|f| *f = Literal::default());
+        self.literal
+            .iter_mut()
+            .for_each(|f| *f = Literal::default());
+        self.generation += 1;
     }
 
     /// The number of `e` as a conjunct of `request` (which it reads nothing of, through
@@ -404,7 +432,7 @@ impl Residuals {
             reads,
             exact,
         }));
-        self.fails.push(Literal::default());
+        self.literal.push(Literal::default());
         same_hash.push(n);
         n
     }
@@ -450,7 +478,7 @@ impl Residuals {
     /// count as true against the offer, or the offer is outside that disjunct's own window
     /// (`parts`, one per disjunct when given: every offer for which the disjunct is true,
     /// and more). A request of several disjuncts, each with conjuncts read here, also gets
-    /// what [`Residuals::rules_out`] checks its other candidates against, one at a time.
+    /// what [`Split::rules_out`] checks its other candidates against, one at a time.
     pub fn ruled_out(
         &mut self,
         request: &ClassAd,
@@ -549,19 +577,18 @@ impl Residuals {
                 .iter()
                 .map(|k| self.bindings.get(k).cloned())
                 .collect();
-            let literal = match conj.exact {
+            let found = match conj.exact {
                 true => None,
-                false => self.fails.get(c as usize).map(|l| Literal {
-                    known: l.known.and(left),
-                    fails: l.fails.and(left),
-                    memo: FxHashMap::default(),
+                false => self.literal.get(c as usize).map(|l| Found {
+                    known: l.found.known.and(left),
+                    fails: l.found.fails.and(left),
                 }),
             };
             Some(Checked {
                 id: c,
                 conj,
                 bindings,
-                literal,
+                found,
             })
         };
         Split {
@@ -569,7 +596,10 @@ impl Residuals {
                 .iter()
                 .map(|d| d.iter().filter_map(|&c| checked(c)).collect())
                 .collect(),
-            mine: FxHashMap::default(),
+            own: Own {
+                mine: FxHashMap::default(),
+                generation: self.generation,
+            },
         }
     }
 
@@ -587,22 +617,24 @@ impl Residuals {
         opts: &EvalOptions,
     ) -> &Bits {
         let i = c as usize;
-        let (Some(conj), Some(lit)) = (self.conjuncts.get(i), self.fails.get_mut(i)) else {
+        let (Some(conj), Some(lit)) = (self.conjuncts.get(i), self.literal.get_mut(i)) else {
             return &EMPTY;
         };
         if conj.exact {
-            return &lit.fails;
+            return &lit.found.fails;
         }
         let mut todo = candidates.clone();
-        todo.andnot_assign(&lit.known);
-        if todo.is_empty() {
-            return &lit.fails;
-        }
-        let bindings: Vec<&Binding> = conj
+        todo.andnot_assign(&lit.found.known);
+        // Every name it reads bound ([`Residuals::ruled_out_by`] makes them first); else
+        // nothing is found.
+        let bindings: Option<Vec<&Binding>> = conj
             .reads
             .iter()
-            .filter_map(|k| self.bindings.get(k).map(|b| &**b))
+            .map(|k| self.bindings.get(k).map(|b| &**b))
             .collect();
+        let (false, Some(bindings)) = (todo.is_empty(), bindings) else {
+            return &lit.found.fails;
+        };
         'offers: for o in todo.iter() {
             let Some(offer) = offers.get(o as usize) else {
                 continue;
@@ -622,11 +654,11 @@ impl Residuals {
                 conjunct_fails(&conj.expr, request, offer, opts)
             });
             if f {
-                lit.fails.insert(o);
+                lit.found.fails.insert(o);
             }
         }
-        lit.known.or_assign(&todo);
-        &lit.fails
+        lit.found.known.or_assign(&todo);
+        &lit.found.fails
     }
 
     /// The offers among `candidates` that bind the one name conjunct `c` reads to an
@@ -681,10 +713,10 @@ impl Split {
         checks: &mut Checks,
         opts: &EvalOptions,
     ) -> bool {
-        let Split { disjuncts, mine } = self;
+        let Split { disjuncts, own } = self;
         disjuncts.iter().all(|d| {
             d.iter()
-                .any(|c| c.fails(o, request, offers, mine, checks, opts) == Some(true))
+                .any(|c| c.fails(o, request, offers, own, checks, opts) == Some(true))
         })
     }
 }
@@ -696,7 +728,7 @@ impl Checked {
         o: AdId,
         request: &ClassAd,
         offers: &[Arc<ClassAd>],
-        mine: &mut FxHashMap<(u32, Tuple), bool>,
+        own: &mut Own,
         checks: &mut Checks,
         opts: &EvalOptions,
     ) -> Option<bool> {
@@ -721,12 +753,12 @@ impl Checked {
             }
             *slot = id;
         }
-        if let (false, Some(l)) = (requesting, &self.literal) {
+        if let (false, Some(f)) = (requesting, &self.found) {
             // Found for the candidates binding them to literals.
-            return l.known.contains(o).then(|| l.fails.contains(o));
+            return f.known.contains(o).then(|| f.fails.contains(o));
         }
-        let memo = match requesting {
-            true => mine,
+        let memo = match requesting || checks.generation != own.generation {
+            true => &mut own.mine,
             false => &mut checks.converted,
         };
         if let Some(&f) = memo.get(&(self.id, tuple)) {

@@ -196,7 +196,7 @@ impl Searcher {
                         .as_mut()
                         .map(|ps| ps.iter_mut().map(|p| p.take_ads()).collect());
                     let opts = &self.index.options().eval;
-                    self.residuals.lock().rule(
+                    self.residuals.lock().ruled_out(
                         request,
                         &pending,
                         self.index.ads(),

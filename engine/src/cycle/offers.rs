@@ -234,7 +234,7 @@ impl Offers {
                     let opts = &idx.options().eval;
                     residuals
                         .lock()
-                        .rule(request, &left, offers, ads.as_deref(), opts)
+                        .ruled_out(request, &left, offers, ads.as_deref(), opts)
                 }
             };
             left.andnot_assign(&out);

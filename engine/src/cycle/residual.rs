@@ -486,14 +486,18 @@ impl Residuals {
         offers: &[Arc<ClassAd>],
         parts: Option<&[Bits]>,
         opts: &EvalOptions,
-    ) -> (Bits, Option<Box<Split>>) {
+    ) -> Ruled {
+        let none = Ruled {
+            out: Bits::new(),
+            split: None,
+        };
         let Some(disjuncts) = self.split(request, parts.is_some(), opts) else {
-            return (Bits::new(), None);
+            return none;
         };
         let parts = parts.filter(|p| p.len() == disjuncts.len());
         let whole = disjuncts.iter().all(|d| !d.is_empty());
         if !whole && parts.is_none() {
-            return (Bits::new(), None);
+            return none;
         }
         let out = self.ruled_out_by(&disjuncts, parts, request, candidates, offers, opts);
         let split = (whole && disjuncts.len() > 1).then(|| {
@@ -501,19 +505,6 @@ impl Residuals {
             left.andnot_assign(&out);
             Box::new(self.split_for(&disjuncts, &left, offers, request, opts))
         });
-        (out, split)
-    }
-
-    /// [`Residuals::ruled_out`], as a [`Ruled`].
-    pub fn rule(
-        &mut self,
-        request: &ClassAd,
-        candidates: &Bits,
-        offers: &[Arc<ClassAd>],
-        parts: Option<&[Bits]>,
-        opts: &EvalOptions,
-    ) -> Ruled {
-        let (out, split) = self.ruled_out(request, candidates, offers, parts, opts);
         Ruled { out, split }
     }
 
@@ -924,44 +915,41 @@ mod tests {
                 p
             })
             .collect();
-        let (without, _) = r.ruled_out(&req, all, offers, None, opts);
-        let (ruled, _) = r.ruled_out(&req, all, offers, Some(&parts), opts);
+        let Ruled { out: without, .. } = r.ruled_out(&req, all, offers, None, opts);
+        let Ruled { out: ruled, .. } = r.ruled_out(&req, all, offers, Some(&parts), opts);
         prop_assert!(
             without.iter().all(|o| ruled.contains(o)),
             "the disjuncts' windows rule out less: {}",
             req
         );
-        for o in ruled.iter() {
+        // An offer ruled out (`how`) never satisfies the Requirements.
+        let never_matches = |o: u32, how: &str| {
             let offer = &offers[o as usize];
+            prop_assert!(
+                !one_side_match(&req, offer, opts),
+                "ruled out {} but matches: {} against {}",
+                how,
+                req,
+                offer
+            );
+            Ok(())
+        };
+        for o in ruled.iter() {
             prop_assert!(all.contains(o), "ruled out a non-candidate {o}: {req}");
-            prop_assert!(
-                !one_side_match(&req, offer, opts),
-                "ruled out through the disjuncts' windows but matches: {} against {}",
-                req,
-                offer
-            );
+            never_matches(o, "through the disjuncts' windows")?;
         }
-        let (ruled, mut split) = r.ruled_out(&req, all, offers, None, opts);
+        let Ruled {
+            out: ruled,
+            mut split,
+        } = r.ruled_out(&req, all, offers, None, opts);
         for o in ruled.iter() {
-            let offer = &offers[o as usize];
-            prop_assert!(
-                !one_side_match(&req, offer, opts),
-                "ruled out but matches: {} against {}",
-                req,
-                offer
-            );
+            never_matches(o, "at once")?;
         }
         // The others one at a time (a request of several disjuncts), candidates or not.
         if let Some(s) = split.as_deref_mut() {
             for o in (0..offers.len() as u32).filter(|&o| !ruled.contains(o)) {
                 if s.rules_out(o, &req, offers, checks, opts) {
-                    let offer = &offers[o as usize];
-                    prop_assert!(
-                        !one_side_match(&req, offer, opts),
-                        "ruled out one at a time but matches: {} against {}",
-                        req,
-                        offer
-                    );
+                    never_matches(o, "one at a time")?;
                 }
             }
         }
@@ -991,7 +979,7 @@ mod tests {
                 &[vec![CONDITIONS.iter().position(|x| *x == c).unwrap_or(0)]],
                 "3",
             );
-            let (ruled, _) = r.ruled_out(&req, &all, &offers, None, &opts);
+            let Ruled { out: ruled, .. } = r.ruled_out(&req, &all, &offers, None, &opts);
             let rejected: adjoin_index::RoaringBitmap = (0..offers.len() as u32)
                 .filter(|&o| !one_side_match(&req, &offers[o as usize], &opts))
                 .collect();
@@ -1018,7 +1006,7 @@ mod tests {
              (regexp(\"^h1\", TARGET.Machine) && TARGET.Cpus >= 100)]",
         )
         .expect("request");
-        let (ruled, split) = r.ruled_out(&req, &all, &offers, None, &opts);
+        let Ruled { out: ruled, split } = r.ruled_out(&req, &all, &offers, None, &opts);
         assert!(
             ruled.is_empty(),
             "the first disjunct is converted: not ruled out at once"

@@ -42,7 +42,7 @@
 //! then depend on how far the thread had got.
 
 use super::held::{CycleAnswer, CycleIndex, Gone};
-use super::offers::{parts_of, windows_of, Part, Readied};
+use super::offers::{parts_of, rule, windows_of, Part, Readied};
 use super::order;
 use super::residual::{Residuals, Ruled};
 use adjoin_index::query::StepCache;
@@ -192,16 +192,12 @@ impl Searcher {
                     false => None,
                 };
                 let ruled = read.then(|| {
-                    let ads: Option<Vec<Bits>> = parts
-                        .as_mut()
-                        .map(|ps| ps.iter_mut().map(|p| p.take_ads()).collect());
-                    let opts = &self.index.options().eval;
-                    self.residuals.lock().ruled_out(
+                    rule(
+                        &self.residuals,
                         request,
                         &pending,
-                        self.index.ads(),
-                        ads.as_deref(),
-                        opts,
+                        &self.index,
+                        parts.as_mut(),
                     )
                 });
                 Some(Window {

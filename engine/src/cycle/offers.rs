@@ -193,7 +193,7 @@ impl Offers {
         let Some(query) = qs.pop() else {
             return (Bits::new(), None);
         };
-        let (answer, mut all, mut left, parts, ruled) = match window {
+        let (answer, mut all, mut left, mut parts, ruled) = match window {
             // Found among every offer before serving: those taken since leave it.
             Some(Window {
                 answer,
@@ -228,14 +228,7 @@ impl Offers {
         if query.port().is_none() {
             let Ruled { out, split: s } = match ruled {
                 Some(r) => r,
-                None => {
-                    let ads: Option<Vec<Bits>> =
-                        parts.map(|ps| ps.into_iter().map(|p| p.ads).collect());
-                    let opts = &idx.options().eval;
-                    residuals
-                        .lock()
-                        .ruled_out(request, &left, offers, ads.as_deref(), opts)
-                }
+                None => rule(residuals, request, &left, idx, parts.as_mut()),
             };
             left.andnot_assign(&out);
             split = s;
@@ -474,11 +467,22 @@ pub struct Part {
     ads: Bits,
 }
 
-impl Part {
-    /// Its raw candidates, taken (once ruled with, only its answer is left to count).
-    pub(crate) fn take_ads(&mut self) -> Bits {
-        std::mem::take(&mut self.ads)
-    }
+/// What `request`'s residual conjuncts rule out of its `candidates` among `index`'s offers
+/// ([`Residuals::ruled_out`]), through its disjuncts' windows `parts` when given (their raw
+/// candidates taken: only their answers are left, to count).
+pub(crate) fn rule(
+    residuals: &Mutex<Residuals>,
+    request: &ClassAd,
+    candidates: &Bits,
+    index: &CycleIndex,
+    parts: Option<&mut Vec<Part>>,
+) -> Ruled {
+    let ads: Option<Vec<Bits>> =
+        parts.map(|ps| ps.iter_mut().map(|p| std::mem::take(&mut p.ads)).collect());
+    let opts = &index.options().eval;
+    residuals
+        .lock()
+        .ruled_out(request, candidates, index.ads(), ads.as_deref(), opts)
 }
 
 /// The windows of `request`'s disjuncts ([`residual::disjuncts`]) through the probe of its

@@ -20,7 +20,7 @@ use crate::profile::{fold_constant, Dpf};
 use crate::property::{property, Inconsistency, MangledInterval, Property};
 use adjoin_query::eval::EvalOptions;
 use adjoin_query::specialize::specialize_attr;
-use adjoin_query::{ClassAd, Key};
+use adjoin_query::{ClassAd, Expr, Key, Value};
 use std::collections::BTreeMap;
 
 /// The default cap on the rectangles of one profile (`!=` splits multiply them).
@@ -233,16 +233,19 @@ pub enum ImpValue {
 /// `attr` of `ad` as a reference `TARGET.attr` from the other ad reads it: specialized
 /// against `ad`, then classified.
 pub fn imp_value(ad: &ClassAd, attr: Key, opts: &EvalOptions) -> ImpValue {
-    let Some(e) = specialize_attr(ad, attr.as_str(), opts) else {
-        return ImpValue::Absent;
+    let classified = |v: &Value| match classify(v) {
+        Classified::Key(k) => ImpValue::Point(k),
+        Classified::NoMatch => ImpValue::Absent,
+        Classified::Deviant => ImpValue::Deviant,
     };
-    match fold_constant(&e, opts) {
-        Some(v) => match classify(&v) {
-            Classified::Key(k) => ImpValue::Point(k),
-            Classified::NoMatch => ImpValue::Absent,
-            Classified::Deviant => ImpValue::Deviant,
+    match ad.get_key(attr) {
+        None => ImpValue::Absent,
+        // A literal is its own specialization and value.
+        Some(Expr::Lit(v)) => classified(v),
+        Some(_) => match specialize_attr(ad, attr.as_str(), opts) {
+            None => ImpValue::Absent,
+            Some(e) => fold_constant(&e, opts).map_or(ImpValue::Deviant, |v| classified(&v)),
         },
-        None => ImpValue::Deviant,
     }
 }
 

@@ -11,6 +11,7 @@
 //! `[preference order, request Rank, offer Rank]`, keeping only the best fraction
 //! `PreferenceKeep` of its candidates when it says so; `--dock` expressions replace that too.
 
+use super::columns::Columns;
 use super::matchlist::{Builder, Matchlist};
 pub use super::ranks::Ranker;
 use super::vector::{component, rank_of};
@@ -47,6 +48,14 @@ impl Dock {
             Dock::Ranks(Ranker::new(Key::of("Rank"), offers))
         } else {
             Dock::Exprs(exprs)
+        }
+    }
+
+    /// Reads the offers' bindings from `columns` (made for the same offers), shared with
+    /// whoever else reads them.
+    pub(crate) fn share(&mut self, columns: Arc<Columns>) {
+        if let Dock::Ranks(r) = self {
+            r.share(columns);
         }
     }
 

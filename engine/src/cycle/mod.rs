@@ -57,6 +57,7 @@
 mod ahead;
 mod by_class;
 pub(crate) mod cluster;
+mod columns;
 pub(crate) mod dock;
 mod group;
 mod held;
@@ -606,7 +607,7 @@ impl OfferSide {
             reps
         });
         let mut lap = Instant::now();
-        let dock = Dock::for_offers(opts.dock.clone(), &offers.ads);
+        let mut dock = Dock::for_offers(opts.dock.clone(), &offers.ads);
         let mut partitionable: Vec<bool> = offers
             .ads
             .iter()
@@ -637,6 +638,9 @@ impl OfferSide {
         };
         for (rep, windows) in reps {
             pool.prepare_for(&rep, windows);
+        }
+        if let Some(columns) = pool.columns() {
+            dock.share(columns);
         }
         tracing::debug!(prepare = lap.elapsed().as_secs_f64(), "offers readied");
         Ok(OfferSide {

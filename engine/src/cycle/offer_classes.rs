@@ -12,7 +12,8 @@
 //! whole cycle. A request's bindings of one list of names are found once per request
 //! ([`Judged`]: a number per distinct tuple of bindings), whatever the classes reading them.
 
-use super::residual::{literal, pure_calls, with_ports, Binding, Kind};
+use super::columns::{Binding, Columns, Kind};
+use super::residual::{literal, pure_calls};
 use super::shape::{binds_alike, Bindings, ByHash, Fx};
 use adjoin_index::AdId;
 use adjoin_query::eval::{one_side_match, requirements_key, EvalOptions};
@@ -67,10 +68,10 @@ pub struct OfferClasses {
 }
 
 impl OfferClasses {
-    /// The classes of `offers` (positions are ids).
-    pub fn new(offers: &[Arc<ClassAd>]) -> OfferClasses {
-        let with_ports = with_ports(offers);
-        let mut bindings: FxHashMap<Key, Binding> = FxHashMap::default();
+    /// The classes of `offers` (positions are ids), their bindings read from `columns`.
+    pub(super) fn new(offers: &[Arc<ClassAd>], columns: &Columns) -> OfferClasses {
+        let with_ports = columns.ports(offers);
+        let mut bindings: FxHashMap<Key, Arc<Binding>> = FxHashMap::default();
         let mut by_hash: ByHash<Vec<u32>> = ByHash::default();
         let mut out = OfferClasses::default();
         for (o, offer) in offers.iter().enumerate() {
@@ -86,11 +87,23 @@ impl OfferClasses {
                 if names.contains(&kw::CURRENT_TIME) {
                     return None;
                 }
+                // Names first met here are made together.
+                let missing: Vec<Key> = names
+                    .iter()
+                    .copied()
+                    .filter(|k| !bindings.contains_key(k))
+                    .collect();
+                if !missing.is_empty() {
+                    bindings.extend(
+                        missing
+                            .iter()
+                            .copied()
+                            .zip(columns.of_all(&missing, offers)),
+                    );
+                }
                 let mut ids = Vec::with_capacity(names.len());
                 for &k in &names {
-                    let b = bindings
-                        .entry(k)
-                        .or_insert_with(|| Binding::of(k, offers, &with_ports));
+                    let b = bindings.get(&k)?;
                     let id = *b.ids.get(o)?;
                     if b.kinds.get(id as usize) != Some(&Kind::Literal) {
                         return None;
@@ -264,7 +277,7 @@ mod tests {
                 .enumerate()
                 .map(|(i, &(r, m, a, b))| offer(i, r, 512 * (m + 1), (a, b)))
                 .collect();
-            let mut classes = OfferClasses::new(&offers);
+            let mut classes = OfferClasses::new(&offers, &Columns::default());
             let opts = EvalOptions::default();
             for (owner, prio, mem) in &requests {
                 let req = Arc::new(parse::classad(&format!(
@@ -288,7 +301,7 @@ mod tests {
         let offers: Vec<Arc<ClassAd>> = (0..REQUIREMENTS.len())
             .flat_map(|r| (0..3).map(move |i| offer(i, r, 1024, (i, 0))))
             .collect();
-        let classes = OfferClasses::new(&offers);
+        let classes = OfferClasses::new(&offers, &Columns::default());
         let classed: Vec<bool> = (0..REQUIREMENTS.len())
             .map(|r| classes.of[r * 3].is_some())
             .collect();

@@ -7,6 +7,7 @@
 //! more than passing over it.
 
 use super::ahead::{Early, Log, Searcher, Window};
+use super::columns::Columns;
 use super::held::{CycleAnswer, CycleIndex, Gone};
 use super::offer_classes::{Judged, OfferClasses};
 use super::residual::{self, Checks, Residuals, Ruled, Split};
@@ -239,7 +240,8 @@ impl Offers {
             return (all, None);
         }
         if query.port().is_none() && classes.is_none() {
-            *classes = Some(Box::new(OfferClasses::new(offers)));
+            let columns = residuals.lock().columns();
+            *classes = Some(Box::new(OfferClasses::new(offers, &columns)));
         }
         let u = Unconfirmed {
             query,
@@ -420,6 +422,14 @@ impl Offers {
                     *u = Some(units(ad).into_iter().map(|u| u.ad).collect());
                 }
             }
+        }
+    }
+
+    /// The offers' bindings the residual conjuncts read, to share (indexed offers only).
+    pub(crate) fn columns(&self) -> Option<Arc<Columns>> {
+        match self {
+            Offers::Indexed { residuals, .. } => Some(residuals.lock().columns()),
+            Offers::Naive { .. } => None,
         }
     }
 

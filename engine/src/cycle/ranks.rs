@@ -11,11 +11,14 @@
 //!   literal or absent (no expression of the offer is evaluated, so nothing else of the
 //!   request is read). Clusters differ in
 //!   much, but their `Rank`s are few; from the second list of a rank shape on, its value
-//!   against each offer is remembered for the rest of the cycle.
+//!   against each offer is remembered for the rest of the cycle. Offers that bind what
+//!   it reads to the same expressions (`residual.rs`'s [`Binding`]s) rank alike: the rank
+//!   is evaluated once per distinct tuple of bindings, not once per offer.
 //!
 //! What the analysis cannot follow (`eval`, `random`, …) is evaluated every time.
 
 use super::by_class::{ClassSets, ClassWalk};
+use super::columns::{Binding, Columns};
 use super::matchlist::{Builder, Matchlist};
 use super::offers::Unconfirmed;
 use super::shape::{agree, binds_alike, plain, Bindings, ByHash, Walk};
@@ -58,6 +61,8 @@ pub struct Ranker {
     /// The offers of each class as sets, when the classes are few (`by_class.rs`).
     sets: Option<Arc<ClassSets>>,
     remembered: RefCell<Remembered>,
+    /// The offers' bindings ([`Ranker::share`]).
+    columns: Arc<Columns>,
     /// Preference outcome keys remembered across clusters.
     outcomes: RefCell<crate::prefer::remembered::Remembered>,
 }
@@ -72,6 +77,8 @@ struct Remembered {
     tables: Vec<Table>,
     /// Entries in all the tables.
     entries: usize,
+    /// The offers' bindings of the names the tables' ranks read, by name.
+    columns: FxHashMap<Key, Arc<Binding>>,
 }
 
 /// A rank shape: its names, a request of it, its number (`None`: never remembered).
@@ -89,6 +96,18 @@ struct Table {
     walk: Lists,
     /// Empty until the second list.
     ranks: Ranks,
+    /// Ranks by tuple of the offers' bindings of `reads` ([`tuple`]).
+    by_tuple: FxHashMap<u64, Option<Value>>,
+}
+
+/// A rank shape's table ready to remember ranks in: what the rank reads of an offer, the
+/// offers' bindings of those names (`None`: more than two, each offer evaluated), its ranks
+/// by offer and by tuple of bindings.
+struct Rows<'a> {
+    reads: &'a [Key],
+    columns: Option<Vec<&'a Binding>>,
+    ranks: &'a mut Ranks,
+    by_tuple: &'a mut FxHashMap<u64, Option<Value>>,
 }
 
 /// A rank shape's lists so far, and its offers sorted by their remembered rank.
@@ -114,6 +133,7 @@ impl Ranker {
             classes: Vec::new(),
             sets: None,
             remembered: RefCell::default(),
+            columns: Arc::default(),
             outcomes: RefCell::default(),
         }
     }
@@ -146,8 +166,15 @@ impl Ranker {
             classes,
             sets,
             remembered: RefCell::default(),
+            columns: Arc::default(),
             outcomes: RefCell::default(),
         }
+    }
+
+    /// Reads the offers' bindings from `columns` (made for the same offers), shared with
+    /// whoever else reads them.
+    pub(crate) fn share(&mut self, columns: Arc<Columns>) {
+        self.columns = columns;
     }
 
     /// The key of `Rank`.
@@ -172,14 +199,14 @@ impl Ranker {
         let mut remembered = self.remembered.borrow_mut();
         let table = match mine {
             Some(_) => None,
-            None => remembered.table(request, self.rank, offers.len(), opts),
+            None => remembered.table(request, self.rank, offers, &self.columns, opts),
         };
         let candidates = candidates.into_iter();
         let hint = candidates.size_hint().0;
         self.list_with(
             request,
             mine,
-            table.map(|t| (t.0, t.1)),
+            table.map(|t| t.0),
             (candidates, hint),
             offers,
             opts,
@@ -214,9 +241,9 @@ impl Ranker {
         let mut remembered = self.remembered.borrow_mut();
         let table = match mine {
             Some(_) => None,
-            None => remembered.table(request, rank, offers.len(), opts),
+            None => remembered.table(request, rank, offers, &self.columns, opts),
         };
-        let Some((names, ranks, lists)) = table else {
+        let Some((mut rows, lists)) = table else {
             return self
                 .list_with(request, mine, None, (candidates.iter(), n), offers, opts)
                 .unconfirmed(unconfirmed);
@@ -225,7 +252,7 @@ impl Ranker {
         lists.long += u32::from(many);
         lists.ranked = lists.ranked.saturating_add(count);
         let sort = lists.long >= SORT_AFTER
-            && lists.ranked.saturating_mul(SORT_SHARE) >= ranks.len() as u64;
+            && lists.ranked.saturating_mul(SORT_SHARE) >= rows.ranks.len() as u64;
         let walk = match &lists.sorted {
             Some(_) => count >= WALK_SORTED_MIN,
             None => many && sort,
@@ -235,7 +262,7 @@ impl Ranker {
                 .list_with(
                     request,
                     mine,
-                    Some((names, ranks)),
+                    Some(rows),
                     (candidates.iter(), n),
                     offers,
                     opts,
@@ -246,7 +273,7 @@ impl Ranker {
             // Every offer's rank, remembered where it may be.
             let (mut entries, mut outside) = (Vec::new(), RoaringBitmap::new());
             for (o, offer) in (0..).zip(offers) {
-                match remember(ranks, names, o, offer, rank, request, opts) {
+                match remember(&mut rows, o, offer, rank, request, opts) {
                     Some(v) => entries.push((v, o)),
                     None => {
                         outside.insert(o);
@@ -311,7 +338,7 @@ impl Ranker {
         &self,
         request: &Arc<ClassAd>,
         mine: Option<Value>,
-        mut table: Option<(&[Key], &mut Ranks)>,
+        mut table: Option<Rows<'_>>,
         (candidates, hint): (impl IntoIterator<Item = AdId>, usize),
         offers: &[Arc<ClassAd>],
         opts: &EvalOptions,
@@ -356,7 +383,7 @@ impl Ranker {
                 (None, _) => {
                     let slot = table
                         .as_mut()
-                        .and_then(|(names, t)| remember(t, names, o, offer, rank, request, opts));
+                        .and_then(|rows| remember(rows, o, offer, rank, request, opts));
                     let m = slot.unwrap_or_else(|| rank_of(rank, r, opts));
                     b.vector([m, theirs(&mut memo)])
                 }
@@ -394,13 +421,14 @@ impl Remembered {
     /// What `request`'s rank reads of an offer, and the table of its rank shape, if its
     /// ranks are remembered (from the second list of that shape on, within the overall
     /// bound).
-    fn table(
-        &mut self,
+    fn table<'a>(
+        &'a mut self,
         request: &Arc<ClassAd>,
         rank: Key,
-        offers: usize,
+        offers: &[Arc<ClassAd>],
+        columns: &Columns,
         opts: &EvalOptions,
-    ) -> Option<(&[Key], &mut Ranks, &mut Lists)> {
+    ) -> Option<(Rows<'a>, &'a mut Lists)> {
         let mut walk = Walk::default();
         let same = self.shapes.entry(walk.shape(request, &[rank])).or_default();
         let found = same
@@ -429,40 +457,86 @@ impl Remembered {
         };
         let t = self.tables.get_mut(n as usize)?;
         t.walk.lists += 1;
-        if t.walk.lists == 2 && self.entries + offers <= REMEMBERED {
-            self.entries += offers;
-            t.ranks = vec![None; offers];
+        if t.walk.lists == 2 && self.entries + offers.len() <= REMEMBERED {
+            self.entries += offers.len();
+            t.ranks = vec![None; offers.len()];
+            if t.reads.len() <= 2 {
+                let missing: Vec<Key> = (t.reads.iter().copied())
+                    .filter(|k| !self.columns.contains_key(k))
+                    .collect();
+                if !missing.is_empty() {
+                    let made = columns.of_all(&missing, offers);
+                    self.columns.extend(missing.into_iter().zip(made));
+                }
+            }
         }
-        (t.ranks.len() == offers).then_some((t.reads.as_slice(), &mut t.ranks, &mut t.walk))
+        if t.ranks.len() != offers.len() {
+            return None;
+        }
+        let columns = (t.reads.len() <= 2)
+            .then(|| {
+                t.reads
+                    .iter()
+                    .map(|k| self.columns.get(k).map(|b| &**b))
+                    .collect()
+            })
+            .flatten();
+        let rows = Rows {
+            reads: &t.reads,
+            columns,
+            ranks: &mut t.ranks,
+            by_tuple: &mut t.by_tuple,
+        };
+        Some((rows, &mut t.walk))
     }
 }
 
-/// Offer `o`'s remembered rank for `request`'s rank shape (`ranks`, `names` what the rank
-/// reads of an offer), found now if not yet known; `None` when it is not to be remembered
-/// (the offer binds a name the rank reads to an expression).
+/// Offer `o`'s remembered rank for `request`'s rank shape (`rows`), found now if not yet
+/// known (evaluated once per tuple of the offers' bindings of what the rank reads, when
+/// known); `None` when it is not to be remembered (the offer binds a name the rank reads to
+/// an expression).
 fn remember(
-    ranks: &mut Ranks,
-    names: &[Key],
+    rows: &mut Rows<'_>,
     o: AdId,
     offer: &ClassAd,
     rank: Key,
     request: &ClassAd,
     opts: &EvalOptions,
 ) -> Option<Value> {
-    let slot = ranks.get_mut(o as usize)?;
+    let slot = rows.ranks.get_mut(o as usize)?;
     if slot.is_none() {
-        let r = MatchAds {
-            my: request,
-            target: offer,
-        };
-        *slot = Some(
+        let names = rows.reads;
+        let found = || {
+            let r = MatchAds {
+                my: request,
+                target: offer,
+            };
             names
                 .iter()
                 .all(|&k| offer.get_key(k).is_none_or(plain))
-                .then(|| rank_of(rank, r, opts)),
-        );
+                .then(|| rank_of(rank, r, opts))
+        };
+        *slot = Some(match rows.columns.as_deref().and_then(|c| tuple(c, o)) {
+            Some(t) => rows.by_tuple.entry(t).or_insert_with(found).clone(),
+            None => found(),
+        });
     }
     slot.clone().flatten()
+}
+
+/// Offer `o`'s bindings in `columns` (at most two), as one number: offers of one number bind
+/// those names to the same expressions. `None` for an offer with ports (its id says nothing
+/// of its expression).
+fn tuple(columns: &[&Binding], o: AdId) -> Option<u64> {
+    let mut t = 0u64;
+    for (i, c) in columns.iter().enumerate() {
+        let id = *c.ids.get(o as usize)?;
+        if id == 1 {
+            return None;
+        }
+        t |= u64::from(id) << (32 * i);
+    }
+    Some(t)
 }
 
 /// `request`'s Rank as a component when it is the same against every offer: absent (0) or a

@@ -36,6 +36,7 @@
 //! either way, leaves the list in one word operation per disjunct instead of being read and
 //! checked one conjunct at a time ([`Split::rules_out`]).
 
+use super::columns::{Binding, Columns, Kind};
 use super::shape::{plain, ByHash, Fx};
 use adjoin_index::profile::{AdOperands, PROFILE_CAP};
 use adjoin_index::{dpf, AdId, Bits};
@@ -126,7 +127,7 @@ pub(super) fn pure_calls(e: &Expr) -> bool {
 
 /// True when `e` reads no attribute but `TARGET.x`/`other.x` (`ad`, the ad it is written in,
 /// binding neither scope name), through pure functions only; the names read go to `out`.
-fn target_reads(e: &Expr, ad: &ClassAd, out: &mut Vec<Key>) -> bool {
+pub(super) fn target_reads(e: &Expr, ad: &ClassAd, out: &mut Vec<Key>) -> bool {
     every_node(e, 0, &mut |e| match e {
         Expr::Lit(Value::Ad(_)) | Expr::Attr(_) | Expr::Root(_) | Expr::Index(_) | Expr::Ad(_) => {
             Some(false)
@@ -189,103 +190,6 @@ fn counts_true(v: &Value) -> bool {
     }
 }
 
-/// How offers bind one name.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) enum Kind {
-    /// Not at all (id 0), or to a literal.
-    Literal,
-    /// To an expression reading only the other ad's attributes (the request's).
-    Requesting,
-    /// To anything else, or the offer has ports: not read here.
-    Opaque,
-}
-
-/// Every offer's binding of one name, as an id per distinct expression (0: absent; 1: any
-/// offer with ports).
-#[derive(Debug, Default)]
-pub(super) struct Binding {
-    /// By offer position.
-    pub(super) ids: Vec<u32>,
-    /// By id: its kind.
-    pub(super) kinds: Vec<Kind>,
-    /// The ids of kind [`Kind::Requesting`], each with the request's names it reads and
-    /// the offers binding it so.
-    requesting: Vec<(Vec<Key>, Bits)>,
-    /// Requesting ids: their place in `requesting`.
-    place: FxHashMap<u32, usize>,
-}
-
-/// The offers among `offers` (by position) that have ports.
-pub(super) fn with_ports(offers: &[Arc<ClassAd>]) -> Bits {
-    let ports = Key::of("Ports");
-    let mut out = Bits::new();
-    for (o, offer) in (0u32..).zip(offers) {
-        if offer.get_key(ports).is_some() {
-            out.insert(o);
-        }
-    }
-    out
-}
-
-impl Binding {
-    /// The bindings of `k` over `offers`, of which those with ports are `ports`
-    /// ([`with_ports`]).
-    pub(super) fn of(k: Key, offers: &[Arc<ClassAd>], ports: &Bits) -> Binding {
-        let mut b = Binding {
-            ids: Vec::with_capacity(offers.len()),
-            kinds: vec![Kind::Literal, Kind::Opaque],
-            requesting: Vec::new(),
-            place: FxHashMap::default(),
-        };
-        let mut place: FxHashMap<u32, usize> = FxHashMap::default();
-        let mut seen: ByHash<Vec<(u32, &Expr)>> = ByHash::default();
-        for (o, offer) in (0u32..).zip(offers) {
-            let id = match offer.get_key(k) {
-                _ if ports.contains(o) => 1,
-                None => 0,
-                Some(e) => {
-                    let mut h = Fx::default();
-                    hash(e, &mut h);
-                    let same_hash = seen.entry(h.finish()).or_default();
-                    match same_hash.iter().find(|(_, x)| same(x, e)) {
-                        Some(&(id, _)) => id,
-                        None => {
-                            let id = b.kinds.len() as u32;
-                            let mut reads = Vec::new();
-                            let kind = if literal(e) {
-                                Kind::Literal
-                            } else if target_reads(e, offer, &mut reads) {
-                                Kind::Requesting
-                            } else {
-                                Kind::Opaque
-                            };
-                            if kind == Kind::Requesting {
-                                place.insert(id, b.requesting.len());
-                                b.requesting.push((reads, Bits::new()));
-                            }
-                            b.kinds.push(kind);
-                            same_hash.push((id, e));
-                            id
-                        }
-                    }
-                }
-            };
-            if let Some((_, those)) = place.get(&id).and_then(|&i| b.requesting.get_mut(i)) {
-                those.insert(o);
-            }
-            b.ids.push(id);
-        }
-        b.place = place;
-        b
-    }
-
-    /// What requesting binding `id` reads of the request.
-    fn requesting_reads(&self, id: u32) -> Option<&[Key]> {
-        let i = *self.place.get(&id)?;
-        self.requesting.get(i).map(|r| r.0.as_slice())
-    }
-}
-
 /// One conjunct read here, the same for every request stating it.
 #[derive(Debug)]
 struct Conjunct {
@@ -306,10 +210,10 @@ pub struct Residuals {
     /// Conjuncts by structural hash.
     by_hash: ByHash<Vec<u32>>,
     conjuncts: Vec<Arc<Conjunct>>,
-    /// The offers' bindings, by name.
+    /// The offers' bindings, by name, as read so far from `columns`.
     bindings: FxHashMap<Key, Arc<Binding>>,
-    /// The offers with ports, once bindings are made.
-    ports: Option<Bits>,
+    /// Every offer's bindings (shared, [`Residuals::share`]).
+    columns: Arc<Columns>,
     /// By conjunct: what is known of it against the offers binding what it reads to
     /// literals (or not at all), whatever the request.
     literal: Vec<Literal>,
@@ -401,10 +305,21 @@ impl Residuals {
         self.generation
     }
 
+    /// Reads the offers' bindings from `columns` (made for the same offers), shared with
+    /// whoever else reads them.
+    pub fn share(&mut self, columns: Arc<Columns>) {
+        self.columns = columns;
+    }
+
+    /// The offers' bindings read here (until [`Residuals::clear`]).
+    pub fn columns(&self) -> Arc<Columns> {
+        Arc::clone(&self.columns)
+    }
+
     /// Forgets everything learnt of the offers (one of them changed).
     pub fn clear(&mut self) {
         self.bindings.clear();
-        self.ports = None;
+        self.columns = Arc::default();
         self.literal
             .iter_mut()
             .for_each(|f| *f = Literal::default());
@@ -518,13 +433,16 @@ impl Residuals {
         offers: &[Arc<ClassAd>],
         opts: &EvalOptions,
     ) -> Bits {
-        let ports = self.ports.get_or_insert_with(|| with_ports(offers));
-        for &c in disjuncts.iter().flatten() {
-            for &k in &self.conjuncts[c as usize].reads {
-                self.bindings
-                    .entry(k)
-                    .or_insert_with(|| Arc::new(Binding::of(k, offers, ports)));
-            }
+        let missing: Vec<Key> = disjuncts
+            .iter()
+            .flatten()
+            .filter_map(|&c| self.conjuncts.get(c as usize))
+            .flat_map(|c| c.reads.iter().copied())
+            .filter(|k| !self.bindings.contains_key(k))
+            .collect();
+        if !missing.is_empty() {
+            let made = self.columns.of_all(&missing, offers);
+            self.bindings.extend(missing.into_iter().zip(made));
         }
         let mut out: Option<Bits> = None;
         for (i, d) in disjuncts.iter().enumerate() {

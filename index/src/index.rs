@@ -828,13 +828,11 @@ impl Index {
         }
         let _span = tracing::debug_span!("import_axes", attrs = missing.len()).entered();
         let opts = self.opts.eval.clone();
-        let mut axes: Vec<ImportedAxis> = missing.iter().map(|_| ImportedAxis::new()).collect();
+        let mut columns: Vec<Column> = missing.iter().map(|_| Column::default()).collect();
         let mut record = |data: &UnitData, view: Option<&ClassAd>| {
-            for (&k, axis) in missing.iter().zip(&mut axes) {
+            for (&k, column) in missing.iter().zip(&mut columns) {
                 let v = view.map_or(ImpValue::Deviant, |ad| imp_value(ad, k, &opts));
-                for &rid in &data.rids {
-                    axis.insert(&v, rid, true);
-                }
+                column.add(v, &data.rids);
             }
         };
         match source.filter(|_| self.units.iter().flatten().any(|d| d.view.is_none())) {
@@ -873,9 +871,8 @@ impl Index {
                 }
             }
         }
-        for (k, mut axis) in missing.into_iter().zip(axes) {
-            axis.rebuild();
-            self.imported.insert(k, axis);
+        for (k, column) in missing.into_iter().zip(columns) {
+            self.imported.insert(k, column.axis());
         }
     }
 
@@ -963,6 +960,41 @@ impl Index {
                 assert!(exp.iter().any(|(_, iv)| Some(iv) == axis.interval(rid)));
             }
         }
+    }
+}
+
+/// One attribute's values as read for a new imported axis, built in one go
+/// ([`ImportedAxis::from_column`]) instead of value by value.
+#[derive(Default)]
+struct Column {
+    /// The distinct values, numbered in the order first met.
+    numbers: FxHashMap<ImpValue, u32>,
+    table: Vec<ImpValue>,
+    /// (RID, number of its value).
+    each: Vec<(u32, u32)>,
+}
+
+impl Column {
+    /// RIDs `rids` hold value `v`.
+    fn add(&mut self, v: ImpValue, rids: &[u32]) {
+        let n = match self.numbers.get(&v) {
+            Some(&n) => n,
+            None => {
+                let n = self.table.len() as u32;
+                self.table.push(v.clone());
+                self.numbers.insert(v, n);
+                n
+            }
+        };
+        self.each.extend(rids.iter().map(|&r| (r, n)));
+    }
+
+    /// The axis of the values added (what inserting each then rebuilding gives).
+    fn axis(mut self) -> ImportedAxis {
+        self.each.sort_unstable();
+        self.each.dedup_by_key(|e| e.0);
+        let positions = vec![None; self.table.len()];
+        ImportedAxis::from_column(&self.table, &positions, self.each)
     }
 }
 

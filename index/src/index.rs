@@ -991,8 +991,9 @@ impl Column {
 
     /// The axis of the values added (what inserting each then rebuilding gives).
     fn axis(mut self) -> ImportedAxis {
+        // A RID is one unit's, read once.
         self.each.sort_unstable();
-        self.each.dedup_by_key(|e| e.0);
+        debug_assert!(self.each.windows(2).all(|w| w[0].0 != w[1].0));
         let positions = vec![None; self.table.len()];
         ImportedAxis::from_column(&self.table, &positions, self.each)
     }
@@ -1080,5 +1081,62 @@ mod tests {
         assert_eq!(index.stab_count(arch, &arch_bounding, &str_key), 2);
         assert_eq!(index.stab_count(arch, &arch_bounding, &num(1)), 0);
         assert_eq!(index.stab_count(Key::of("Gpus"), &one, &num(1)), 0);
+    }
+
+    proptest::proptest! {
+        /// A column built in one go is the axis inserting each value, then rebuilding, gives.
+        #[test]
+        fn a_column_is_its_values_inserted(
+            units in proptest::collection::vec((0u8..8, 1usize..3), 0..60),
+            order in proptest::collection::vec(0usize..60, 0..20),
+        ) {
+            use crate::mangle::test_key;
+            use adjoin_query::Value;
+            let value = |v: u8| match v {
+                0 => ImpValue::Absent,
+                1 => ImpValue::Deviant,
+                2 => ImpValue::Point(test_key(&Value::str("linux"))),
+                3 => ImpValue::Point(test_key(&Value::Real(2.0))),
+                v => ImpValue::Point(test_key(&Value::Int(i64::from(v) / 2))),
+            };
+            // Units' RIDs, consecutive; read in a shuffled order.
+            let mut next = 0u32;
+            let mut rids: Vec<(ImpValue, Vec<u32>)> = units
+                .iter()
+                .map(|&(v, n)| {
+                    let r: Vec<u32> = (next..next + n as u32).collect();
+                    next += n as u32;
+                    (value(v), r)
+                })
+                .collect();
+            for (i, &j) in order.iter().enumerate() {
+                if i < rids.len() && j < rids.len() {
+                    rids.swap(i, j);
+                }
+            }
+            let mut column = Column::default();
+            let mut inserted = ImportedAxis::new();
+            for (v, r) in &rids {
+                column.add(v.clone(), r);
+                for &rid in r {
+                    inserted.insert(v, rid, true);
+                }
+            }
+            inserted.rebuild();
+            let built = column.axis();
+            let all = Bits::from_rids(0..next);
+            for rid in 0..next {
+                proptest::prop_assert_eq!(built.value(rid), inserted.value(rid));
+            }
+            proptest::prop_assert_eq!(built.deviant(), inserted.deviant());
+            proptest::prop_assert_eq!(built.distinct(), inserted.distinct());
+            let ends = [Value::Int(0), Value::Int(1), Value::Int(3), Value::Real(2.0), Value::str("linux")];
+            for lo in &ends {
+                for hi in &ends {
+                    let (lo, hi) = (Pos::point(test_key(lo)), Pos::point(test_key(hi)));
+                    proptest::prop_assert_eq!(built.window(&all, &lo, &hi), inserted.window(&all, &lo, &hi));
+                }
+            }
+        }
     }
 }

@@ -192,11 +192,12 @@ impl Searcher {
                     false => None,
                 };
                 let ruled = read.then(|| {
+                    // The index's ads are the offers: a cycle searched ahead changes none.
                     rule(
                         &self.residuals,
                         request,
                         &pending,
-                        &self.index,
+                        (&self.index, self.index.ads()),
                         parts.as_mut(),
                     )
                 });

@@ -48,7 +48,7 @@ pub(super) struct Binding {
 /// Id of a name's binding in an offer without it.
 const ABSENT: u32 = 0;
 /// Id of a name's binding in an offer with ports (whatever it binds).
-const PORTED: u32 = 1;
+pub(super) const PORTED: u32 = 1;
 
 impl Binding {
     /// A binding that no offer has made yet.
@@ -81,32 +81,31 @@ impl<'a> Making<'a> {
     fn push(&mut self, o: u32, e: &'a Expr, offer: &ClassAd, ported: bool) {
         let b = &mut self.b;
         b.ids.resize(o as usize, ABSENT);
-        let id = match ported {
-            true => PORTED,
-            false => {
-                let mut h = Fx::default();
-                hash(e, &mut h);
-                let same_hash = self.seen.entry(h.finish()).or_default();
-                match same_hash.iter().find(|(_, x)| same(x, e)) {
-                    Some(&(id, _)) => id,
-                    None => {
-                        let id = b.kinds.len() as u32;
-                        let mut reads = Vec::new();
-                        let kind = if literal(e) {
-                            Kind::Literal
-                        } else if target_reads(e, offer, &mut reads) {
-                            Kind::Requesting
-                        } else {
-                            Kind::Opaque
-                        };
-                        if kind == Kind::Requesting {
-                            b.place.insert(id, b.requesting.len());
-                            b.requesting.push((reads, Bits::new()));
-                        }
-                        b.kinds.push(kind);
-                        same_hash.push((id, e));
-                        id
+        let id = if ported {
+            PORTED
+        } else {
+            let mut h = Fx::default();
+            hash(e, &mut h);
+            let same_hash = self.seen.entry(h.finish()).or_default();
+            match same_hash.iter().find(|(_, x)| same(x, e)) {
+                Some(&(id, _)) => id,
+                None => {
+                    let id = b.kinds.len() as u32;
+                    let mut reads = Vec::new();
+                    let kind = if literal(e) {
+                        Kind::Literal
+                    } else if target_reads(e, offer, &mut reads) {
+                        Kind::Requesting
+                    } else {
+                        Kind::Opaque
+                    };
+                    if kind == Kind::Requesting {
+                        b.place.insert(id, b.requesting.len());
+                        b.requesting.push((reads, Bits::new()));
                     }
+                    b.kinds.push(kind);
+                    same_hash.push((id, e));
+                    id
                 }
             }
         };
@@ -134,7 +133,7 @@ fn mark_ported(b: &mut Binding, ports: &Bits) {
 }
 
 /// The offers among `offers` (by position) that have ports.
-pub(super) fn with_ports(offers: &[Arc<ClassAd>]) -> Bits {
+fn with_ports(offers: &[Arc<ClassAd>]) -> Bits {
     let ports = Key::of("Ports");
     let mut out = Bits::new();
     for (o, offer) in (0u32..).zip(offers) {
@@ -155,47 +154,65 @@ pub struct Columns {
 }
 
 impl Columns {
-    /// Every offer's binding of `k`.
-    #[cfg(test)]
-    fn of(&self, k: Key, offers: &[Arc<ClassAd>]) -> Arc<Binding> {
-        let mut made = self.of_all(&[k], offers);
-        made.pop().unwrap_or_default()
-    }
-
-    /// Every offer's binding of each of `keys`, in order.
+    /// Every offer's binding of each of `keys`, in order. The bindings missing are made
+    /// outside the lock (another thread asking meanwhile may make them too; the first kept).
     pub(super) fn of_all(&self, keys: &[Key], offers: &[Arc<ClassAd>]) -> Vec<Arc<Binding>> {
-        let ports = self.ports(offers);
-        let mut by_key = self.by_key.lock();
-        let mut missing: Vec<Key> = keys
-            .iter()
-            .copied()
-            .filter(|k| !by_key.contains_key(k))
-            .collect();
+        let mut missing: Vec<Key> = {
+            let by_key = self.by_key.lock();
+            keys.iter()
+                .copied()
+                .filter(|k| !by_key.contains_key(k))
+                .collect()
+        };
         missing.sort_unstable();
         missing.dedup();
-        if !missing.is_empty() {
-            let _span = tracing::debug_span!("columns", names = missing.len()).entered();
-            let mut making: Vec<Making<'_>> = missing
-                .iter()
-                .map(|_| Making {
-                    b: Binding::new(offers.len()),
-                    seen: ByHash::default(),
-                })
-                .collect();
-            for (o, offer) in (0u32..).zip(offers) {
-                let ported = ports.contains(o);
-                for (&k, m) in missing.iter().zip(&mut making) {
-                    if let Some(e) = offer.get_key(k) {
-                        m.push(o, e, offer, ported);
-                    }
-                }
-            }
-            for (k, m) in missing.into_iter().zip(making) {
-                by_key.insert(k, Arc::new(m.finish(offers.len(), ports)));
-            }
+        let made = (!missing.is_empty()).then(|| self.make(&missing, offers));
+        let mut by_key = self.by_key.lock();
+        for (k, b) in missing.into_iter().zip(made.into_iter().flatten()) {
+            by_key.entry(k).or_insert(b);
         }
         keys.iter()
             .map(|k| by_key.get(k).cloned().unwrap_or_default())
+            .collect()
+    }
+
+    /// Adds to `held` every offer's binding of each of `keys` it does not hold yet.
+    pub(super) fn fill(
+        &self,
+        held: &mut FxHashMap<Key, Arc<Binding>>,
+        keys: impl IntoIterator<Item = Key>,
+        offers: &[Arc<ClassAd>],
+    ) {
+        let missing: Vec<Key> = keys.into_iter().filter(|k| !held.contains_key(k)).collect();
+        if !missing.is_empty() {
+            let made = self.of_all(&missing, offers);
+            held.extend(missing.into_iter().zip(made));
+        }
+    }
+
+    /// The bindings of `keys` (distinct), made in one pass over the offers: each offer's
+    /// names looked up while its attributes are at hand.
+    fn make(&self, keys: &[Key], offers: &[Arc<ClassAd>]) -> Vec<Arc<Binding>> {
+        let _span = tracing::debug_span!("columns", names = keys.len()).entered();
+        let ports = self.ports(offers);
+        let mut making: Vec<Making<'_>> = keys
+            .iter()
+            .map(|_| Making {
+                b: Binding::new(offers.len()),
+                seen: ByHash::default(),
+            })
+            .collect();
+        for (o, offer) in (0u32..).zip(offers) {
+            let ported = ports.contains(o);
+            for (&k, m) in keys.iter().zip(&mut making) {
+                if let Some(e) = offer.get_key(k) {
+                    m.push(o, e, offer, ported);
+                }
+            }
+        }
+        making
+            .into_iter()
+            .map(|m| Arc::new(m.finish(offers.len(), ports)))
             .collect()
     }
 
@@ -210,40 +227,65 @@ mod tests {
     use super::*;
     use adjoin_query::parse;
 
+    /// The ids of `k`'s bindings as defined, found naively: 0 absent, 1 an offer with ports,
+    /// otherwise numbered from 2 in the order the distinct expressions first appear.
+    fn oracle(k: Key, offers: &[Arc<ClassAd>]) -> Vec<u32> {
+        let mut distinct: Vec<&Expr> = Vec::new();
+        offers
+            .iter()
+            .map(|o| match (o.get("Ports"), o.get_key(k)) {
+                (Some(_), _) => 1,
+                (None, None) => 0,
+                (None, Some(e)) => {
+                    let at = match distinct.iter().position(|x| same(x, e)) {
+                        Some(at) => at,
+                        None => {
+                            distinct.push(e);
+                            distinct.len() - 1
+                        }
+                    };
+                    at as u32 + 2
+                }
+            })
+            .collect()
+    }
+
     #[test]
-    fn columns_made_together_are_those_made_name_by_name() {
+    fn columns_made_together_are_the_bindings_as_defined() {
         let offers: Vec<Arc<ClassAd>> = [
             "[Memory = 1024; Tag = 3; Score = TARGET.Prio * 2]",
             "[Memory = 2048; Tag = \"t1\"]",
             "[Tag = 3; Score = TARGET.Prio * 2; Ports = {[a = 1]}]",
             "[Memory = 1024; Score = MY.Memory + 1; Owners = {\"a\", \"b\"}]",
             "[memory = 2048; Score = TARGET.Prio * 2; Tag = 3]",
+            "[Memory = 1024.0; Tag = 3]",
         ]
         .iter()
         .map(|s| Arc::new(parse::classad(s).expect("offer")))
         .collect();
         let names = ["Memory", "Tag", "Score", "Owners", "Ports", "Nowhere"].map(Key::of);
         let columns = Columns::default();
+        // Asked together, then again in other groups: the same bindings.
         let together = columns.of_all(&names, &offers);
-        for (&k, shared) in names.iter().zip(&together) {
-            let own = Columns::default().of(k, &offers);
-            assert_eq!(shared.ids, own.ids, "{k:?}");
-            assert_eq!(shared.kinds, own.kinds, "{k:?}");
-            let reads = |b: &Binding| -> Vec<(Vec<Key>, Vec<u32>)> {
-                b.requesting
-                    .iter()
-                    .map(|(r, those)| (r.clone(), those.iter().collect()))
-                    .collect()
-            };
-            assert_eq!(reads(shared), reads(&own), "{k:?}");
+        for (&k, b) in names.iter().zip(&together) {
+            assert_eq!(b.ids, oracle(k, &offers), "{k:?}");
+            assert_eq!(columns.of_all(&[k], &offers)[0].ids, b.ids, "{k:?}");
+            assert_eq!(Columns::default().of_all(&[k], &offers)[0].ids, b.ids);
         }
-        assert_eq!(columns.of(Key::of("Memory"), &offers).ids, [2, 3, 1, 2, 3]);
+        assert_eq!(together[0].ids, [2, 3, 1, 2, 3, 4]);
+        assert_eq!(together[5].ids, [0, 0, 1, 0, 0, 0]);
+        let score = &together[2];
         assert_eq!(
-            columns.of(Key::of("Score"), &offers).kinds,
+            score.kinds,
             [Kind::Literal, Kind::Opaque, Kind::Requesting, Kind::Opaque]
         );
-        assert_eq!(columns.of(Key::of("Tag"), &offers).ids, [2, 3, 1, 0, 2]);
-        assert_eq!(columns.of(Key::of("Nowhere"), &offers).ids, [0, 0, 1, 0, 0]);
+        assert_eq!(score.requesting_reads(2), Some(&[Key::of("Prio")][..]));
+        let those: Vec<u32> = score.requesting[0].1.iter().collect();
+        assert_eq!(those, [0, 4]);
         assert_eq!(columns.ports(&offers).iter().collect::<Vec<_>>(), [2]);
+        // Held bindings are not asked again; the others are added.
+        let mut held = FxHashMap::default();
+        columns.fill(&mut held, names, &offers);
+        assert_eq!(held.len(), names.len());
     }
 }

@@ -88,19 +88,7 @@ impl OfferClasses {
                     return None;
                 }
                 // Names first met here are made together.
-                let missing: Vec<Key> = names
-                    .iter()
-                    .copied()
-                    .filter(|k| !bindings.contains_key(k))
-                    .collect();
-                if !missing.is_empty() {
-                    bindings.extend(
-                        missing
-                            .iter()
-                            .copied()
-                            .zip(columns.of_all(&missing, offers)),
-                    );
-                }
+                columns.fill(&mut bindings, names.iter().copied(), offers);
                 let mut ids = Vec::with_capacity(names.len());
                 for &k in &names {
                     let b = bindings.get(&k)?;

@@ -229,7 +229,7 @@ impl Offers {
         if query.port().is_none() {
             let Ruled { out, split: s } = match ruled {
                 Some(r) => r,
-                None => rule(residuals, request, &left, idx, parts.as_mut()),
+                None => rule(residuals, request, &left, (idx, offers), parts.as_mut()),
             };
             left.andnot_assign(&out);
             split = s;
@@ -477,14 +477,15 @@ pub struct Part {
     ads: Bits,
 }
 
-/// What `request`'s residual conjuncts rule out of its `candidates` among `index`'s offers
+/// What `request`'s residual conjuncts rule out of its `candidates` among `offers` as they
+/// are now (`index`'s, or newer when some changed: the index keeps the ads it was lent)
 /// ([`Residuals::ruled_out`]), through its disjuncts' windows `parts` when given (their raw
 /// candidates taken: only their answers are left, to count).
 pub(crate) fn rule(
     residuals: &Mutex<Residuals>,
     request: &ClassAd,
     candidates: &Bits,
-    index: &CycleIndex,
+    (index, offers): (&CycleIndex, &[Arc<ClassAd>]),
     parts: Option<&mut Vec<Part>>,
 ) -> Ruled {
     let ads: Option<Vec<Bits>> =
@@ -492,7 +493,7 @@ pub(crate) fn rule(
     let opts = &index.options().eval;
     residuals
         .lock()
-        .ruled_out(request, candidates, index.ads(), ads.as_deref(), opts)
+        .ruled_out(request, candidates, offers, ads.as_deref(), opts)
 }
 
 /// The windows of `request`'s disjuncts ([`residual::disjuncts`]) through the probe of its

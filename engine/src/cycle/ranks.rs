@@ -12,13 +12,13 @@
 //!   request is read). Clusters differ in
 //!   much, but their `Rank`s are few; from the second list of a rank shape on, its value
 //!   against each offer is remembered for the rest of the cycle. Offers that bind what
-//!   it reads to the same expressions (`residual.rs`'s [`Binding`]s) rank alike: the rank
+//!   it reads to the same expressions (their [`Binding`]s, `columns.rs`) rank alike: the rank
 //!   is evaluated once per distinct tuple of bindings, not once per offer.
 //!
 //! What the analysis cannot follow (`eval`, `random`, …) is evaluated every time.
 
 use super::by_class::{ClassSets, ClassWalk};
-use super::columns::{Binding, Columns};
+use super::columns::{Binding, Columns, PORTED};
 use super::matchlist::{Builder, Matchlist};
 use super::offers::Unconfirmed;
 use super::shape::{agree, binds_alike, plain, Bindings, ByHash, Walk};
@@ -77,8 +77,6 @@ struct Remembered {
     tables: Vec<Table>,
     /// Entries in all the tables.
     entries: usize,
-    /// The offers' bindings of the names the tables' ranks read, by name.
-    columns: FxHashMap<Key, Arc<Binding>>,
 }
 
 /// A rank shape: its names, a request of it, its number (`None`: never remembered).
@@ -96,18 +94,23 @@ struct Table {
     walk: Lists,
     /// Empty until the second list.
     ranks: Ranks,
+    /// The offers' bindings of `reads`, when at most [`TUPLE`] (from the second list).
+    columns: Option<Vec<Arc<Binding>>>,
     /// Ranks by tuple of the offers' bindings of `reads` ([`tuple`]).
-    by_tuple: FxHashMap<u64, Option<Value>>,
+    by_tuple: FxHashMap<[u32; TUPLE], Option<Value>>,
 }
+
+/// Ranks reading at most this many names of an offer are remembered per tuple of bindings.
+const TUPLE: usize = 2;
 
 /// A rank shape's table ready to remember ranks in: what the rank reads of an offer, the
 /// offers' bindings of those names (`None`: more than two, each offer evaluated), its ranks
 /// by offer and by tuple of bindings.
 struct Rows<'a> {
     reads: &'a [Key],
-    columns: Option<Vec<&'a Binding>>,
+    columns: Option<&'a [Arc<Binding>]>,
     ranks: &'a mut Ranks,
-    by_tuple: &'a mut FxHashMap<u64, Option<Value>>,
+    by_tuple: &'a mut FxHashMap<[u32; TUPLE], Option<Value>>,
 }
 
 /// A rank shape's lists so far, and its offers sorted by their remembered rank.
@@ -460,30 +463,16 @@ impl Remembered {
         if t.walk.lists == 2 && self.entries + offers.len() <= REMEMBERED {
             self.entries += offers.len();
             t.ranks = vec![None; offers.len()];
-            if t.reads.len() <= 2 {
-                let missing: Vec<Key> = (t.reads.iter().copied())
-                    .filter(|k| !self.columns.contains_key(k))
-                    .collect();
-                if !missing.is_empty() {
-                    let made = columns.of_all(&missing, offers);
-                    self.columns.extend(missing.into_iter().zip(made));
-                }
+            if t.reads.len() <= TUPLE {
+                t.columns = Some(columns.of_all(&t.reads, offers));
             }
         }
         if t.ranks.len() != offers.len() {
             return None;
         }
-        let columns = (t.reads.len() <= 2)
-            .then(|| {
-                t.reads
-                    .iter()
-                    .map(|k| self.columns.get(k).map(|b| &**b))
-                    .collect()
-            })
-            .flatten();
         let rows = Rows {
             reads: &t.reads,
-            columns,
+            columns: t.columns.as_deref(),
             ranks: &mut t.ranks,
             by_tuple: &mut t.by_tuple,
         };
@@ -516,7 +505,7 @@ fn remember(
                 .all(|&k| offer.get_key(k).is_none_or(plain))
                 .then(|| rank_of(rank, r, opts))
         };
-        *slot = Some(match rows.columns.as_deref().and_then(|c| tuple(c, o)) {
+        *slot = Some(match rows.columns.and_then(|c| tuple(c, o)) {
             Some(t) => rows.by_tuple.entry(t).or_insert_with(found).clone(),
             None => found(),
         });
@@ -524,17 +513,20 @@ fn remember(
     slot.clone().flatten()
 }
 
-/// Offer `o`'s bindings in `columns` (at most two), as one number: offers of one number bind
-/// those names to the same expressions. `None` for an offer with ports (its id says nothing
-/// of its expression).
-fn tuple(columns: &[&Binding], o: AdId) -> Option<u64> {
-    let mut t = 0u64;
-    for (i, c) in columns.iter().enumerate() {
+/// Offer `o`'s bindings in `columns` (at most [`TUPLE`]): offers of one tuple bind those
+/// names to the same expressions. `None` for an offer with ports binding one of them (its id
+/// says nothing of its expression), or more columns than a tuple holds.
+fn tuple(columns: &[Arc<Binding>], o: AdId) -> Option<[u32; TUPLE]> {
+    let mut t = [0; TUPLE];
+    if columns.len() > TUPLE {
+        return None;
+    }
+    for (slot, c) in t.iter_mut().zip(columns) {
         let id = *c.ids.get(o as usize)?;
-        if id == 1 {
+        if id == PORTED {
             return None;
         }
-        t |= u64::from(id) << (32 * i);
+        *slot = id;
     }
     Some(t)
 }
@@ -546,5 +538,91 @@ fn constant_rank(request: &ClassAd, rank: Key) -> Option<Value> {
         None => Some(Value::Int(0)),
         Some(Expr::Lit(v)) => Some(rank_number(v)),
         Some(_) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cycle::vector::cmp_vectors;
+    use adjoin_query::parse;
+
+    /// A list read whole: (vector, offer), best first.
+    fn read(mut list: Matchlist, n: usize) -> Vec<(Vec<Value>, AdId)> {
+        let taken = vec![false; n];
+        let mut out = Vec::new();
+        while let Some((v, o)) = list.peek(&taken) {
+            out.push((v.to_vec(), o));
+            list.advance();
+        }
+        out
+    }
+
+    #[test]
+    fn ranks_remembered_per_tuple_of_bindings_are_the_ranks_evaluated() {
+        // Offers binding `Memory` and `Cpus` to literals (some alike), to an expression, or
+        // not at all; some with ports.
+        let offers: Vec<Arc<ClassAd>> = (0..48)
+            .map(|i| {
+                let memory = match i % 5 {
+                    0 => String::new(),
+                    4 => "Memory = Cpus * 512;".to_owned(),
+                    m => format!("Memory = {};", 1024 * (m % 3)),
+                };
+                let ports = if i % 11 == 0 {
+                    "Ports = {[a = 1]};"
+                } else {
+                    ""
+                };
+                let cpus = if i % 7 == 3 {
+                    "2.0"
+                } else {
+                    ["1", "2", "4"][i % 3]
+                };
+                let ad = format!("[{memory} Cpus = {cpus}; {ports} Rank = TARGET.Prio]");
+                Arc::new(parse::classad(&ad).expect("offer"))
+            })
+            .collect();
+        let opts = EvalOptions::default();
+        let rank = Key::of("Rank");
+        let mut ranker = Ranker::new(rank, &offers);
+        ranker.share(Arc::default());
+        for (i, r) in [
+            "TARGET.Cpus * 100 + TARGET.Memory / 1024",
+            "TARGET.Memory",
+            "TARGET.Cpus * 100 + TARGET.Memory / 1024",
+            "TARGET.Memory",
+            "TARGET.Cpus * 100 + TARGET.Memory / 1024",
+            "TARGET.Cpus * 100 + TARGET.Memory / 1024",
+        ]
+        .iter()
+        .enumerate()
+        {
+            let request =
+                Arc::new(parse::classad(&format!("[Prio = {i}; Rank = {r}]")).expect("request"));
+            let got = read(
+                ranker.matchlist(&request, 0..offers.len() as u32, &offers, &opts),
+                offers.len(),
+            );
+            let mut want: Vec<(Vec<Value>, AdId)> = (0u32..)
+                .zip(&offers)
+                .map(|(o, offer)| {
+                    let mine = MatchAds {
+                        my: &request,
+                        target: offer,
+                    };
+                    let theirs = MatchAds {
+                        my: offer,
+                        target: &request,
+                    };
+                    (
+                        vec![rank_of(rank, mine, &opts), rank_of(rank, theirs, &opts)],
+                        o,
+                    )
+                })
+                .collect();
+            want.sort_by(|a, b| cmp_vectors(&b.0, &a.0).then(a.1.cmp(&b.1)));
+            assert_eq!(got, want, "{r} (list {i})");
+        }
     }
 }

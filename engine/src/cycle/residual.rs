@@ -212,7 +212,8 @@ pub struct Residuals {
     conjuncts: Vec<Arc<Conjunct>>,
     /// The offers' bindings, by name, as read so far from `columns`.
     bindings: FxHashMap<Key, Arc<Binding>>,
-    /// Every offer's bindings (shared, [`Residuals::share`]).
+    /// Every offer's bindings, shared with whoever else reads them
+    /// ([`Residuals::columns`]).
     columns: Arc<Columns>,
     /// By conjunct: what is known of it against the offers binding what it reads to
     /// literals (or not at all), whatever the request.
@@ -303,12 +304,6 @@ impl Residuals {
     /// The generation of what is learnt of the offers (bumped by [`Residuals::clear`]).
     pub fn generation(&self) -> u64 {
         self.generation
-    }
-
-    /// Reads the offers' bindings from `columns` (made for the same offers), shared with
-    /// whoever else reads them.
-    pub fn share(&mut self, columns: Arc<Columns>) {
-        self.columns = columns;
     }
 
     /// The offers' bindings read here (until [`Residuals::clear`]).
@@ -433,17 +428,10 @@ impl Residuals {
         offers: &[Arc<ClassAd>],
         opts: &EvalOptions,
     ) -> Bits {
-        let missing: Vec<Key> = disjuncts
-            .iter()
-            .flatten()
+        let reads = (disjuncts.iter().flatten())
             .filter_map(|&c| self.conjuncts.get(c as usize))
-            .flat_map(|c| c.reads.iter().copied())
-            .filter(|k| !self.bindings.contains_key(k))
-            .collect();
-        if !missing.is_empty() {
-            let made = self.columns.of_all(&missing, offers);
-            self.bindings.extend(missing.into_iter().zip(made));
-        }
+            .flat_map(|c| c.reads.iter().copied());
+        self.columns.fill(&mut self.bindings, reads, offers);
         let mut out: Option<Bits> = None;
         for (i, d) in disjuncts.iter().enumerate() {
             let mut failing = Bits::new();

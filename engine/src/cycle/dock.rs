@@ -232,17 +232,6 @@ mod tests {
         check("1", "0", &["\"s\"", "true"], Some("[Int(0), Int(1)]"));
     }
 
-    /// Every entry of `l`, best first.
-    fn entries(mut l: Matchlist, n: usize) -> Vec<(Vec<Value>, AdId)> {
-        let taken = vec![false; n];
-        let mut out = Vec::new();
-        while let Some((v, o)) = l.peek(&taken) {
-            out.push((v.to_vec(), o));
-            l.advance();
-        }
-        out
-    }
-
     #[test]
     fn matchlists_with_rank_classes_are_the_plain_ones() {
         let offers: Vec<Arc<ClassAd>> = [
@@ -302,7 +291,9 @@ mod tests {
                 v
             };
             for dock in [&classed, &plain] {
-                let got = entries(dock.matchlist(&r, 0..n as AdId, &offers, &opts), n);
+                let got = dock
+                    .matchlist(&r, 0..n as AdId, &offers, &opts)
+                    .read_whole(n);
                 assert_eq!(got, want, "{req}");
             }
         }

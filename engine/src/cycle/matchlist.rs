@@ -214,6 +214,18 @@ impl Matchlist {
         Some((self.vector(n), o))
     }
 
+    /// Every entry, best first, with none of the `n` offers taken.
+    #[cfg(test)]
+    pub fn read_whole(mut self, n: usize) -> Vec<(Vec<Value>, AdId)> {
+        let taken = vec![false; n];
+        let mut out = Vec::new();
+        while let Some((v, o)) = self.peek(&taken) {
+            out.push((v.to_vec(), o));
+            self.advance();
+        }
+        out
+    }
+
     /// The offers of the entries not yet passed over, best first.
     pub fn ids(&mut self) -> Vec<AdId> {
         self.fill_all();

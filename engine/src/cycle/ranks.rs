@@ -547,17 +547,6 @@ mod tests {
     use crate::cycle::vector::cmp_vectors;
     use adjoin_query::parse;
 
-    /// A list read whole: (vector, offer), best first.
-    fn read(mut list: Matchlist, n: usize) -> Vec<(Vec<Value>, AdId)> {
-        let taken = vec![false; n];
-        let mut out = Vec::new();
-        while let Some((v, o)) = list.peek(&taken) {
-            out.push((v.to_vec(), o));
-            list.advance();
-        }
-        out
-    }
-
     #[test]
     fn ranks_remembered_per_tuple_of_bindings_are_the_ranks_evaluated() {
         // Offers binding `Memory` and `Cpus` to literals (some alike), to an expression, or
@@ -600,10 +589,9 @@ mod tests {
         {
             let request =
                 Arc::new(parse::classad(&format!("[Prio = {i}; Rank = {r}]")).expect("request"));
-            let got = read(
-                ranker.matchlist(&request, 0..offers.len() as u32, &offers, &opts),
-                offers.len(),
-            );
+            let got = ranker
+                .matchlist(&request, 0..offers.len() as u32, &offers, &opts)
+                .read_whole(offers.len());
             let mut want: Vec<(Vec<Value>, AdId)> = (0u32..)
                 .zip(&offers)
                 .map(|(o, offer)| {

@@ -977,15 +977,11 @@ struct Column {
 impl Column {
     /// RIDs `rids` hold value `v`.
     fn add(&mut self, v: ImpValue, rids: &[u32]) {
-        let n = match self.numbers.get(&v) {
-            Some(&n) => n,
-            None => {
-                let n = self.table.len() as u32;
-                self.table.push(v.clone());
-                self.numbers.insert(v, n);
-                n
-            }
-        };
+        let table = &mut self.table;
+        let n = *self.numbers.entry(v).or_insert_with_key(|v| {
+            table.push(v.clone());
+            table.len() as u32 - 1
+        });
         self.each.extend(rids.iter().map(|&r| (r, n)));
     }
 

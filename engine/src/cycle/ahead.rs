@@ -193,12 +193,15 @@ impl Searcher {
                 };
                 let ruled = read.then(|| {
                     // The index's ads are the offers: a cycle searched ahead changes none.
+                    let (index, residuals) = (&self.index, &self.residuals);
+                    let opts = &index.options().eval;
                     rule(
-                        &self.residuals,
+                        residuals,
                         request,
                         &pending,
-                        (&self.index, self.index.ads()),
+                        index.ads(),
                         parts.as_mut(),
+                        opts,
                     )
                 });
                 Some(Window {

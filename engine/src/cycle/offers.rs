@@ -229,7 +229,10 @@ impl Offers {
         if query.port().is_none() {
             let Ruled { out, split: s } = match ruled {
                 Some(r) => r,
-                None => rule(residuals, request, &left, (idx, offers), parts.as_mut()),
+                None => {
+                    let opts = &idx.options().eval;
+                    rule(residuals, request, &left, offers, parts.as_mut(), opts)
+                }
             };
             left.andnot_assign(&out);
             split = s;
@@ -478,19 +481,19 @@ pub struct Part {
 }
 
 /// What `request`'s residual conjuncts rule out of its `candidates` among `offers` as they
-/// are now (`index`'s, or newer when some changed: the index keeps the ads it was lent)
+/// are now (the index's, or newer when some changed: the index keeps the ads it was lent)
 /// ([`Residuals::ruled_out`]), through its disjuncts' windows `parts` when given (their raw
 /// candidates taken: only their answers are left, to count).
 pub(crate) fn rule(
     residuals: &Mutex<Residuals>,
     request: &ClassAd,
     candidates: &Bits,
-    (index, offers): (&CycleIndex, &[Arc<ClassAd>]),
+    offers: &[Arc<ClassAd>],
     parts: Option<&mut Vec<Part>>,
+    opts: &EvalOptions,
 ) -> Ruled {
     let ads: Option<Vec<Bits>> =
         parts.map(|ps| ps.iter_mut().map(|p| std::mem::take(&mut p.ads)).collect());
-    let opts = &index.options().eval;
     residuals
         .lock()
         .ruled_out(request, candidates, offers, ads.as_deref(), opts)

@@ -544,6 +544,7 @@ fn constant_rank(request: &ClassAd, rank: Key) -> Option<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cycle::dock::Dock;
     use crate::cycle::vector::cmp_vectors;
     use adjoin_query::parse;
 
@@ -592,22 +593,10 @@ mod tests {
             let got = ranker
                 .matchlist(&request, 0..offers.len() as u32, &offers, &opts)
                 .read_whole(offers.len());
+            let plain = Dock::Ranks(Ranker::plain(rank));
             let mut want: Vec<(Vec<Value>, AdId)> = (0u32..)
                 .zip(&offers)
-                .map(|(o, offer)| {
-                    let mine = MatchAds {
-                        my: &request,
-                        target: offer,
-                    };
-                    let theirs = MatchAds {
-                        my: offer,
-                        target: &request,
-                    };
-                    (
-                        vec![rank_of(rank, mine, &opts), rank_of(rank, theirs, &opts)],
-                        o,
-                    )
-                })
+                .filter_map(|(o, offer)| Some((plain.vector(&request, offer, &opts)?, o)))
                 .collect();
             want.sort_by(|a, b| cmp_vectors(&b.0, &a.0).then(a.1.cmp(&b.1)));
             assert_eq!(got, want, "{r} (list {i})");

@@ -237,14 +237,18 @@ impl Offers {
             left.andnot_assign(&out);
             split = s;
         }
+        let mut refusals = Judged::default();
+        if query.port().is_none() && !left.is_empty() {
+            let c = classes.get_or_insert_with(|| {
+                let columns = residuals.lock().columns();
+                Box::new(OfferClasses::new(offers, &columns))
+            });
+            c.drop_refused(request, &mut refusals, &mut left);
+        }
         all.or_assign(&left);
         let pending = left;
         if pending.is_empty() {
             return (all, None);
-        }
-        if query.port().is_none() && classes.is_none() {
-            let columns = residuals.lock().columns();
-            *classes = Some(Box::new(OfferClasses::new(offers, &columns)));
         }
         let u = Unconfirmed {
             query,
@@ -252,7 +256,7 @@ impl Offers {
             pending,
             rejected: Bits::new(),
             request: Arc::clone(request),
-            refusals: Judged::default(),
+            refusals,
             split,
         };
         (all, Some(Box::new(u)))

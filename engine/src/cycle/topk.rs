@@ -849,6 +849,46 @@ mod tests {
         }
     }
 
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(12))]
+
+        /// Requests binding what the offers' Requirements read alike (two owners, low
+        /// priorities: most `member(TARGET.Owner, AllowedOwners) || TARGET.Prio > 5` offers
+        /// refuse them), so that their tuples meet refusals enough to have the refusing offers
+        /// left out of later requests' candidates (`offer_classes.rs`): the naive cycle's
+        /// matches all the same.
+        #[test]
+        fn cycles_of_requests_refused_alike_equal_naive_cycles(
+            seed in 0u64..1_000_000,
+            n in 40u64..120,
+            ranks in prop::collection::vec(0usize..20, 120),
+        ) {
+            let mut h = adjoin_workload::hetero::Heterogeneous::new(seed);
+            let db = Db::open_in_memory().expect("db");
+            for i in 0..n {
+                db.put("machines", &h.offer(i).expect("offer")).expect("put");
+            }
+            for i in 0..n as usize {
+                let mut r = h.request(i as u64).expect("request");
+                let owner = if i % 3 == 0 { "bob" } else { "alice" };
+                r.set("Owner", parse::expr(&format!("\"{owner}\"")).expect("owner"));
+                r.set("Prio", parse::expr(&(i % 2).to_string()).expect("prio"));
+                match ranks.get(i).and_then(|&k| RANKS.get(k)) {
+                    Some(text) => r.set("Rank", parse::expr(text).expect("rank")),
+                    None => {
+                        r.remove("Rank");
+                    }
+                }
+                db.put("jobs", &r).expect("put");
+            }
+            let naive = cycle(&db, true, false);
+            let indexed = cycle(&db, false, false);
+            prop_assert_eq!(&indexed.matches, &naive.matches);
+            let uncached = cycle(&db, false, true);
+            prop_assert_eq!(&uncached.matches, &naive.matches);
+        }
+    }
+
     #[test]
     fn every_rank_shape_alone() {
         // Each rank on every request (with ties, undefined and error everywhere), twice the

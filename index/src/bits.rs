@@ -7,6 +7,7 @@
 //! query over a few thousand to a few hundred thousand rectangles, words are an order of
 //! magnitude faster. Answers leave the index as roaring bitmaps.
 
+use crate::word_ops;
 use roaring::RoaringBitmap;
 
 /// A set of RIDs as words (bit `i` of word `i / 64` is RID `i`). Missing words are zero.
@@ -98,20 +99,13 @@ impl Bits {
 
     /// The number of members.
     pub fn len(&self) -> u64 {
-        self.words.iter().map(|w| u64::from(w.count_ones())).sum()
+        word_ops::count(&self.words)
     }
 
     /// The number of members if at most `limit`, else some number above `limit` (counting
     /// stops early: a large set costs a few words).
     pub fn len_up_to(&self, limit: u64) -> u64 {
-        let mut n = 0;
-        for w in &self.words {
-            n += u64::from(w.count_ones());
-            if n > limit {
-                break;
-            }
-        }
-        n
+        word_ops::count_up_to(&self.words, limit)
     }
 
     /// Whether there is no member.
@@ -134,17 +128,13 @@ impl Bits {
     /// `self ∩= other`.
     pub fn and_assign(&mut self, other: &Bits) {
         self.words.truncate(other.words.len());
-        for (a, b) in self.words.iter_mut().zip(&other.words) {
-            *a &= b;
-        }
+        word_ops::and(&mut self.words, &other.words);
         self.trim();
     }
 
     /// `self −= other`.
     pub fn andnot_assign(&mut self, other: &Bits) {
-        for (a, b) in self.words.iter_mut().zip(&other.words) {
-            *a &= !b;
-        }
+        word_ops::andnot(&mut self.words, &other.words);
         self.trim();
     }
 
@@ -153,9 +143,7 @@ impl Bits {
         if self.words.len() < other.words.len() {
             self.words.resize(other.words.len(), 0);
         }
-        for (a, b) in self.words.iter_mut().zip(&other.words) {
-            *a |= b;
-        }
+        word_ops::or(&mut self.words, &other.words);
     }
 
     /// `self ∪= a ∩ b`.
@@ -164,15 +152,13 @@ impl Bits {
         if self.words.len() < n {
             self.words.resize(n, 0);
         }
-        for ((s, x), y) in self.words.iter_mut().zip(&a.words).zip(&b.words) {
-            *s |= x & y;
-        }
+        word_ops::or_and(&mut self.words, &a.words, &b.words);
         self.trim();
     }
 
     /// Whether `self ∩ other` has a member.
     pub fn intersects(&self, other: &Bits) -> bool {
-        self.words.iter().zip(&other.words).any(|(a, b)| a & b != 0)
+        word_ops::intersects(&self.words, &other.words)
     }
 
     /// `self ∩ other`.

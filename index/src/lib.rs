@@ -72,6 +72,7 @@ pub mod rectangle;
 pub mod rid;
 pub mod snapshot;
 pub mod window;
+mod word_ops;
 pub mod workload;
 
 #[cfg(test)]

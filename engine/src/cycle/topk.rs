@@ -646,6 +646,19 @@ mod tests {
     /// `ranks[i]` (none when out of range) with `counts[i]` as `RequestCount` (1: absent), some
     /// repeated (`repeat`: the same request again, so that clusters share walked lists).
     fn pool(seed: u64, n: u64, ranks: &[usize], counts: &[i64], repeat: &[bool]) -> Db {
+        pool_with(seed, n, ranks, counts, repeat, false)
+    }
+
+    /// [`pool`], the requests binding `Owner` and `Prio` to two owners and two low priorities
+    /// when `alike`.
+    fn pool_with(
+        seed: u64,
+        n: u64,
+        ranks: &[usize],
+        counts: &[i64],
+        repeat: &[bool],
+        alike: bool,
+    ) -> Db {
         let mut h = adjoin_workload::hetero::Heterogeneous::new(seed);
         let db = Db::open_in_memory().expect("db");
         for i in 0..n {
@@ -655,6 +668,14 @@ mod tests {
         let mut last = None;
         for i in 0..n as usize {
             let mut r = h.request(i as u64).expect("request");
+            if alike {
+                let owner = if i % 3 == 0 { "bob" } else { "alice" };
+                r.set(
+                    "Owner",
+                    parse::expr(&format!("\"{owner}\"")).expect("owner"),
+                );
+                r.set("Prio", parse::expr(&(i % 2).to_string()).expect("prio"));
+            }
             if let Some(&k) = ranks.get(i) {
                 match RANKS.get(k) {
                     Some(text) => r.set("Rank", parse::expr(text).expect("rank")),
@@ -685,6 +706,16 @@ mod tests {
         let mut o = CycleOptions::new("jobs", "machines");
         (o.dry_run, o.naive, o.no_clusters) = (true, naive, no_clusters);
         run(db, &o).expect("cycle")
+    }
+
+    /// The indexed cycle's matches, clustered and not, are the naive cycle's.
+    fn equal_to_naive(db: &Db) -> Result<(), TestCaseError> {
+        let naive = cycle(db, true, false);
+        let indexed = cycle(db, false, false);
+        prop_assert_eq!(&indexed.matches, &naive.matches);
+        let uncached = cycle(db, false, true);
+        prop_assert_eq!(&uncached.matches, &naive.matches);
+        Ok(())
     }
 
     proptest! {
@@ -840,12 +871,7 @@ mod tests {
             counts in prop::collection::vec(prop_oneof![Just(1i64), Just(0), Just(3)], 70),
             repeat in prop::collection::vec(prop::bool::weighted(0.2), 70),
         ) {
-            let db = pool(seed, n, &ranks, &counts, &repeat);
-            let naive = cycle(&db, true, false);
-            let indexed = cycle(&db, false, false);
-            prop_assert_eq!(&indexed.matches, &naive.matches);
-            let uncached = cycle(&db, false, true);
-            prop_assert_eq!(&uncached.matches, &naive.matches);
+            equal_to_naive(&pool(seed, n, &ranks, &counts, &repeat))?;
         }
     }
 
@@ -863,29 +889,7 @@ mod tests {
             n in 40u64..120,
             ranks in prop::collection::vec(0usize..20, 120),
         ) {
-            let mut h = adjoin_workload::hetero::Heterogeneous::new(seed);
-            let db = Db::open_in_memory().expect("db");
-            for i in 0..n {
-                db.put("machines", &h.offer(i).expect("offer")).expect("put");
-            }
-            for i in 0..n as usize {
-                let mut r = h.request(i as u64).expect("request");
-                let owner = if i % 3 == 0 { "bob" } else { "alice" };
-                r.set("Owner", parse::expr(&format!("\"{owner}\"")).expect("owner"));
-                r.set("Prio", parse::expr(&(i % 2).to_string()).expect("prio"));
-                match ranks.get(i).and_then(|&k| RANKS.get(k)) {
-                    Some(text) => r.set("Rank", parse::expr(text).expect("rank")),
-                    None => {
-                        r.remove("Rank");
-                    }
-                }
-                db.put("jobs", &r).expect("put");
-            }
-            let naive = cycle(&db, true, false);
-            let indexed = cycle(&db, false, false);
-            prop_assert_eq!(&indexed.matches, &naive.matches);
-            let uncached = cycle(&db, false, true);
-            prop_assert_eq!(&uncached.matches, &naive.matches);
+            equal_to_naive(&pool_with(seed, n, &ranks, &[], &[], true))?;
         }
     }
 

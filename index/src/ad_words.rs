@@ -16,9 +16,10 @@
 //! Where the processor has a fast BMI2, the gather is its one instruction, `PEXT` (at 200,000
 //! offers the six-step gather was a third of mapping a window's answer); not on AMD processors
 //! before Zen 3, whose `PEXT` is microcoded (hundreds of cycles for a dense mask). Safety
-//! argument, the one use of `unsafe` in this crate: the loop compiled for BMI2 runs only after
-//! `is_x86_feature_detected!("bmi2")` said the processor running it has BMI2, which is the
-//! whole contract of `#[target_feature]`; nothing else is unsafe (no pointers, no memory).
+//! argument (the crate's other use of `unsafe` is `word_ops.rs`, on the same grounds): the
+//! loop compiled for BMI2 runs only after `is_x86_feature_detected!("bmi2")` said the
+//! processor running it has BMI2, which is the whole contract of `#[target_feature]`; nothing
+//! else is unsafe (no pointers, no memory).
 
 use crate::bits::Bits;
 

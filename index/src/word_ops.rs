@@ -27,8 +27,10 @@ macro_rules! twice {
         pub(crate) fn $name($($arg: $ty),*) $(-> $ret)? {
             #[cfg(target_arch = "x86_64")]
             if wide() {
+                /// # Safety
+                /// The processor must have AVX2 and POPCNT.
                 #[target_feature(enable = "avx2,popcnt")]
-                fn in_avx2($($arg: $ty),*) $(-> $ret)? {
+                unsafe fn in_avx2($($arg: $ty),*) $(-> $ret)? {
                     $body($($arg),*)
                 }
                 // SAFETY: the processor has AVX2 and POPCNT (checked just above): the

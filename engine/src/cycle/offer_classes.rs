@@ -18,8 +18,10 @@
 //! best offers left for a request are mostly ones that refuse it: at 200,000 offers and as many
 //! requests, lists met 14.6 million offers to confirm, 14.4 million of them refusing (3.1
 //! million met with the sets). The set is made once its tuple has met as many refusals as
-//! making it costs (an evaluation per class of the list, a word per 64 offers), so a tuple met
-//! rarely never pays for it, and the sets' memory stays within the work done.
+//! making it costs (an evaluation per class of the list, a bit per offer of the list, a word
+//! per 64 ids up to its last offer), so a tuple met rarely never pays for it, and the sets'
+//! memory stays within the work done. A request whose tuple was never met has no set: leaving
+//! offers out numbers no tuple.
 
 use super::columns::{Binding, Columns, Kind};
 use super::residual::{literal, pure_calls};
@@ -45,13 +47,25 @@ struct Class {
 }
 
 /// What evaluating a class's Requirements costs, in offers met refusing a request (passing
-/// one over in a list: a lookup or two). Tests make sets at once, to check them often.
+/// one over in a list: a lookup or two). The cycle tests make sets at once, to check them
+/// often; the threshold itself is tested with this weight.
 const EVALUATION: u64 = if cfg!(test) { 0 } else { 8 };
+
+/// Offers put in a set for the cost of one met refusing a request.
+const INSERTS: u64 = 16;
 
 /// A request binding a list of names so, and the number of that tuple of bindings.
 type Tuple = (Arc<ClassAd>, u32);
 
-/// What one request has been found to be, for the classes met among its candidates.
+/// A request's tuple of bindings of a list of names: of literals (its number, if it has one),
+/// or not.
+enum Numbered {
+    Literal(Option<u32>),
+    NotLiteral,
+}
+
+/// What one request has been found to be, for the classes met among its candidates and the
+/// lists of names whose refusal sets were asked for.
 #[derive(Debug, Default)]
 pub struct Judged {
     /// By class: whether it refuses the request, and the request's tuple of bindings of the
@@ -77,15 +91,21 @@ pub struct OfferClasses {
     tuple_count: u32,
     /// What each class said of requests, by class and tuple number: whether it refuses them.
     judged: FxHashMap<(u32, u32), bool>,
-    /// By list of names: its classes, and the offers of those classes (ascending).
-    of_list: Vec<(Vec<u32>, Vec<AdId>)>,
+    /// By list of names: its classes, and how many offers they hold, the greatest last.
+    of_list: Vec<(Vec<u32>, u64, AdId)>,
+    /// By class: its offers, ascending.
+    members: Vec<Vec<AdId>>,
     /// Offers met refusing a tuple (list, tuple number), until the tuple's set is made.
     refusals: FxHashMap<(u32, u32), u64>,
     /// By (list, tuple number): the offers of the list's classes refusing the tuple's
     /// requests, once made.
     refused: FxHashMap<(u32, u32), Bits>,
-    /// By list of names: whether some tuple of it has its set made.
-    has_refused: Vec<bool>,
+    /// The lists of names some tuple of which has its set made, and by list whether it is
+    /// one of them.
+    with_sets: Vec<u32>,
+    has_sets: Vec<bool>,
+    /// What met refusals count for: [`EVALUATION`], or the tests' own.
+    weight: u64,
     /// Offers' sides evaluated.
     evaluations: u64,
 }
@@ -96,7 +116,10 @@ impl OfferClasses {
         let with_ports = columns.ports(offers);
         let mut bindings: FxHashMap<Key, Arc<Binding>> = FxHashMap::default();
         let mut by_hash: ByHash<Vec<u32>> = ByHash::default();
-        let mut out = OfferClasses::default();
+        let mut out = OfferClasses {
+            weight: EVALUATION,
+            ..OfferClasses::default()
+        };
         for (o, offer) in offers.iter().enumerate() {
             let class = (|| {
                 let e = offer.get_key(requirements_key(offer)?)?;
@@ -141,13 +164,14 @@ impl OfferClasses {
                             out.lists.push(names);
                             out.tuples.push(ByHash::default());
                             out.of_list.push(Default::default());
-                            out.has_refused.push(false);
+                            out.has_sets.push(false);
                             out.lists.len() as u32 - 1
                         }
                     };
-                    if let Some((classes, _)) = out.of_list.get_mut(list as usize) {
+                    if let Some((classes, _, _)) = out.of_list.get_mut(list as usize) {
                         classes.push(c);
                     }
+                    out.members.push(Vec::new());
                     out.classes.push(Class {
                         offer: Arc::clone(offer),
                         list,
@@ -157,11 +181,14 @@ impl OfferClasses {
                     c
                 }))
             })();
-            let list = class
-                .and_then(|c| out.classes.get(c as usize))
-                .map(|c| c.list);
-            if let Some((_, members)) = list.and_then(|l| out.of_list.get_mut(l as usize)) {
-                members.push(o as AdId);
+            if let Some(c) = class {
+                if let Some(members) = out.members.get_mut(c as usize) {
+                    members.push(o as AdId);
+                }
+                let list = out.classes.get(c as usize).map(|c| c.list);
+                if let Some(l) = list.and_then(|l| out.of_list.get_mut(l as usize)) {
+                    (l.1, l.2) = (l.1 + 1, o as AdId);
+                }
             }
             out.of.push(class);
         }
@@ -171,7 +198,8 @@ impl OfferClasses {
     /// Whether offer `o` refuses `request` (its Requirements not true with the request as
     /// TARGET), when its class tells: evaluated once per class for requests binding every name
     /// the class's Requirements mentions alike, to a literal or not at all (remembered for one
-    /// request in `judged`, for the cycle in the classes).
+    /// request in `judged`, for the cycle in the classes). A refusal counts toward its tuple's
+    /// set, whose making evaluates the list's classes not judged yet.
     pub fn refuses(
         &mut self,
         o: AdId,
@@ -219,63 +247,57 @@ impl OfferClasses {
     /// One more offer met refusing the requests of `tuple` of names `list` (`request` one
     /// of them): their set is made once the refusals met cost as much as making it.
     fn met_refusal(&mut self, list: u32, tuple: u32, request: &ClassAd, opts: &EvalOptions) {
-        let Some((classes, members)) = self.of_list.get(list as usize) else {
+        let Some((classes, offers, last)) = self.of_list.get(list as usize) else {
             return;
         };
         if self.refused.contains_key(&(list, tuple)) {
             return;
         }
-        let words = members.last().map_or(0, |&o| o as u64 / 64 + 1);
-        let cost = EVALUATION * classes.len() as u64 + words;
+        let words = u64::from(*last) / 64 + 1;
+        let cost = self.weight * classes.len() as u64 + offers / INSERTS + words;
         let met = self.refusals.entry((list, tuple)).or_insert(0);
         *met += 1;
         if *met < cost {
             return;
         }
         self.refusals.remove(&(list, tuple));
-        let classes = classes.clone();
-        let mut refusing = vec![false; self.classes.len()];
-        for &c in &classes {
-            if let (Some(r), Some(x)) = (
-                self.judge(c, tuple, request, opts),
-                refusing.get_mut(c as usize),
-            ) {
-                *x = r;
-            }
-        }
-        let mut set = Bits::new();
-        let members = self.of_list.get(list as usize).map(|x| &x.1);
-        for &o in members.into_iter().flatten() {
-            let class = self.of.get(o as usize).copied().flatten();
-            if class.is_some_and(|c| refusing.get(c as usize) == Some(&true)) {
-                set.insert(o);
+        let mut set = Bits::with_capacity(*last);
+        for c in classes.clone() {
+            if self.judge(c, tuple, request, opts) == Some(true) {
+                for &o in self.members.get(c as usize).into_iter().flatten() {
+                    set.insert(o);
+                }
             }
         }
         self.refused.insert((list, tuple), set);
-        if let Some(x) = self.has_refused.get_mut(list as usize) {
+        if let Some(x) = self.has_sets.get_mut(list as usize).filter(|x| !**x) {
             *x = true;
+            self.with_sets.push(list);
         }
     }
 
     /// Leaves out of `candidates` the offers known to refuse `request` ([`OfferClasses`]:
-    /// the sets made for its tuples of bindings).
+    /// the sets made for its tuples of bindings). Numbers no new tuple: one not met has no set.
     pub fn drop_refused(
         &mut self,
         request: &Arc<ClassAd>,
         judged: &mut Judged,
         candidates: &mut Bits,
     ) {
-        for list in 0..self.lists.len() as u32 {
-            if self.has_refused.get(list as usize) != Some(&true) {
-                continue;
-            }
+        for list in self.with_sets.clone() {
             let tuple = match judged.tuples.get(&list) {
                 Some(&t) => t,
-                None => {
-                    let t = self.tuple(list, request);
-                    judged.tuples.insert(list, t);
-                    t
-                }
+                None => match self.number(list, request, false) {
+                    Numbered::Literal(Some(t)) => {
+                        judged.tuples.insert(list, Some(t));
+                        Some(t)
+                    }
+                    Numbered::Literal(None) => None,
+                    Numbered::NotLiteral => {
+                        judged.tuples.insert(list, None);
+                        None
+                    }
+                },
             };
             if let Some(set) = tuple.and_then(|t| self.refused.get(&(list, t))) {
                 candidates.andnot_assign(set);
@@ -284,9 +306,20 @@ impl OfferClasses {
     }
 
     /// The number of `request`'s tuple of bindings of list of names `list` (`None`: some
-    /// binding is not a literal).
+    /// binding is not a literal), numbered now if new.
     fn tuple(&mut self, list: u32, request: &Arc<ClassAd>) -> Option<u32> {
-        let names = self.lists.get(list as usize)?;
+        match self.number(list, request, true) {
+            Numbered::Literal(t) => t,
+            Numbered::NotLiteral => None,
+        }
+    }
+
+    /// The number of `request`'s tuple of bindings of list of names `list`: found, or numbered
+    /// now when `new` (else `None` when not met before).
+    fn number(&mut self, list: u32, request: &Arc<ClassAd>, new: bool) -> Numbered {
+        let Some(names) = self.lists.get(list as usize) else {
+            return Numbered::NotLiteral;
+        };
         let bound: Bindings<'_> = names.iter().map(|&k| (k, request.get_key(k))).collect();
         let mut h = Fx::default();
         for &(_, e) in &bound {
@@ -296,24 +329,29 @@ impl OfferClasses {
                     h.write_u8(1);
                     hash(e, &mut h);
                 }
-                Some(_) => return None,
+                Some(_) => return Numbered::NotLiteral,
             }
         }
-        let same_hash = self
-            .tuples
-            .get_mut(list as usize)?
-            .entry(h.finish())
-            .or_default();
-        if let Some(&(_, t)) = same_hash
-            .iter()
-            .find(|(other, _)| binds_alike(&bound, names, other))
-        {
-            return Some(t);
+        let Some(by_hash) = self.tuples.get_mut(list as usize) else {
+            return Numbered::NotLiteral;
+        };
+        let found = |same_hash: &Vec<Tuple>| {
+            same_hash
+                .iter()
+                .find(|(other, _)| binds_alike(&bound, names, other))
+                .map(|&(_, t)| t)
+        };
+        if !new {
+            return Numbered::Literal(by_hash.get(&h.finish()).and_then(found));
+        }
+        let same_hash = by_hash.entry(h.finish()).or_default();
+        if let Some(t) = found(same_hash) {
+            return Numbered::Literal(Some(t));
         }
         let t = self.tuple_count;
         self.tuple_count += 1;
         same_hash.push((Arc::clone(request), t));
-        Some(t)
+        Numbered::Literal(Some(t))
     }
 
     /// Offers' sides evaluated so far.
@@ -407,8 +445,9 @@ mod tests {
     }
 
     /// Requests of one tuple refused by many offers: once the refusals met cost as much as
-    /// the set, a request of the tuple has exactly the offers refusing it dropped (the classed
-    /// ones: here all) before any is met; other tuples' requests have none dropped.
+    /// the set, and not before, a request of the tuple has exactly the offers refusing it
+    /// dropped (the classed ones: here all) before any is met; other tuples' requests have
+    /// none dropped.
     #[test]
     fn refusing_offers_are_dropped_once_met_often() {
         let offers: Vec<Arc<ClassAd>> = (0..60)
@@ -437,17 +476,33 @@ mod tests {
             .collect();
         assert!(!refusing.is_empty() && refusing.len() < offers.len());
         // Nothing is known before refusals are met; then, one request at a time, they add up
-        // to the set's cost.
-        assert!(drop_for(&mut classes, &alice).is_empty());
-        let mut requests = 0;
-        while drop_for(&mut classes, &alice).is_empty() {
+        // to the set's cost (with the cycle's weight): an evaluation per class, an offer in
+        // the set per 16, a word per 64 ids.
+        classes.weight = 8;
+        let cost = 8 * 9 + 60 / 16 + 1;
+        assert_eq!(
+            classes.of_list.first().map(|l| (l.0.len(), l.1)),
+            Some((9, 60))
+        );
+        let (mut met, mut requests) = (0, 0);
+        'requests: loop {
             let mut judged = Judged::default();
             for o in 0..offers.len() as u32 {
-                classes.refuses(o, &alice, &mut judged, &opts);
+                assert_eq!(
+                    drop_for(&mut classes, &alice).is_empty(),
+                    met < cost,
+                    "{met}"
+                );
+                if classes.refuses(o, &alice, &mut judged, &opts) == Some(true) {
+                    met += 1;
+                }
+                if met == cost {
+                    break 'requests;
+                }
             }
             requests += 1;
-            assert!(requests < 100, "the set is never made");
         }
+        assert!(requests >= 2, "met over several requests");
         // Another request binding `Owner` and `Prio` alike: the same set, exactly.
         assert_eq!(drop_for(&mut classes, &request("alice", 1)), refusing);
         // Requests binding them otherwise: nothing known yet.

@@ -159,8 +159,9 @@ impl Offers {
     /// at a time ([`Offers::holds`]) — so that a ranked list confirms only as far as it is
     /// read. Through the index with one probing unit (a request without ports); otherwise
     /// the candidates are confirmed now and nothing is left. Candidates the request's
-    /// residual conjuncts rule out (`residual.rs`; `offers` are the ads by position) are
-    /// dropped unevaluated.
+    /// residual conjuncts rule out (`residual.rs`; `offers` are the ads by position), and
+    /// offers known to refuse requests binding what their Requirements read as this one does
+    /// (`offer_classes.rs`), are dropped unevaluated.
     pub fn candidates_unconfirmed(
         &mut self,
         request: &Arc<ClassAd>,

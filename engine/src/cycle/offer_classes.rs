@@ -284,7 +284,10 @@ impl OfferClasses {
         judged: &mut Judged,
         candidates: &mut Bits,
     ) {
-        for list in self.with_sets.clone() {
+        for at in 0..self.with_sets.len() {
+            let Some(&list) = self.with_sets.get(at) else {
+                break;
+            };
             let tuple = match judged.tuples.get(&list) {
                 Some(&t) => t,
                 None => match self.number(list, request, false) {

@@ -54,6 +54,15 @@ const EVALUATION: u64 = if cfg!(test) { 0 } else { 8 };
 /// Offers put in a set for the cost of one met refusing a request.
 const INSERTS: u64 = 16;
 
+/// The classes reading one list of names, and their offers.
+#[derive(Debug, Default)]
+struct OfList {
+    classes: Vec<u32>,
+    /// How many offers they hold, and the greatest.
+    offers: u64,
+    last: AdId,
+}
+
 /// A request binding a list of names so, and the number of that tuple of bindings.
 type Tuple = (Arc<ClassAd>, u32);
 
@@ -91,8 +100,8 @@ pub struct OfferClasses {
     tuple_count: u32,
     /// What each class said of requests, by class and tuple number: whether it refuses them.
     judged: FxHashMap<(u32, u32), bool>,
-    /// By list of names: its classes, and how many offers they hold, the greatest last.
-    of_list: Vec<(Vec<u32>, u64, AdId)>,
+    /// By list of names: its classes and their offers.
+    of_list: Vec<OfList>,
     /// By class: its offers, ascending.
     members: Vec<Vec<AdId>>,
     /// Offers met refusing a tuple (list, tuple number), until the tuple's set is made.
@@ -100,10 +109,8 @@ pub struct OfferClasses {
     /// By (list, tuple number): the offers of the list's classes refusing the tuple's
     /// requests, once made.
     refused: FxHashMap<(u32, u32), Bits>,
-    /// The lists of names some tuple of which has its set made, and by list whether it is
-    /// one of them.
+    /// The lists of names some tuple of which has its set made.
     with_sets: Vec<u32>,
-    has_sets: Vec<bool>,
     /// What met refusals count for: [`EVALUATION`], or the tests' own.
     weight: u64,
     /// Offers' sides evaluated.
@@ -163,13 +170,12 @@ impl OfferClasses {
                         None => {
                             out.lists.push(names);
                             out.tuples.push(ByHash::default());
-                            out.of_list.push(Default::default());
-                            out.has_sets.push(false);
+                            out.of_list.push(OfList::default());
                             out.lists.len() as u32 - 1
                         }
                     };
-                    if let Some((classes, _, _)) = out.of_list.get_mut(list as usize) {
-                        classes.push(c);
+                    if let Some(l) = out.of_list.get_mut(list as usize) {
+                        l.classes.push(c);
                     }
                     out.members.push(Vec::new());
                     out.classes.push(Class {
@@ -187,7 +193,7 @@ impl OfferClasses {
                 }
                 let list = out.classes.get(c as usize).map(|c| c.list);
                 if let Some(l) = list.and_then(|l| out.of_list.get_mut(l as usize)) {
-                    (l.1, l.2) = (l.1 + 1, o as AdId);
+                    (l.offers, l.last) = (l.offers + 1, o as AdId);
                 }
             }
             out.of.push(class);
@@ -247,7 +253,12 @@ impl OfferClasses {
     /// One more offer met refusing the requests of `tuple` of names `list` (`request` one
     /// of them): their set is made once the refusals met cost as much as making it.
     fn met_refusal(&mut self, list: u32, tuple: u32, request: &ClassAd, opts: &EvalOptions) {
-        let Some((classes, offers, last)) = self.of_list.get(list as usize) else {
+        let Some(OfList {
+            classes,
+            offers,
+            last,
+        }) = self.of_list.get(list as usize)
+        else {
             return;
         };
         if self.refused.contains_key(&(list, tuple)) {
@@ -270,8 +281,7 @@ impl OfferClasses {
             }
         }
         self.refused.insert((list, tuple), set);
-        if let Some(x) = self.has_sets.get_mut(list as usize).filter(|x| !**x) {
-            *x = true;
+        if !self.with_sets.contains(&list) {
             self.with_sets.push(list);
         }
     }
@@ -484,7 +494,7 @@ mod tests {
         classes.weight = 8;
         let cost = 8 * 9 + 60 / 16 + 1;
         assert_eq!(
-            classes.of_list.first().map(|l| (l.0.len(), l.1)),
+            classes.of_list.first().map(|l| (l.classes.len(), l.offers)),
             Some((9, 60))
         );
         let (mut met, mut requests) = (0, 0);

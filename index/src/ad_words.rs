@@ -26,21 +26,20 @@ use crate::bits::Bits;
 /// Members of a word at most this many are mapped one by one (cheaper than compressing).
 const FEW: u32 = 0;
 
-/// How one word of 64 RIDs maps onto ads.
+/// How one word of 64 RIDs maps onto ads (24 bytes: a window's mapping reads one per word of
+/// its answer, so the compression masks of the portable gather are kept apart).
 #[derive(Clone, Copy, Debug, Default)]
 struct Word {
-    /// The ad of the word's lowest live RID; [`ONE_BY_ONE`] when the word's runs are not
-    /// of consecutive ads.
-    ad: u32,
     /// The first RID of each run of one ad's RIDs (the lowest live one always counts as a
     /// first, its run possibly begun in the word before).
     firsts: u64,
     /// RIDs followed, in the word, by another RID of the same ad.
     cont: u64,
+    /// The ad of the word's lowest live RID; [`ONE_BY_ONE`] when the word's runs are not
+    /// of consecutive ads.
+    ad: u32,
     /// The longest run in the word, less one: the OR steps that collapse every run.
     steps: u8,
-    /// The compression masks of `firsts`.
-    moves: [u64; 6],
 }
 
 /// The word is mapped member by member.
@@ -50,6 +49,9 @@ const ONE_BY_ONE: u32 = u32::MAX;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct AdWords {
     words: Vec<Word>,
+    /// The compression masks of each word's `firsts` ([`moves`]), for the portable gather;
+    /// empty where `PEXT` gathers.
+    moves: Vec<[u64; 6]>,
 }
 
 impl AdWords {
@@ -61,46 +63,99 @@ impl AdWords {
                 let ads: Vec<Option<u32>> = (0..64u32).map(|b| ad_of(base + b)).collect();
                 word(&ads)
             })
-            .collect();
-        AdWords { words }
+            .collect::<Vec<Word>>();
+        let moves = match pext() {
+            true => Vec::new(),
+            false => words.iter().map(|d| moves(d.firsts)).collect(),
+        };
+        AdWords { words, moves }
+    }
+
+    /// The compression masks of word `i` (`d`): made once, or now where `PEXT` gathers.
+    fn moves_of(&self, i: usize, d: &Word) -> [u64; 6] {
+        self.moves
+            .get(i)
+            .copied()
+            .unwrap_or_else(|| moves(d.firsts))
     }
 
     /// The ads of `rids`, in a set with room for ads below `hint` at once; `ad_of` maps the
     /// members of words that are not compressed.
-    #[allow(unsafe_code)]
     pub(crate) fn ads(&self, rids: &Bits, hint: u32, ad_of: impl Fn(u32) -> Option<u32>) -> Bits {
+        let words = rids.words();
+        let [ads] = self.ads_of(words.len(), |i| [at(words, i)], hint, ad_of);
+        ads
+    }
+
+    /// The ads of the RIDs in `exact`, and those of the other RIDs of `rids`: [`AdWords::ads`]
+    /// of each, in one pass over the words.
+    pub(crate) fn ads_split(
+        &self,
+        rids: &Bits,
+        exact: &Bits,
+        hint: u32,
+        ad_of: impl Fn(u32) -> Option<u32>,
+    ) -> [Bits; 2] {
+        let (all, exact) = (rids.words(), exact.words());
+        let len = all.len().max(exact.len());
+        let split = |i| {
+            let e = at(exact, i);
+            [e, at(all, i) & !e]
+        };
+        self.ads_of(len, split, hint, ad_of)
+    }
+
+    /// The ads of `N` sets of RIDs, word `i` of each given by `words(i)` for `i` below `len`.
+    #[allow(unsafe_code)]
+    fn ads_of<const N: usize>(
+        &self,
+        len: usize,
+        words: impl Fn(usize) -> [u64; N],
+        hint: u32,
+        ad_of: impl Fn(u32) -> Option<u32>,
+    ) -> [Bits; N] {
         #[cfg(target_arch = "x86_64")]
         if fast_pext() {
             // SAFETY: the processor has BMI2 (checked just above): the module's argument.
-            return unsafe { self.ads_bmi2(rids, hint, ad_of) };
+            return unsafe { self.ads_bmi2(len, words, hint, ad_of) };
         }
-        self.ads_with(rids, hint, ad_of, |x, d| compress(x, &d.moves))
+        self.ads_with(len, words, hint, ad_of, |x, i, d| {
+            compress(x, &self.moves_of(i, d))
+        })
     }
 
-    /// [`AdWords::ads`] compiled for BMI2, gathering with `PEXT`.
+    /// [`AdWords::ads_of`] compiled for BMI2, gathering with `PEXT`.
     ///
     /// # Safety
     /// The processor must have BMI2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "bmi2")]
     #[allow(unsafe_code)]
-    unsafe fn ads_bmi2(&self, rids: &Bits, hint: u32, ad_of: impl Fn(u32) -> Option<u32>) -> Bits {
-        self.ads_with(rids, hint, ad_of, |x, d| {
+    unsafe fn ads_bmi2<const N: usize>(
+        &self,
+        len: usize,
+        words: impl Fn(usize) -> [u64; N],
+        hint: u32,
+        ad_of: impl Fn(u32) -> Option<u32>,
+    ) -> [Bits; N] {
+        self.ads_with(len, words, hint, ad_of, |x, _, d| {
             std::arch::x86_64::_pext_u64(x, d.firsts)
         })
     }
 
-    /// [`AdWords::ads`] with `gather(x, word)`: the bits of `x` (within the word's run
+    /// [`AdWords::ads_of`] with `gather(x, i, word)`: the bits of `x` (within word `i`'s run
     /// starts) gathered at the bottom in order.
     #[inline(always)]
-    fn ads_with(
+    fn ads_with<const N: usize>(
         &self,
-        rids: &Bits,
+        len: usize,
+        words: impl Fn(usize) -> [u64; N],
         hint: u32,
         ad_of: impl Fn(u32) -> Option<u32>,
-        gather: impl Fn(u64, &Word) -> u64,
-    ) -> Bits {
-        let mut out = vec![0u64; (hint as usize).div_ceil(64)];
+        gather: impl Fn(u64, usize, &Word) -> u64,
+    ) -> [Bits; N] {
+        let mut outs: [Vec<u64>; N] =
+            std::array::from_fn(|_| vec![0u64; (hint as usize).div_ceil(64)]);
         let set = |out: &mut Vec<u64>, at: usize, bits: u64| {
             if bits == 0 {
                 return;
@@ -112,37 +167,62 @@ impl AdWords {
                 *w |= bits;
             }
         };
-        for (i, &w) in rids.words().iter().enumerate() {
-            if w == 0 {
+        for i in 0..len {
+            let ws = words(i);
+            if ws.iter().all(|&w| w == 0) {
                 continue;
             }
-            match self.words.get(i) {
-                Some(d) if d.ad != ONE_BY_ONE && w.count_ones() > FEW => {
-                    let mut c = w;
-                    for _ in 0..d.steps {
-                        c |= (c >> 1) & d.cont;
-                    }
-                    let x = gather(c & d.firsts, d);
-                    let (at, shift) = (d.ad as usize / 64, d.ad % 64);
-                    set(&mut out, at, x << shift);
-                    if shift > 0 {
-                        set(&mut out, at + 1, x >> (64 - shift));
-                    }
+            let d = self.words.get(i).filter(|d| d.ad != ONE_BY_ONE);
+            for (out, w) in outs.iter_mut().zip(ws) {
+                if w == 0 {
+                    continue;
                 }
-                _ => {
-                    let base = (i * 64) as u32;
-                    let mut w = w;
-                    while w != 0 {
-                        let rid = base + w.trailing_zeros();
-                        w &= w - 1;
-                        if let Some(a) = ad_of(rid) {
-                            set(&mut out, a as usize / 64, 1 << (a % 64));
+                match d {
+                    Some(d) if w.count_ones() > FEW => {
+                        let mut c = w;
+                        for _ in 0..d.steps {
+                            c |= (c >> 1) & d.cont;
+                        }
+                        let x = gather(c & d.firsts, i, d);
+                        let (at, shift) = (d.ad as usize / 64, d.ad % 64);
+                        set(out, at, x << shift);
+                        if shift > 0 {
+                            set(out, at + 1, x >> (64 - shift));
+                        }
+                    }
+                    _ => {
+                        let base = (i * 64) as u32;
+                        let mut w = w;
+                        while w != 0 {
+                            let rid = base + w.trailing_zeros();
+                            w &= w - 1;
+                            if let Some(a) = ad_of(rid) {
+                                set(out, a as usize / 64, 1 << (a % 64));
+                            }
                         }
                     }
                 }
             }
         }
-        Bits::from_words(out)
+        outs.map(Bits::from_words)
+    }
+}
+
+/// Word `i` of `words`, 0 past their end.
+#[inline(always)]
+fn at(words: &[u64], i: usize) -> u64 {
+    words.get(i).copied().unwrap_or(0)
+}
+
+/// Whether [`AdWords::ads`] gathers with `PEXT` ([`fast_pext`]).
+fn pext() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        fast_pext()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
     }
 }
 
@@ -203,7 +283,6 @@ fn word(ads: &[Option<u32>]) -> Word {
         prev = Some(a);
     }
     d.steps = longest.saturating_sub(1) as u8;
-    d.moves = moves(d.firsts);
     d
 }
 
@@ -314,15 +393,26 @@ mod tests {
             let got = words.ads(&rids, hint, ad_of);
             prop_assert_eq!(got.iter().collect::<BTreeSet<u32>>(), want.clone());
             // The portable gather too, wherever `ads` ran with `PEXT`.
-            let portable = words.ads_with(&rids, hint, ad_of, |x, d| compress(x, &d.moves));
+            let w = rids.words();
+            let one = |i| [at(w, i)];
+            let [portable] = words.ads_with(w.len(), one, hint, ad_of, |x, i, d| {
+                compress(x, &words.moves_of(i, d))
+            });
             prop_assert_eq!(&portable, &got);
             #[cfg(target_arch = "x86_64")]
             if std::is_x86_feature_detected!("bmi2") {
                 // SAFETY: the processor has BMI2 (checked just above).
                 #[allow(unsafe_code)]
-                let pext = unsafe { words.ads_bmi2(&rids, hint, ad_of) };
+                let [pext] = unsafe { words.ads_bmi2(w.len(), one, hint, ad_of) };
                 prop_assert_eq!(&pext, &got);
             }
+            // Split by a second set, as an answer's exact candidates split it.
+            let exact = Bits::from_rids(members.iter().copied().filter(|r| r % 3 != 0));
+            let mut rest = rids.clone();
+            rest.andnot_assign(&exact);
+            let [sure, others] = words.ads_split(&rids, &exact, hint, ad_of);
+            prop_assert_eq!(&sure, &words.ads(&exact, hint, ad_of));
+            prop_assert_eq!(&others, &words.ads(&rest, hint, ad_of));
             prop_assert_eq!(got, Bits::from_rids(want));
         }
     }

@@ -26,11 +26,12 @@ pub struct Step {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Explain {
     /// The direction, as text.
-    pub direction: String,
+    pub direction: &'static str,
     /// Rectangles in the window.
     pub rectangles: usize,
     /// The steps run, in order (for several rectangles, the shared steps then each
-    /// rectangle's).
+    /// rectangle's); listed for [`crate::Query::explained`] queries only (a window run in
+    /// a cycle allocates nothing for them).
     pub steps: Vec<Step>,
     /// Axes consulted as structures.
     pub probes: u64,

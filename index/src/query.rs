@@ -198,7 +198,7 @@ impl Index {
             return None;
         }
         let mut ex = Explain {
-            direction: p.direction.to_string(),
+            direction: p.direction.as_str(),
             rectangles: p.rects.len(),
             ..Explain::default()
         };
@@ -258,7 +258,7 @@ impl Index {
         mut cache: Option<&mut StepCache>,
     ) -> (Answer, Option<Base>) {
         let mut ex = Explain {
-            direction: q.direction.to_string(),
+            direction: q.direction.as_str(),
             rectangles: q.rects.len(),
             ..Explain::default()
         };
@@ -452,13 +452,15 @@ impl Index {
             }
             let before = size;
             size = o.len_up_to(limit);
-            ex.steps.push(Step {
-                attr: step.attr().as_str().to_owned(),
-                kind: step.kind(),
-                filtered,
-                before: explained.then_some(before),
-                after: explained.then_some(size),
-            });
+            if explained {
+                ex.steps.push(Step {
+                    attr: step.attr().as_str().to_owned(),
+                    kind: step.kind(),
+                    filtered,
+                    before: Some(before),
+                    after: Some(size),
+                });
+            }
         }
         o
     }
@@ -698,6 +700,13 @@ impl Index {
 
     /// The ads of the RIDs `rids` (an answer's raw candidates, say), as a word set of ad ids.
     pub fn ads_of(&self, rids: &Bits) -> Bits {
+        let (words, hint, ad_of) = self.ad_words(rids);
+        words.ads(rids, hint, ad_of)
+    }
+
+    /// How RIDs map onto ads ([`AdWords`], made on first use), room for the ads of `rids` at
+    /// once, and the owner of each RID.
+    fn ad_words(&self, rids: &Bits) -> (&AdWords, u32, impl Fn(u32) -> Option<u32> + '_) {
         let owners = self.rids.owners();
         let ad_of = |rid: u32| owners.get(rid as usize).copied().flatten().map(|o| o.ad);
         let words = self
@@ -708,22 +717,15 @@ impl Index {
             .max()
             .and_then(ad_of)
             .map_or(0, |a| a.saturating_add(1));
-        words.ads(rids, hint, ad_of)
+        (words, hint, ad_of)
     }
 
     /// [`Index::split_ads`] as word sets of ad ids.
     pub fn split_ads_bits(&self, a: &Answer) -> (Bits, Bits) {
-        // The exact candidates are among the raw ones.
-        let mut rest = a.rids.clone();
-        let exact = match a.all_exact() {
-            true => std::mem::take(&mut rest),
-            false => {
-                rest.andnot_assign(&a.exact);
-                a.exact.clone()
-            }
-        };
-        let sure = self.ads_of(&exact);
-        let mut pending = self.ads_of(&rest);
+        // The exact candidates are among the raw ones: their ads, and the others' ads, in
+        // one pass over the words.
+        let (words, hint, ad_of) = self.ad_words(&a.rids);
+        let [sure, mut pending] = words.ads_split(&a.rids, &a.exact, hint, ad_of);
         pending.andnot_assign(&sure);
         let c = &self.counters;
         Counters::add(&c.exact, sure.len());

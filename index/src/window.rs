@@ -30,13 +30,20 @@ pub enum Direction {
     Reverse,
 }
 
-impl fmt::Display for Direction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl Direction {
+    /// The direction as text: `two-sided`, `one-sided` or `reverse`.
+    pub fn as_str(self) -> &'static str {
+        match self {
             Direction::TwoSided => "two-sided",
             Direction::OneSided => "one-sided",
             Direction::Reverse => "reverse",
-        })
+        }
+    }
+}
+
+impl fmt::Display for Direction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

@@ -9,7 +9,7 @@ use super::indexed::over_offer;
 use super::unmatched::Clustered;
 use super::{AnalyzeError, AnalyzeOptions, Pool};
 use crate::cycle::cluster::roots;
-use crate::cycle::{read_requests, CycleOptions};
+use crate::cycle::{read_requests, CycleOptions, WindowShare};
 use crate::db::Held;
 use crate::{Db, DbError};
 use adjoin_index::{AdId, Query, RoaringBitmap};
@@ -70,7 +70,7 @@ impl Db {
         // The first request of each shape, which a cycle readies its index for: not used (nor
         // its windows made: no side waits for them).
         let (reps_to, _) = mpsc::channel();
-        let no_windows = std::sync::atomic::AtomicBool::new(true);
+        let no_windows = WindowShare::none_made();
         let (read, shapes) = std::thread::scope(|scope| {
             let offer_side = scope.spawn(|| {
                 let shapes = self.offer_shapes(offers);

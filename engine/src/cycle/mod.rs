@@ -69,8 +69,11 @@ mod partition;
 pub(crate) mod ranks;
 mod residual;
 mod shape;
+mod share;
 mod topk;
 pub(crate) mod vector;
+
+pub(crate) use share::WindowShare;
 
 use self::cluster::{roots, Clusters, Roots, Shapes};
 use self::dock::Dock;
@@ -85,7 +88,6 @@ use adjoin_query::eval::EvalOptions;
 use adjoin_query::{ClassAd, Expr, Value};
 use adjoin_storage::codec::CodecError;
 use adjoin_storage::{AdError, AdStore, Damage, NewMatch, NewMember, RawAd};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Instant;
 use thiserror::Error;
@@ -250,19 +252,19 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
     // The offers' side on a second thread, passing back the roots of the requests' signatures
     // as soon as the offers are read, while this one reads the requests, shaping them.
     let clustering = !(opts.naive || opts.no_clusters);
-    let side_free = AtomicBool::new(false);
+    let share = WindowShare::default();
     let (requests, side) = std::thread::scope(|s| {
         let (tx, rx) = mpsc::channel();
         let (reps_tx, reps_rx) = mpsc::channel();
         let from_reader = FromReader {
             reps: reps_rx,
-            free: &side_free,
+            share: &share,
             index: &opts.index,
         };
         let to_side = clustering.then_some((tx, from_reader));
         let side = s.spawn(|| OfferSide::new(db, opts, &eval, to_side));
         let requests = match clustering {
-            true => read_requests(db, opts, &eval, &rx, (&reps_tx, &side_free)),
+            true => read_requests(db, opts, &eval, &rx, (&reps_tx, &share)),
             false => Collection::scan(db, &opts.requests)
                 .map(|c| (c, None))
                 .map_err(CycleError::from),
@@ -403,15 +405,14 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
 /// collection's ads are left empty, to be taken from the shapes. Until the offers' side sends
 /// the roots shapes start from, the requests' bodies are kept as read; if it sends none
 /// (clustering is off), every request is decoded and the shapes are `None`. The first request
-/// of each shape goes to `reps`, with its windows made here while the offers' side is busy
-/// (`side_free` false), or without, for that side to make once it is free: the two threads
-/// share the work whichever is done first.
+/// of each shape goes to `reps`, with its windows made here or left to the offers' side as
+/// `share` says ([`WindowShare`]).
 pub(crate) fn read_requests(
     db: &Db,
     opts: &CycleOptions,
     eval: &EvalOptions,
     roots: &mpsc::Receiver<Option<Roots>>,
-    (reps, side_free): (&mpsc::Sender<Rep>, &AtomicBool),
+    (reps, share): (&mpsc::Sender<Rep>, &WindowShare),
 ) -> Result<(Collection, Option<Shapes>), CycleError> {
     let store = db.store();
     let coll = opts.requests.as_str();
@@ -421,7 +422,7 @@ pub(crate) fn read_requests(
         ads: Vec::new(),
         damaged: Vec::new(),
         reps,
-        side_free,
+        share,
         index: &opts.index,
     };
     let scan = store.scan_with(coll, |_, header, raw| {
@@ -483,8 +484,8 @@ struct Reader<'a> {
     ads: Vec<Arc<ClassAd>>,
     damaged: Vec<DbError>,
     reps: &'a mpsc::Sender<Rep>,
-    /// Whether the offers' side makes the windows of the requests sent from now on.
-    side_free: &'a AtomicBool,
+    /// Who makes the windows of the requests sent.
+    share: &'a WindowShare,
     /// The options the windows of the requests sent to `reps` are made with.
     index: &'a IndexOptions,
 }
@@ -502,8 +503,8 @@ impl Reader<'_> {
                 if let Some(first) = shapes.place_raw(raw)? {
                     // The offers' side readies the index for it (if it is gone, the cycle
                     // fails).
-                    let windows = (!self.side_free.load(Ordering::Relaxed))
-                        .then(|| Query::two_sided(&first, self.index));
+                    let windows =
+                        (!self.share.leave()).then(|| Query::two_sided(&first, self.index));
                     let _ = self.reps.send((first, windows));
                 }
                 self.ids.push(id);
@@ -556,8 +557,8 @@ type Ready = (Arc<ClassAd>, Vec<Query>);
 /// What the offers' side receives from the requests' reader.
 struct FromReader<'a> {
     reps: mpsc::Receiver<Rep>,
-    /// Set once this side waits for them: the reader sends windows unmade from then on.
-    free: &'a AtomicBool,
+    /// Marked free once this side waits for them.
+    share: &'a WindowShare,
     index: &'a IndexOptions,
 }
 
@@ -565,10 +566,14 @@ impl<'a> FromReader<'a> {
     /// The requests as they come, until the reader is done, each with its windows (made here
     /// for those sent without); this side is marked free first.
     fn ready(self) -> impl Iterator<Item = Ready> + 'a {
-        self.free.store(true, Ordering::Relaxed);
-        let index = self.index;
+        self.share.mark_free();
+        let (index, share) = (self.index, self.share);
         self.reps.into_iter().map(move |(r, w)| {
-            let w = w.unwrap_or_else(|| Query::two_sided(&r, index));
+            let w = w.unwrap_or_else(|| {
+                let w = Query::two_sided(&r, index);
+                share.made();
+                w
+            });
             (r, w)
         })
     }

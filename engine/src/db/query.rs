@@ -2,7 +2,7 @@
 //! stored ad as MY, is true (like `condor_status -constraint`).
 
 use super::{Db, DbError};
-use adjoin_index::{AdId, Explain, Query as IndexQuery};
+use adjoin_index::{AdId, Direction, Explain, Query as IndexQuery};
 use adjoin_query::eval::{eval_expr, EvalOptions};
 use adjoin_query::{parse, ClassAd, Expr, Value};
 use adjoin_storage::{AdScan, StoredAd};
@@ -221,7 +221,7 @@ impl Db {
                 .unwrap_or_default();
             let after = held.index.stats();
             let explain = Explain {
-                direction: "two-sided".into(),
+                direction: Direction::TwoSided.as_str(),
                 probes: after.probes - before.probes,
                 candidates: after.candidates - before.candidates,
                 exact: after.exact - before.exact,

@@ -1,0 +1,91 @@
+//! Who makes the windows of the requests a cycle readies its offers' index for, while the
+//! requests are read on one thread and the offers indexed on the other.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// How the two threads of a cycle's reading share making the windows of the requests the
+/// offers' side readies its index for: the reader makes them while that side is busy, and
+/// leaves them to it once it is free, unless it has [`UNMADE`] left to make already. Both
+/// sides work until the reader is done, and neither waits long for the other then: left
+/// to make them all, the offers' side was still making a backlog after the last request
+/// was read.
+#[derive(Debug)]
+pub(crate) struct WindowShare {
+    /// Set once the offers' side waits for requests.
+    free: AtomicBool,
+    /// Requests sent without their windows that the offers' side has not made yet.
+    unmade: AtomicUsize,
+    /// The most it may have left to make ([`UNMADE`]).
+    most: usize,
+}
+
+/// Requests' windows the offers' side may have left to make before the reader makes them.
+const UNMADE: usize = 4;
+
+impl Default for WindowShare {
+    fn default() -> WindowShare {
+        WindowShare {
+            free: AtomicBool::new(false),
+            unmade: AtomicUsize::new(0),
+            most: UNMADE,
+        }
+    }
+}
+
+impl WindowShare {
+    /// For a reader whose requests no side readies an index for: it makes no windows.
+    pub(crate) fn none_made() -> WindowShare {
+        WindowShare {
+            free: AtomicBool::new(true),
+            unmade: AtomicUsize::new(0),
+            most: usize::MAX,
+        }
+    }
+
+    /// The offers' side waits for requests from now on.
+    pub(super) fn mark_free(&self) {
+        self.free.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the reader leaves the windows of the request it sends now to the offers' side
+    /// (then counted as unmade).
+    pub(super) fn leave(&self) -> bool {
+        let leave =
+            self.free.load(Ordering::Relaxed) && self.unmade.load(Ordering::Relaxed) < self.most;
+        if leave {
+            self.unmade.fetch_add(1, Ordering::Relaxed);
+        }
+        leave
+    }
+
+    /// The offers' side made the windows of a request left to it.
+    pub(super) fn made(&self) {
+        self.unmade.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn left_while_free_and_few_are_unmade() {
+        let share = WindowShare::default();
+        assert!(
+            !share.leave(),
+            "the offers' side is busy: the reader makes them"
+        );
+        share.free.store(true, Ordering::Relaxed);
+        for n in 0..UNMADE {
+            assert!(share.leave(), "{n} unmade");
+        }
+        assert!(!share.leave(), "{UNMADE} unmade: the reader makes them");
+        share.made();
+        assert!(share.leave(), "one made: left again");
+        let none = WindowShare::none_made();
+        assert!(
+            (0..3 * UNMADE).all(|_| none.leave()),
+            "never made by the reader"
+        );
+    }
+}

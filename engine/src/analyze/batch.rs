@@ -9,7 +9,7 @@ use super::indexed::over_offer;
 use super::unmatched::Clustered;
 use super::{AnalyzeError, AnalyzeOptions, Pool};
 use crate::cycle::cluster::roots;
-use crate::cycle::{read_requests, CycleOptions, WindowShare};
+use crate::cycle::{read_requests, CycleOptions, RootsFrom, WindowShare};
 use crate::db::Held;
 use crate::{Db, DbError};
 use adjoin_index::{AdId, Query, RoaringBitmap};
@@ -76,7 +76,7 @@ impl Db {
                 let shapes = self.offer_shapes(offers);
                 let found = shapes.as_ref().ok().and_then(|r| roots(r, &[], &opts.eval));
                 // The reader gone has failed; its error is the answer.
-                let _ = roots_to.send(found);
+                let _ = roots_to.send(RootsFrom::Found(found));
                 shapes
             });
             let read = read_requests(

@@ -249,8 +249,9 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
     }
     let eval = opts.index.eval.clone();
     let mut phases = Phases::default();
-    // The offers' side on a second thread, passing back the roots of the requests' signatures
-    // as soon as the offers are read, while this one reads the requests, shaping them.
+    // The offers' side on a second thread, passing the offers back as soon as they are read
+    // (this one finds the roots of the requests' signatures in them), while this one reads the
+    // requests, shaping them.
     let clustering = !(opts.naive || opts.no_clusters);
     let share = WindowShare::default();
     let (requests, side) = std::thread::scope(|s| {
@@ -403,15 +404,16 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
 /// Reads the live requests of a clustering cycle in load order, shaping each from its stored
 /// encoding and decoding only the ads that cannot be stood in for ([`Shapes::place`]); the
 /// collection's ads are left empty, to be taken from the shapes. Until the offers' side sends
-/// the roots shapes start from, the requests' bodies are kept as read; if it sends none
-/// (clustering is off), every request is decoded and the shapes are `None`. The first request
+/// the roots shapes start from (or the offers to find them in, [`RootsFrom`]), the requests'
+/// bodies are kept as read; if there are none (clustering is off), every request is decoded
+/// and the shapes are `None`. The first request
 /// of each shape goes to `reps`, with its windows made here or left to the offers' side as
 /// `share` says ([`WindowShare`]).
 pub(crate) fn read_requests(
     db: &Db,
     opts: &CycleOptions,
     eval: &EvalOptions,
-    roots: &mpsc::Receiver<Option<Roots>>,
+    roots: &mpsc::Receiver<RootsFrom>,
     (reps, share): (&mpsc::Sender<Rep>, &WindowShare),
 ) -> Result<(Collection, Option<Shapes>), CycleError> {
     let store = db.store();
@@ -428,7 +430,7 @@ pub(crate) fn read_requests(
     let scan = store.scan_with(coll, |_, header, raw| {
         if let Waiting::Roots(_) = reader.state {
             if let Some(got) = match roots.try_recv() {
-                Ok(r) => Some(r),
+                Ok(r) => Some(r.found(opts, eval)),
                 Err(mpsc::TryRecvError::Empty) => None,
                 Err(mpsc::TryRecvError::Disconnected) => Some(None),
             } {
@@ -445,7 +447,7 @@ pub(crate) fn read_requests(
     }
     if let Waiting::Roots(_) = reader.state {
         // Read before the offers were: the roots (or none, if the offers' side failed).
-        let got = roots.recv().ok().flatten();
+        let got = roots.recv().ok().and_then(|r| r.found(opts, eval));
         reader.start(store, coll, got, opts, eval);
     }
     reader.damaged.extend(damaged);
@@ -544,9 +546,28 @@ impl Reader<'_> {
     }
 }
 
-/// The offers' side's channels with the requests' reader: the roots go to it, the first
-/// request of each shape comes from it.
-type ToRequests<'a> = (mpsc::Sender<Option<Roots>>, FromReader<'a>);
+/// The offers' side's channels with the requests' reader: the offers go to it for the
+/// roots, the first request of each shape comes from it.
+type ToRequests<'a> = (mpsc::Sender<RootsFrom>, FromReader<'a>);
+
+/// What the requests' reader has the roots of its shapes from.
+pub(crate) enum RootsFrom {
+    /// The roots found (`None`: none, clustering is off).
+    Found(Option<Roots>),
+    /// The offers read, for the reader to find the roots of ([`roots`]) while the offers'
+    /// side goes on to index them: the reader would wait for them idle.
+    Offers(Vec<Arc<ClassAd>>),
+}
+
+impl RootsFrom {
+    /// The roots (`None`: none).
+    fn found(self, opts: &CycleOptions, eval: &EvalOptions) -> Option<Roots> {
+        match self {
+            RootsFrom::Found(r) => r,
+            RootsFrom::Offers(offers) => roots(&offers, &opts.dock, eval),
+        }
+    }
+}
 
 /// The first request of a shape, and its windows unless the offers' side is to make them.
 type Rep = (Arc<ClassAd>, Option<Vec<Query>>);
@@ -580,23 +601,22 @@ impl<'a> FromReader<'a> {
 }
 
 /// What a cycle prepares of its offers: read, indexed (or pooled for `naive`), their ranks
-/// classed; the roots of the requests' signatures are passed back as soon as they are known.
+/// classed; the offers are passed back to the requests' reader as soon as they are read.
 struct OfferSide {
     offers: Collection,
     pool: Offers,
     dock: Dock,
     /// Which offers are partitionable (empty when none is).
     partitionable: Vec<bool>,
-    /// Seconds reading the offers; indexing them, classing their ranks and finding the
-    /// roots.
+    /// Seconds reading the offers; indexing them and classing their ranks.
     scan: f64,
     index: f64,
 }
 
 impl OfferSide {
-    /// Prepares the offers. With `requests`, the [`roots`] of the requests' signatures
-    /// (`None`: clustering is off) are sent there once the offers are read, and the index is
-    /// readied for each request received (the first of each shape) once it is built.
+    /// Prepares the offers. With `requests`, the offers are sent there once read (for the
+    /// [`roots`] of the requests' signatures), and the index is readied for each request
+    /// received (the first of each shape) once it is built.
     fn new(
         db: &Db,
         opts: &CycleOptions,
@@ -608,7 +628,7 @@ impl OfferSide {
         let scan = t.elapsed().as_secs_f64();
         let reps = requests.map(|(roots_to, reps)| {
             // A reader gone has failed; its error is the cycle's.
-            let _ = roots_to.send(roots(&offers.ads, &opts.dock, eval));
+            let _ = roots_to.send(RootsFrom::Offers(offers.ads.clone()));
             reps
         });
         let mut lap = Instant::now();

@@ -300,10 +300,12 @@ impl CycleIndex {
     /// shared index unless it has them (which copies it: a lent index's imports are made
     /// before it is lent, [`Db::lend_index`](crate::Db)).
     pub fn prepare(&mut self, q: &Query) {
-        self.overlay.prepare(q);
+        // Looked up first: a cycle readies every request's windows, most needing nothing.
         let attrs = q.window_attrs();
-        let have = self.shared.imported_attrs();
-        if attrs.iter().any(|k| have.binary_search(k).is_err()) {
+        if attrs.iter().any(|k| !self.overlay.has_imported(k)) {
+            self.overlay.ensure_imported(&attrs);
+        }
+        if attrs.iter().any(|k| !self.shared.has_imported(k)) {
             Arc::make_mut(&mut self.shared).ensure_imported_from(&attrs, &self.views);
         }
     }

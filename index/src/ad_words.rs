@@ -71,7 +71,8 @@ impl AdWords {
         AdWords { words, moves }
     }
 
-    /// The compression masks of word `i` (`d`): made once, or now where `PEXT` gathers.
+    /// The compression masks of word `i` (`d`): made once; where `PEXT` gathers (none made),
+    /// made now, for the tests of the portable gather only.
     fn moves_of(&self, i: usize, d: &Word) -> [u64; 6] {
         self.moves
             .get(i)
@@ -88,7 +89,8 @@ impl AdWords {
     }
 
     /// The ads of the RIDs in `exact`, and those of the other RIDs of `rids`: [`AdWords::ads`]
-    /// of each, in one pass over the words.
+    /// of each, in one pass over the words (an answer's exact RIDs are among its raw ones, so
+    /// the first are the ads of `exact`, the second those of `rids` less `exact`).
     pub(crate) fn ads_split(
         &self,
         rids: &Bits,

@@ -16,7 +16,8 @@ pub struct Step {
     pub kind: &'static str,
     /// Whether candidates were checked one by one instead of probing the axis.
     pub filtered: bool,
-    /// Candidates before (counted only for [`crate::Query::explained`] queries, else `None`).
+    /// Candidates before: counted, as steps are listed, only for [`crate::Query::explained`]
+    /// queries (`None` where a caller builds an [`Explain`] without them).
     pub before: Option<u64>,
     /// Candidates after (likewise).
     pub after: Option<u64>,

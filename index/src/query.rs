@@ -724,6 +724,10 @@ impl Index {
     pub fn split_ads_bits(&self, a: &Answer) -> (Bits, Bits) {
         // The exact candidates are among the raw ones: their ads, and the others' ads, in
         // one pass over the words.
+        debug_assert!(
+            a.exact.iter().all(|r| a.rids.contains(r)),
+            "exact among raw"
+        );
         let (words, hint, ad_of) = self.ad_words(&a.rids);
         let [sure, mut pending] = words.ads_split(&a.rids, &a.exact, hint, ad_of);
         pending.andnot_assign(&sure);
@@ -955,6 +959,11 @@ mod tests {
             text.starts_with("two-sided query, 1 rectangle(s)"),
             "{text}"
         );
+        // Not explained: the same probes counted, no steps listed.
+        let plain = idx.candidates(&Query::two_sided(&job, idx.options()).remove(0));
+        assert_eq!(plain.rids, a.rids);
+        assert_eq!(plain.explain.probes, a.explain.probes);
+        assert!(plain.explain.steps.is_empty());
         assert!(
             text.ends_with("candidates 0, exact 0, evaluated 0, confirmed 0"),
             "{text}"

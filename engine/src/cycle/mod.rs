@@ -406,9 +406,8 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
 /// collection's ads are left empty, to be taken from the shapes. Until the offers' side sends
 /// the roots shapes start from (or the offers to find them in, [`RootsFrom`]), the requests'
 /// bodies are kept as read; if there are none (clustering is off), every request is decoded
-/// and the shapes are `None`. The first request
-/// of each shape goes to `reps`, with its windows made here or left to the offers' side as
-/// `share` says ([`WindowShare`]).
+/// and the shapes are `None`. The first request of each shape goes to `reps`, with its
+/// windows made here or left to the offers' side as `share` says ([`WindowShare`]).
 pub(crate) fn read_requests(
     db: &Db,
     opts: &CycleOptions,

@@ -48,7 +48,8 @@ impl WindowShare {
     }
 
     /// Whether the reader leaves the windows of the request it sends now to the offers' side
-    /// (then counted as unmade).
+    /// (then counted as unmade). Called by the reader alone: the count it reads only falls
+    /// meanwhile, so it never passes the most.
     pub(super) fn leave(&self) -> bool {
         let leave =
             self.free.load(Ordering::Relaxed) && self.unmade.load(Ordering::Relaxed) < self.most;
@@ -75,7 +76,7 @@ mod tests {
             !share.leave(),
             "the offers' side is busy: the reader makes them"
         );
-        share.free.store(true, Ordering::Relaxed);
+        share.mark_free();
         for n in 0..UNMADE {
             assert!(share.leave(), "{n} unmade");
         }

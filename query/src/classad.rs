@@ -162,7 +162,8 @@ impl<'de> Deserialize<'de> for ClassAd {
                 f.write_str("a sequence of (name, expression) pairs")
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ClassAd, A::Error> {
-                let mut ad = ClassAd::new();
+                // Room for the pairs announced, bounded: a length is only a claim.
+                let mut ad = ClassAd::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
                 while let Some((n, e)) = seq.next_element::<(Name, Expr)>()? {
                     ad.insert(n, e);
                 }

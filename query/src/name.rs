@@ -256,8 +256,23 @@ impl Serialize for Name {
 
 impl<'de> Deserialize<'de> for Name {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Name, D::Error> {
-        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        Ok(Name::new(&s))
+        d.deserialize_str(NameVisitor)
+    }
+}
+
+/// Interns the string a deserializer hands over, borrowed when it can lend it: decoding a
+/// stored ad copies no name (`Cow<str>`'s own impl would allocate a `String` for each).
+struct NameVisitor;
+
+impl serde::de::Visitor<'_> for NameVisitor {
+    type Value = Name;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a name")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Name, E> {
+        Ok(Name::new(s))
     }
 }
 
@@ -271,6 +286,22 @@ mod tests {
         assert_eq!(Key::of("My"), kw::MY);
         assert_eq!(Key::of("toplevel"), kw::TOPLEVEL);
         assert_eq!(Key::of("CurrentTime"), kw::CURRENT_TIME);
+    }
+
+    #[test]
+    fn names_deserialize_borrowed_escaped_or_read() {
+        let want = Name::new("Memory");
+        let borrowed: Name = serde_json::from_str("\"Memory\"").expect("borrowed");
+        let escaped: Name = serde_json::from_str("\"Mem\\u006fry\"").expect("escaped");
+        let read: Name = serde_json::from_reader("\"Memory\"".as_bytes()).expect("read");
+        for n in [borrowed, escaped, read] {
+            assert_eq!(n, want);
+            assert_eq!(n.as_str(), "Memory");
+        }
+        assert!(serde_json::from_str::<Name>("7").is_err());
+        let back: Name =
+            serde_json::from_str(&serde_json::to_string(&want).expect("ser")).expect("round trip");
+        assert_eq!(back.as_str(), "Memory");
     }
 
     #[test]

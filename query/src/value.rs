@@ -34,7 +34,7 @@ pub enum Value {
     /// A 64-bit IEEE real.
     Real(f64),
     /// A string.
-    Str(Arc<str>),
+    Str(#[serde(deserialize_with = "arc_str")] Arc<str>),
     /// An absolute time.
     AbsTime(AbsTime),
     /// A relative time (a duration), in seconds.
@@ -43,6 +43,24 @@ pub enum Value {
     List(Arc<[Value]>),
     /// A nested ClassAd (its attributes unevaluated).
     Ad(Arc<ClassAd>),
+}
+
+/// A string value's text decoded into one allocation (serde's own `Arc<str>` builds a
+/// `String` first and copies it).
+fn arc_str<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Arc<str>, D::Error> {
+    struct Text;
+    impl serde::de::Visitor<'_> for Text {
+        type Value = Arc<str>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a string")
+        }
+
+        fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Arc<str>, E> {
+            Ok(Arc::from(s))
+        }
+    }
+    d.deserialize_str(Text)
 }
 
 impl Value {
@@ -189,5 +207,22 @@ impl<'a> Val<'a> {
             Val::List(l) => Value::List(l.iter().map(Val::to_value).collect()),
             Val::Ad(s) => Value::Ad(Arc::new(s.ad.clone())),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_deserialize_borrowed_escaped_or_read() {
+        let plain: Value = serde_json::from_str(r#"{"Str":"a\"b"}"#).expect("escaped");
+        let read: Value = serde_json::from_reader(r#"{"Str":"ab"}"#.as_bytes()).expect("read");
+        assert!(matches!(&plain, Value::Str(s) if &**s == "a\"b"));
+        assert!(matches!(&read, Value::Str(s) if &**s == "ab"));
+        let back: Value =
+            serde_json::from_str(&serde_json::to_string(&plain).expect("ser")).expect("back");
+        assert!(back.same_as(&plain));
+        assert!(serde_json::from_str::<Value>(r#"{"Str":7}"#).is_err());
     }
 }

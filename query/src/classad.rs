@@ -39,12 +39,8 @@ impl ClassAd {
         if name.key().0 < 16 {
             self.low_keys |= 1 << name.key().0;
         }
-        match self.attrs.get_mut(&name.key()) {
-            Some(slot) => *slot = (name, expr),
-            None => {
-                self.attrs.insert(name.key(), (name, expr));
-            }
-        }
+        // One lookup: an existing key keeps its place, its binding replaced.
+        self.attrs.insert(name.key(), (name, expr));
     }
 
     /// Binds `name` (interned here) to `expr`.
@@ -171,5 +167,31 @@ impl<'de> Deserialize<'de> for ClassAd {
             }
         }
         d.deserialize_seq(AdVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::Value;
+
+    /// Binding a name again, in any case, replaces its binding in place: the order of first
+    /// bindings is kept, the spelling and expression are the last ones.
+    #[test]
+    fn rebinding_replaces_in_place() {
+        let mut ad = ClassAd::new();
+        ad.set("Memory", Expr::Lit(Value::Int(1)));
+        ad.set("Cpus", Expr::Lit(Value::Int(2)));
+        ad.set("MEMORY", Expr::Lit(Value::Int(3)));
+        let got: Vec<(&str, String)> = ad
+            .iter()
+            .map(|(n, e)| (n.as_str(), e.to_string()))
+            .collect();
+        assert_eq!(
+            got,
+            [("MEMORY", "3".to_string()), ("Cpus", "2".to_string())]
+        );
+        assert_eq!(ad.len(), 2);
+        assert!(ad.may_bind(Key::of("memory")));
     }
 }

@@ -36,6 +36,7 @@ pub mod backend;
 mod block;
 mod check;
 pub mod codec;
+mod decode;
 pub mod error;
 #[cfg(test)]
 mod faults;

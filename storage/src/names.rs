@@ -157,7 +157,11 @@ impl Names {
 
     /// Decodes what [`Names::encode`] made.
     pub(crate) fn decode(&self, bytes: &[u8]) -> Result<ClassAd, CodecError> {
-        let pairs: Vec<(u32, Expr)> = codec::decode(bytes)?;
+        // Read straight off the encoding, or by the codec when that leaves it.
+        let pairs: Vec<(u32, Expr)> = match crate::decode::pairs(bytes) {
+            Some(pairs) => pairs,
+            None => codec::decode(bytes)?,
+        };
         let t = self.table.read();
         let mut ad = ClassAd::with_capacity(pairs.len());
         for (c, e) in pairs {

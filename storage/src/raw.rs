@@ -13,7 +13,7 @@
 
 use crate::codec::{self, CodecError};
 use crate::names::Names;
-use adjoin_query::{AbsTime, BinOp, ClassAd, Expr, Name, UnOp, Value};
+use adjoin_query::{AbsTime, BinOp, ClassAd, Expr, Name, UnOp};
 
 /// A stored ad's encoded body, readable attribute by attribute.
 #[derive(Clone, Copy)]
@@ -92,55 +92,14 @@ impl<'a> RawAd<'a> {
     }
 }
 
-/// Decodes one expression as [`RawAd::for_each_attr`] gives it.
+/// Decodes one expression as [`RawAd::for_each_attr`] gives it: read straight off its
+/// encoding (`decode.rs`), or by the codec when that leaves it (the codec then also says what
+/// is wrong).
 pub fn decode_expr(bytes: &[u8]) -> Result<Expr, CodecError> {
-    match plain_literal(bytes) {
+    match crate::decode::expr(bytes) {
         Some(e) => Ok(e),
         None => codec::decode(bytes),
     }
-}
-
-/// A plain literal of the commonest kinds (undefined, error, a boolean, an integer, a real, a
-/// string), read straight off its encoding — most attributes' values; `None` for anything
-/// else, or anything not encoded exactly as the codec writes it (the codec then reads it, and
-/// says what is wrong).
-fn plain_literal(bytes: &[u8]) -> Option<Expr> {
-    // `Expr::Lit` then the value's variant, each one byte.
-    let ([0, variant], mut rest) = bytes.split_first_chunk::<2>()? else {
-        return None;
-    };
-    let value = match *variant {
-        0 => Value::Undefined,
-        1 => Value::Error,
-        2 => match rest {
-            [b @ (0 | 1)] => {
-                rest = &[];
-                Value::Bool(*b == 1)
-            }
-            _ => return None,
-        },
-        // A zigzag varint.
-        3 => {
-            let z = varint(&mut rest).ok()?;
-            Value::Int(((z >> 1) as i64) ^ -((z & 1) as i64))
-        }
-        4 => {
-            let (b, tail) = rest.split_first_chunk::<8>()?;
-            rest = tail;
-            Value::Real(f64::from_le_bytes(*b))
-        }
-        5 => {
-            let n = varint(&mut rest)
-                .ok()
-                .filter(|&n| n <= codec::MAX_PAYLOAD)?;
-            let n = usize::try_from(n).ok()?;
-            let (text, tail) = (rest.get(..n)?, rest.get(n..)?);
-            rest = tail;
-            Value::str(std::str::from_utf8(text).ok()?)
-        }
-        _ => return None,
-    };
-    rest.is_empty().then_some(Expr::Lit(value))
 }
 
 /// Whether the encoded expression `bytes` is a literal that is neither a list nor an ad
@@ -301,7 +260,8 @@ fn skip_planned(b: &mut &[u8]) -> Result<(), CodecError> {
     Ok(())
 }
 
-/// The length of the plain literal `b` begins with, of the kinds [`plain_literal`] reads
+/// The length of the plain literal `b` begins with, of the commonest kinds (undefined, error, a
+/// boolean, an integer, a real, a string)
 /// (a string's text checked to be UTF-8); `None` for anything else, or anything malformed
 /// (the full walk then says what).
 fn plain_len(b: &[u8]) -> Option<usize> {
@@ -355,7 +315,7 @@ fn skip_str(b: &mut &[u8], owed: usize) -> Result<(), CodecError> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use adjoin_query::{parse, Value};
     use proptest::prelude::*;
@@ -474,7 +434,8 @@ mod tests {
         })
     }
 
-    fn expr() -> impl Strategy<Value = Expr> {
+    /// Expressions of every kind, nested a few levels (shared with `decode.rs`).
+    pub(crate) fn expr() -> impl Strategy<Value = Expr> {
         let leaf = prop_oneof![
             value().prop_map(Expr::Lit),
             name().prop_map(|n| Expr::attr(&n)),
@@ -511,15 +472,6 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(256))]
-
-        /// Expressions read straight off their encodings (plain literals) are what the codec
-        /// reads.
-        #[test]
-        fn decoding_reads_what_the_codec_wrote(e in expr()) {
-            let bytes = codec::encode(&e).expect("encode");
-            let back = decode_expr(&bytes).expect("decode");
-            prop_assert_eq!(codec::encode(&back).expect("again"), bytes);
-        }
 
         /// Literals' encodings, whole or mangled (and followed by more): read straight off
         /// as the codec reads them, skipped at once as the item-by-item walk skips them —

@@ -192,6 +192,15 @@ mod tests {
             [("MEMORY", "3".to_string()), ("Cpus", "2".to_string())]
         );
         assert_eq!(ad.len(), 2);
-        assert!(ad.may_bind(Key::of("memory")));
+        // A keyword's key is noted once bound, and stays noted when rebound.
+        assert!(!ad.may_bind(Key::of("target")));
+        ad.set("Target", Expr::Lit(Value::Int(4)));
+        ad.set("TARGET", Expr::Lit(Value::Int(5)));
+        assert!(ad.may_bind(Key::of("target")));
+        assert_eq!(
+            ad.get("target").map(|e| e.to_string()),
+            Some("5".to_string())
+        );
+        assert_eq!(ad.len(), 3);
     }
 }

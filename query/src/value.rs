@@ -216,6 +216,8 @@ mod tests {
 
     #[test]
     fn strings_deserialize_borrowed_escaped_or_read() {
+        let borrowed: Value = serde_json::from_str(r#"{"Str":"ab"}"#).expect("borrowed");
+        assert!(matches!(&borrowed, Value::Str(s) if &**s == "ab"));
         let plain: Value = serde_json::from_str(r#"{"Str":"a\"b"}"#).expect("escaped");
         let read: Value = serde_json::from_reader(r#"{"Str":"ab"}"#.as_bytes()).expect("read");
         assert!(matches!(&plain, Value::Str(s) if &**s == "a\"b"));

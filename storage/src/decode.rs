@@ -15,14 +15,19 @@ use adjoin_query::{AbsTime, BinOp, ClassAd, Expr, Name, UnOp, Value};
 use std::sync::Arc;
 
 /// Nesting read here at most (each level is a native call); deeper expressions are left to
-/// the codec, as they always were.
+/// the codec.
 const DEPTH: u32 = 128;
 
+/// Items made room for before they are read: a count is only a claim, and nested counts can
+/// each claim the rest of the body, so what is reserved up front stays small at every level
+/// (a longer sequence grows as it is read).
+const ROOM: usize = 256;
+
 /// The unary operators by their encoded index (their declaration order).
-const UNARY: [UnOp; 4] = [UnOp::Neg, UnOp::Plus, UnOp::Not, UnOp::BitNot];
+pub(crate) const UNARY: [UnOp; 4] = [UnOp::Neg, UnOp::Plus, UnOp::Not, UnOp::BitNot];
 
 /// The binary operators by their encoded index (their declaration order).
-const BINARY: [BinOp; 21] = [
+pub(crate) const BINARY: [BinOp; 21] = [
     BinOp::Mul,
     BinOp::Div,
     BinOp::Mod,
@@ -57,7 +62,7 @@ pub(crate) fn expr(bytes: &[u8]) -> Option<Expr> {
 pub(crate) fn pairs(bytes: &[u8]) -> Option<Vec<(u32, Expr)>> {
     let mut r = Reader::new(bytes)?;
     let n = r.count()?;
-    let mut out = Vec::with_capacity(n);
+    let mut out = Vec::with_capacity(n.min(ROOM));
     for _ in 0..n {
         let number = r.u32()?;
         out.push((number, r.expr(DEPTH)?));
@@ -135,8 +140,8 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// A count of items, each of which takes a byte at least: no more than the bytes left,
-    /// so that a forged count allocates nothing.
+    /// A count of items, each of which takes a byte at least: no more than the bytes left
+    /// (room for at most [`ROOM`] is made up front).
     fn count(&mut self) -> Option<usize> {
         usize::try_from(self.varint()?)
             .ok()
@@ -160,10 +165,10 @@ impl<'a> Reader<'a> {
         BINARY.get(usize::try_from(self.u32()?).ok()?).copied()
     }
 
-    /// `n` expressions ([`Reader::count`] read before).
+    /// A count, then that many expressions.
     fn exprs(&mut self, depth: u32) -> Option<Vec<Expr>> {
         let n = self.count()?;
-        let mut out = Vec::with_capacity(n);
+        let mut out = Vec::with_capacity(n.min(ROOM));
         for _ in 0..n {
             out.push(self.expr(depth)?);
         }
@@ -173,7 +178,7 @@ impl<'a> Reader<'a> {
     /// A nested ad: its `(name, expression)` pairs in order.
     fn ad(&mut self, depth: u32) -> Option<ClassAd> {
         let n = self.count()?;
-        let mut ad = ClassAd::with_capacity(n);
+        let mut ad = ClassAd::with_capacity(n.min(ROOM));
         for _ in 0..n {
             let name = self.name()?;
             ad.insert(name, self.expr(depth)?);
@@ -246,7 +251,7 @@ impl<'a> Reader<'a> {
             8 => {
                 let d = depth.checked_sub(1)?;
                 let n = self.count()?;
-                let mut items = Vec::with_capacity(n);
+                let mut items = Vec::with_capacity(n.min(ROOM));
                 for _ in 0..n {
                     items.push(self.value(d)?);
                 }
@@ -315,6 +320,33 @@ mod tests {
         assert!(expr(&bytes).is_none());
         assert!(codec::decode::<Expr>(&bytes).is_ok());
         assert!(expr(&bytes[1..]).is_some());
+    }
+
+    /// Nested ads, lists of expressions and lists of values, each level claiming 65,536
+    /// items of a body too short for them: refused as the codec refuses them, with at most
+    /// [`ROOM`] items reserved a level on the way, not the claims.
+    #[test]
+    fn forged_nested_counts_are_refused() {
+        let claim = [252, 0, 0, 1, 0];
+        // (what opens the body, what each level is, what follows its count)
+        let shapes: [(&[u8], &[u8], &[u8]); 3] = [
+            (&[], &[11], &[1, b'a']), // Expr::Ad: then a pair named `a`
+            (&[], &[10], &[]),        // Expr::List
+            (&[0], &[8], &[]),        // Expr::Lit(Value::List)
+        ];
+        for (open, level, then) in shapes {
+            let mut bytes = open.to_vec();
+            for _ in 0..100 {
+                bytes.extend(level);
+                bytes.extend(claim);
+                bytes.extend(then);
+            }
+            bytes.resize(bytes.len() + (1 << 17), 0);
+            assert!(expr(&bytes).is_none(), "{level:?}");
+            assert!(codec::decode::<Expr>(&bytes).is_err(), "{level:?}");
+            let body = [&[1u8, 0][..], &bytes].concat();
+            assert!(pairs(&body).is_none(), "{level:?}");
+        }
     }
 
     proptest! {

@@ -261,9 +261,8 @@ fn skip_planned(b: &mut &[u8]) -> Result<(), CodecError> {
 }
 
 /// The length of the plain literal `b` begins with, of the commonest kinds (undefined, error, a
-/// boolean, an integer, a real, a string)
-/// (a string's text checked to be UTF-8); `None` for anything else, or anything malformed
-/// (the full walk then says what).
+/// boolean, an integer, a real, or a string, its text checked to be UTF-8); `None` for anything
+/// else, or anything malformed (the full walk then says what).
 fn plain_len(b: &[u8]) -> Option<usize> {
     let ([0, variant], rest) = b.split_first_chunk::<2>()? else {
         return None;
@@ -430,8 +429,25 @@ pub(crate) mod tests {
             any::<f64>().prop_map(Value::RelTime),
         ];
         leaf.prop_recursive(3, 24, 4, |inner| {
-            prop::collection::vec(inner, 0..4).prop_map(|v| Value::List(v.into()))
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(|v| Value::List(v.into())),
+                prop::collection::vec((name(), inner), 0..3).prop_map(|ps| {
+                    let mut ad = ClassAd::new();
+                    for (n, v) in ps {
+                        ad.insert(Name::new(&n), Expr::Lit(v));
+                    }
+                    Value::Ad(std::sync::Arc::new(ad))
+                }),
+            ]
         })
+    }
+
+    fn unary() -> impl Strategy<Value = adjoin_query::UnOp> {
+        prop::sample::select(crate::decode::UNARY.to_vec())
+    }
+
+    fn binary() -> impl Strategy<Value = adjoin_query::BinOp> {
+        prop::sample::select(crate::decode::BINARY.to_vec())
     }
 
     /// Expressions of every kind, nested a few levels (shared with `decode.rs`).
@@ -446,13 +462,10 @@ pub(crate) mod tests {
             prop_oneof![
                 (inner.clone(), name()).prop_map(|(e, n)| Expr::Select(Box::new(e), Name::new(&n))),
                 two.clone().prop_map(|p| Expr::Index(Box::new(p))),
-                inner
-                    .clone()
-                    .prop_map(|e| Expr::Unary(adjoin_query::UnOp::Not, Box::new(e))),
-                two.clone()
-                    .prop_map(|p| Expr::Binary(adjoin_query::BinOp::UShr, Box::new(p))),
-                prop::collection::vec(inner.clone(), 3..6)
-                    .prop_map(|xs| Expr::Chain(adjoin_query::BinOp::Or, xs)),
+                (unary(), inner.clone()).prop_map(|(op, e)| Expr::Unary(op, Box::new(e))),
+                (binary(), two.clone()).prop_map(|(op, p)| Expr::Binary(op, Box::new(p))),
+                (binary(), prop::collection::vec(inner.clone(), 3..6))
+                    .prop_map(|(op, xs)| Expr::Chain(op, xs)),
                 (inner.clone(), inner.clone(), inner.clone()).prop_map(|p| Expr::Cond(Box::new(p))),
                 two.prop_map(|p| Expr::Elvis(Box::new(p))),
                 (name(), prop::collection::vec(inner.clone(), 0..4))

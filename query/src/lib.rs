@@ -21,6 +21,7 @@ pub mod print;
 pub mod refs;
 pub mod specialize;
 pub mod structural;
+mod text;
 pub mod value;
 
 pub use ast::{BinOp, Expr, UnOp};

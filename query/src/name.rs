@@ -256,23 +256,7 @@ impl Serialize for Name {
 
 impl<'de> Deserialize<'de> for Name {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Name, D::Error> {
-        d.deserialize_str(NameVisitor)
-    }
-}
-
-/// Interns the string a deserializer hands over, borrowed when it can lend it: decoding a
-/// stored ad copies no name (`Cow<str>`'s own impl would allocate a `String` for each).
-struct NameVisitor;
-
-impl serde::de::Visitor<'_> for NameVisitor {
-    type Value = Name;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a name")
-    }
-
-    fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Name, E> {
-        Ok(Name::new(s))
+        crate::text::deserialize_with(d, "a name", Name::new)
     }
 }
 

@@ -48,19 +48,7 @@ pub enum Value {
 /// A string value's text decoded into one allocation (serde's own `Arc<str>` builds a
 /// `String` first and copies it).
 fn arc_str<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Arc<str>, D::Error> {
-    struct Text;
-    impl serde::de::Visitor<'_> for Text {
-        type Value = Arc<str>;
-
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("a string")
-        }
-
-        fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Arc<str>, E> {
-            Ok(Arc::from(s))
-        }
-    }
-    d.deserialize_str(Text)
+    crate::text::deserialize_with(d, "a string", |s| Arc::from(s))
 }
 
 impl Value {

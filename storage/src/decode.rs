@@ -102,7 +102,9 @@ impl<'a> Reader<'a> {
     }
 
     /// A varint: a byte below 251, or 251, 252, 253 then 2, 4, 8 bytes (not necessarily the
-    /// shortest form: the codec takes any).
+    /// shortest form: the codec takes any). `raw.rs`'s walk reads them alike but says why it
+    /// failed; reading through it cost a tenth of decoding an ad (`storage_scan/decoded`
+    /// 63.6 → 70.2 ms), so this one says nothing.
     fn varint(&mut self) -> Option<u64> {
         let first = self.byte()?;
         let width = match first {

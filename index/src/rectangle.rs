@@ -206,7 +206,8 @@ pub fn rectangles(dpf: &Dpf, cap: usize) -> Rectangles {
             let mut next = Vec::with_capacity(partial.len() * alts.len());
             for prefix in &partial {
                 for alt in alts {
-                    let mut r = prefix.clone();
+                    let mut r = Vec::with_capacity(dims.len());
+                    r.extend_from_slice(prefix);
                     r.push((*attr, alt.clone()));
                     next.push(r);
                 }

@@ -15,7 +15,7 @@
 //! request with `Ports`) makes the request a cluster of its own, or, in an offer or dock
 //! expression, turns clustering off.
 
-use super::shape::{self, dynamic, plain, ByHash, Fx};
+use super::shape::{self, dynamic, inert, ByHash, Fx};
 use adjoin_index::units;
 use adjoin_query::eval::EvalOptions;
 use adjoin_query::refs::{ad_external_keys, internal_keys};
@@ -159,8 +159,8 @@ pub struct Roots {
 /// offers or the dock read the request in ways the analysis cannot follow.
 ///
 /// Offers alike in shape (the same attribute names in the same order, bound to the same
-/// expressions, plain literal values aside) read the same names of the other side: each shape
-/// is analysed once.
+/// expressions, the values of expressions that read nothing aside, [`inert`]) read the same
+/// names of the other side: each shape is analysed once.
 pub fn roots(offers: &[Arc<ClassAd>], dock: &[Expr], opts: &EvalOptions) -> Option<Roots> {
     let mut names: BTreeSet<Key> = ["requirements", "rank", "requestcount", "preferences"]
         .map(Key::of)
@@ -192,12 +192,12 @@ pub fn roots(offers: &[Arc<ClassAd>], dock: &[Expr], opts: &EvalOptions) -> Opti
     })
 }
 
-/// The hash of an offer's shape: its names in order, each with its expression unless plain.
+/// The hash of an offer's shape: its names in order, each with its expression unless inert.
 fn offer_shape(o: &ClassAd) -> u64 {
     let mut h = Fx::default();
     for (n, e) in o.iter() {
         h.write_u32(n.key().0);
-        if plain(e) {
+        if inert(e) {
             h.write_u64(0);
         } else {
             h.write_u64(1);
@@ -211,7 +211,7 @@ fn offer_shape(o: &ClassAd) -> u64 {
 fn same_offer_shape(a: &ClassAd, b: &ClassAd) -> bool {
     a.len() == b.len()
         && a.iter().zip(b.iter()).all(|((n, x), (m, y))| {
-            n.key() == m.key() && (plain(x) && plain(y) || shape::same(x, y))
+            n.key() == m.key() && (inert(x) && inert(y) || shape::same(x, y))
         })
 }
 
@@ -899,6 +899,34 @@ mod tests {
         ] {
             assert!(names.contains(&Key::of(n)), "{n} in {names:?}");
         }
+    }
+
+    #[test]
+    fn offers_alike_but_for_what_reads_nothing_read_the_same() {
+        // The first two differ only in a list of literals: one analysis serves both. A list,
+        // a sign or a nested ad holding a reference is analysed on its own.
+        let offers = [
+            "[Owners = {\"a\", \"b\"}; Requirements = member(TARGET.Owner, Owners)]",
+            "[Owners = {\"c\"}; Requirements = member(TARGET.Owner, Owners)]",
+            "[Owners = {TARGET.Group}; Requirements = member(TARGET.Owner, Owners)]",
+            "[Owners = -TARGET.Cpus; Requirements = member(TARGET.Owner, Owners)]",
+            "[Owners = {[a = 1]}; Requirements = member(TARGET.Owner, Owners) || TARGET.Site]",
+        ];
+        let opts = EvalOptions::default();
+        let names = roots(&ads(&offers), &[], &opts).expect("roots").keys;
+        for n in ["owner", "group", "cpus", "site"] {
+            assert!(names.contains(&Key::of(n)), "{n} in {names:?}");
+        }
+        // As many names as each offer analysed alone gives.
+        let alone: BTreeSet<Key> = ads(&offers)
+            .iter()
+            .flat_map(|o| {
+                roots(std::slice::from_ref(o), &[], &opts)
+                    .expect("roots")
+                    .keys
+            })
+            .collect();
+        assert_eq!(names, alone.into_iter().collect::<Vec<_>>());
     }
 
     #[test]

@@ -586,15 +586,27 @@ impl<'a> FromReader<'a> {
     /// The requests as they come, until the reader is done, each with its windows (made here
     /// for those sent without); this side is marked free first.
     fn ready(self) -> impl Iterator<Item = Ready> + 'a {
+        self.batches().flatten()
+    }
+
+    /// [`FromReader::ready`] in batches: each holds the requests come by the time it is
+    /// taken (at least one), so that one import of the attributes they bound serves them
+    /// all (a pass over the offers each).
+    fn batches(self) -> impl Iterator<Item = Vec<Ready>> + 'a {
         self.share.mark_free();
-        let (index, share) = (self.index, self.share);
-        self.reps.into_iter().map(move |(r, w)| {
+        let (index, share, reps) = (self.index, self.share, self.reps);
+        let made = move |(r, w): Rep| {
             let w = w.unwrap_or_else(|| {
                 let w = Query::two_sided(&r, index);
                 share.made();
                 w
             });
             (r, w)
+        };
+        std::iter::from_fn(move || {
+            let mut batch = vec![made(reps.recv().ok()?)];
+            batch.extend(std::iter::from_fn(|| reps.try_recv().ok()).map(made));
+            Some(batch)
         })
     }
 }
@@ -680,7 +692,8 @@ impl OfferSide {
 
 /// The offers of a cycle searched through the Db's held index of their collection, lent
 /// ([`Db::lend_index`]): the attributes the requests' shapes bound imported there first (as
-/// each shape's first request comes from the reader, `reps`), then the index lent. Returns the
+/// the shapes' first requests come from the reader, `reps`, those come meanwhile imported in
+/// one pass), then the index lent. Returns the
 /// pool, the requests received, and the seconds spent on the index (not waiting for them).
 fn lend(
     db: &Db,
@@ -697,11 +710,11 @@ fn lend(
     let mut have = db.with_index(coll, |h| h.index.imported_attrs())?;
     let mut busy = start.elapsed().as_secs_f64();
     let mut got = Vec::new();
-    for rep in reps.into_iter().flat_map(FromReader::ready) {
+    for batch in reps.into_iter().flat_map(FromReader::batches) {
         let t = Instant::now();
-        let mut missing: Vec<adjoin_query::Key> = rep
-            .1
+        let mut missing: Vec<adjoin_query::Key> = batch
             .iter()
+            .flat_map(|rep| &rep.1)
             .flat_map(|q| q.window_attrs())
             .filter(|k| have.binary_search(k).is_err())
             .collect();
@@ -712,7 +725,7 @@ fn lend(
             have.extend(missing);
             have.sort_unstable();
         }
-        got.push(rep);
+        got.extend(batch);
         busy += t.elapsed().as_secs_f64();
     }
     let t = Instant::now();
@@ -907,5 +920,43 @@ fn new_match(
                 consume: true,
             },
         ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use adjoin_query::parse;
+
+    /// The requests sent before the offers' side takes them come in one batch (one import
+    /// of the attributes they bound), each with its windows; later ones in later batches,
+    /// until the reader is done.
+    #[test]
+    fn requests_come_in_batches() {
+        let (tx, rx) = mpsc::channel();
+        let (share, index) = (WindowShare::default(), IndexOptions::default());
+        let ad = |t: &str| Arc::new(parse::classad(t).expect("ad"));
+        let mut batches = FromReader {
+            reps: rx,
+            share: &share,
+            index: &index,
+        }
+        .batches();
+        assert!(share.leave(), "the offers' side waits for requests");
+        let sent = [
+            (ad("[Requirements = TARGET.Memory > 1]"), None),
+            (ad("[Requirements = TARGET.Cpus > 1]"), Some(Vec::new())),
+        ];
+        for r in sent {
+            tx.send(r).expect("sent");
+        }
+        let first = batches.next().expect("a batch");
+        assert_eq!(first.len(), 2);
+        assert_eq!(first[0].1.len(), 1, "windows made for the one sent without");
+        assert!(first[1].1.is_empty(), "windows sent with it kept");
+        tx.send((ad("[]"), Some(Vec::new()))).expect("sent");
+        drop(tx);
+        assert_eq!(batches.next().map(|b| b.len()), Some(1));
+        assert!(batches.next().is_none(), "the reader is done");
     }
 }

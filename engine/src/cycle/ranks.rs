@@ -274,7 +274,8 @@ impl Ranker {
         }
         let sorted = Arc::clone(lists.sorted.get_or_insert_with(|| {
             // Every offer's rank, remembered where it may be.
-            let (mut entries, mut outside) = (Vec::new(), RoaringBitmap::new());
+            let (mut entries, mut outside) =
+                (Vec::with_capacity(offers.len()), RoaringBitmap::new());
             for (o, offer) in (0..).zip(offers) {
                 match remember(&mut rows, o, offer, rank, request, opts) {
                     Some(v) => entries.push((v, o)),

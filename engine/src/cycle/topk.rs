@@ -51,33 +51,46 @@ const NO_CLASS: u8 = u8::MAX;
 
 impl Sorted {
     /// The offers `(value, offer)` sorted best first, ties in load order; `outside` the others.
-    pub fn new(mut entries: Vec<(Value, AdId)>, outside: RoaringBitmap) -> Sorted {
-        match sort_keys(&entries) {
-            // One integer per value, ordered as the values are: a sort of plain pairs.
+    pub fn new(entries: Vec<(Value, AdId)>, outside: RoaringBitmap) -> Sorted {
+        let (entries, run_end) = match sort_keys(&entries) {
+            // One integer per value, ordered as the values are (equal exactly when they
+            // are): a sort of plain numbers (key descending, then offer, then place), the
+            // entries then moved into place.
             Some(keys) => {
-                let mut keyed: Vec<(i64, (Value, AdId))> = keys.into_iter().zip(entries).collect();
-                keyed.sort_unstable_by_key(|(k, (_, o))| (std::cmp::Reverse(*k), *o));
-                entries = keyed.into_iter().map(|(_, e)| e).collect();
+                let mut order: Vec<u128> = (keys.iter())
+                    .zip(&entries)
+                    .zip(0u32..)
+                    .map(|((&k, e), i)| {
+                        let descending = u64::MAX - ((k as u64) ^ (1 << 63));
+                        (u128::from(descending) << 64) | (u128::from(e.1) << 32) | u128::from(i)
+                    })
+                    .collect();
+                order.sort_unstable();
+                let mut slots: Vec<Option<(Value, AdId)>> = entries.into_iter().map(Some).collect();
+                let sorted: Vec<(Value, AdId)> = (order.iter())
+                    .filter_map(|&x| slots.get_mut(x as u32 as usize)?.take())
+                    .collect();
+                let key = |p: usize| order.get(p).map(|&x| (x >> 64) as u64);
+                let run_end = run_ends(order.len(), |p| key(p) != key(p + 1));
+                (sorted, run_end)
             }
-            None => entries.sort_by(|a, b| by_value(&a.0, &b.0).then(a.1.cmp(&b.1))),
-        }
+            None => {
+                let mut entries = entries;
+                entries.sort_by(|a, b| by_value(&a.0, &b.0).then(a.1.cmp(&b.1)));
+                let run_end = run_ends(entries.len(), |p| {
+                    match (entries.get(p), entries.get(p + 1)) {
+                        (Some(e), Some(next)) => by_value(&e.0, &next.0).is_ne(),
+                        _ => true,
+                    }
+                });
+                (entries, run_end)
+            }
+        };
         let n = entries.iter().map(|e| e.1 as usize + 1).max().unwrap_or(0);
         let mut position = vec![u32::MAX; n];
         for (p, e) in (0u32..).zip(&entries) {
             if let Some(x) = position.get_mut(e.1 as usize) {
                 *x = p;
-            }
-        }
-        let mut run_end = vec![0u32; entries.len()];
-        let mut end = entries.len() as u32;
-        for p in (0..entries.len()).rev() {
-            if let (Some(e), Some(next)) = (entries.get(p), entries.get(p + 1)) {
-                if by_value(&e.0, &next.0).is_ne() {
-                    end = p as u32 + 1;
-                }
-            }
-            if let Some(x) = run_end.get_mut(p) {
-                *x = end;
             }
         }
         Sorted {
@@ -139,6 +152,22 @@ fn sort_keys(entries: &[(Value, AdId)]) -> Option<Vec<i64>> {
         }
     };
     entries.iter().map(|(v, _)| key(v)).collect()
+}
+
+/// By place, of `len` places in order: the end of its run (the first place after it whose
+/// value differs), `last(p)` telling whether place `p` is the last of its run.
+fn run_ends(len: usize, last: impl Fn(usize) -> bool) -> Vec<u32> {
+    let mut run_end = vec![0u32; len];
+    let mut end = len as u32;
+    for p in (0..len).rev() {
+        if last(p) {
+            end = p as u32 + 1;
+        }
+        if let Some(x) = run_end.get_mut(p) {
+            *x = end;
+        }
+    }
+    run_end
 }
 
 /// `x` as an integer ordered as `f64::total_cmp` orders the doubles.
@@ -890,6 +919,54 @@ mod tests {
             ranks in prop::collection::vec(0usize..20, 120),
         ) {
             equal_to_naive(&pool_with(seed, n, &ranks, &[], &[], true))?;
+        }
+    }
+
+    /// A remembered rank value: integers (small, and beyond 2^53, which no key orders with
+    /// reals), reals (signed zeros, NaN), and what the vector counts as 0.
+    fn rank_value() -> impl Strategy<Value = adjoin_query::Value> {
+        use adjoin_query::Value;
+        prop_oneof![
+            (-3i64..4).prop_map(Value::Int),
+            prop_oneof![Just(i64::MAX), Just(i64::MIN), Just((1 << 53) + 1)].prop_map(Value::Int),
+            prop_oneof![Just(-0.0), Just(0.0), Just(1.5), Just(-2.0), Just(f64::NAN)]
+                .prop_map(Value::Real),
+            Just(Value::Bool(true)),
+            Just(Value::Undefined),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// The offers sorted by value are the entries sorted by value descending as the
+        /// docking vector compares them, ties in load order, and each place's run ends where
+        /// the value changes.
+        #[test]
+        fn sorted_orders_as_values_compare(
+            values in prop::collection::vec(rank_value(), 0..60),
+            shuffle in any::<u64>(),
+        ) {
+            use super::{by_value, Sorted};
+            let mut entries: Vec<(adjoin_query::Value, u32)> = values.into_iter().zip(0u32..).collect();
+            // Not in load order: the sort alone must put ties there.
+            let n = entries.len();
+            for i in (1..n).rev() {
+                entries.swap(i, (shuffle.rotate_left(i as u32) as usize) % (i + 1));
+            }
+            let mut want = entries.clone();
+            want.sort_by(|a, b| by_value(&a.0, &b.0).then(a.1.cmp(&b.1)));
+            let sorted = Sorted::new(entries, adjoin_index::RoaringBitmap::new());
+            let got: Vec<u32> = sorted.entries.iter().map(|e| e.1).collect();
+            let offers: Vec<u32> = want.iter().map(|e| e.1).collect();
+            prop_assert_eq!(got, offers);
+            for p in 0..n {
+                let end = (p + 1..n)
+                    .find(|&q| by_value(&want[q].0, &want[p].0).is_ne())
+                    .unwrap_or(n);
+                prop_assert_eq!(sorted.run_end[p] as usize, end, "place {}", p);
+                prop_assert_eq!(sorted.position[want[p].1 as usize] as usize, p);
+            }
         }
     }
 

@@ -692,9 +692,9 @@ impl OfferSide {
 
 /// The offers of a cycle searched through the Db's held index of their collection, lent
 /// ([`Db::lend_index`]): the attributes the requests' shapes bound imported there first (as
-/// the shapes' first requests come from the reader, `reps`, those come meanwhile imported in
-/// one pass), then the index lent. Returns the
-/// pool, the requests received, and the seconds spent on the index (not waiting for them).
+/// the shapes' first requests come from the reader, `reps`: those come meanwhile imported in
+/// one pass), then the index lent. Returns the pool, the requests received, and the seconds
+/// spent on the index (not waiting for them).
 fn lend(
     db: &Db,
     opts: &CycleOptions,

@@ -55,8 +55,11 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TryRecvError};
 use std::sync::Arc;
 
-/// Answers found ahead and not yet taken, at most.
-pub(crate) const AHEAD: usize = 32;
+/// Answers found ahead and not yet taken, at most. Heavy windows and heavy lists come in
+/// stretches: a thread far enough ahead through a light stretch is still ahead after a
+/// heavy one, instead of idling at the cap and then holding serving up. An answer holds a
+/// few of its window's offer sets: at 200,000 offers, 256 of them are some 30 MB.
+pub(crate) const AHEAD: usize = 256;
 
 /// A request's windows, and, for one window the index answers as it is, its answer.
 #[derive(Debug)]

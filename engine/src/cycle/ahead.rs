@@ -57,8 +57,9 @@ use std::sync::Arc;
 
 /// Answers found ahead and not yet taken, at most. Heavy windows and heavy lists come in
 /// stretches: a thread far enough ahead through a light stretch is still ahead after a
-/// heavy one, instead of idling at the cap and then holding serving up. An answer holds a
-/// few of its window's offer sets: at 200,000 offers, 256 of them are some 30 MB.
+/// heavy one, instead of idling at the cap and then holding serving up. An answer holds its
+/// window's offer sets (a few dense sets, more with disjuncts): at 200,000 offers the peak
+/// resident set grew by some 30 MB over 32 (session 17, docs/benchmarks.md).
 pub(crate) const AHEAD: usize = 256;
 
 /// A request's windows, and, for one window the index answers as it is, its answer.

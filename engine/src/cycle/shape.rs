@@ -102,8 +102,9 @@ pub fn plain(e: &Expr) -> bool {
 }
 
 /// An expression that reads nothing, whatever its literals: literals other than ads, lists
-/// of them, and signs or parentheses around them (`{ "carol", "frank" }`, `-1`). Two such
-/// expressions read the same names (none) of either side, though their values differ.
+/// of them, and unary operators or parentheses around them (`{ "carol", "frank" }`, `-1`).
+/// Two such expressions read the same names (none) of either side, though their values
+/// differ.
 pub fn inert(e: &Expr) -> bool {
     match e {
         Expr::Lit(v) => inert_value(v),

@@ -922,8 +922,8 @@ mod tests {
         }
     }
 
-    /// A remembered rank value: integers, reals (signed zeros, NaN), and what the vector
-    /// counts as 0.
+    /// A rank value: integers, reals (signed zeros and NaN, which remembered ranks never
+    /// hold, included), and values that are not numbers.
     fn rank_value() -> impl Strategy<Value = adjoin_query::Value> {
         use adjoin_query::Value;
         prop_oneof![

@@ -48,13 +48,29 @@ fn number(v: &Value) -> f64 {
     }
 }
 
-/// Compares two vectors lexicographically, componentwise as numbers (integers beyond 2^53
-/// compare exactly when both are integers).
+/// A component's exact value, where its double may not be: an integer as itself, an integral
+/// real as the integer it is, anything else 0 (such a value ties as a double with no number
+/// whose exact value differs).
+fn exact(v: &Value) -> i128 {
+    match v {
+        Value::Int(i) => i128::from(*i),
+        // Saturating: a real beyond i128 ties as a double with no integer.
+        Value::Real(r) if r.is_finite() && r.fract() == 0.0 => *r as i128,
+        _ => 0,
+    }
+}
+
+/// Compares two vectors lexicographically, componentwise as numbers: as doubles, and where
+/// the doubles are equal by exact value, so that integers beyond 2^53 compare exactly with
+/// each other and with reals, and the order is total (sorting by it cannot go wrong).
 pub fn cmp_vectors(a: &[Value], b: &[Value]) -> Ordering {
     for (x, y) in a.iter().zip(b) {
         let o = match (x, y) {
+            // What the general rule gives, without a double.
             (Value::Int(i), Value::Int(j)) => i.cmp(j),
-            _ => number(x).total_cmp(&number(y)),
+            _ => number(x)
+                .total_cmp(&number(y))
+                .then_with(|| exact(x).cmp(&exact(y))),
         };
         if o != Ordering::Equal {
             return o;
@@ -94,8 +110,76 @@ mod tests {
                 vec![rank_number(&Value::Real(0.0))],
                 Ordering::Equal,
             ),
+            // Beyond 2^53: the doubles tie, the exact values do not.
+            (
+                vec![Value::Int((1 << 53) + 1)],
+                vec![Value::Real(9_007_199_254_740_992.0)],
+                Ordering::Greater,
+            ),
+            (
+                vec![Value::Int(1 << 53)],
+                vec![Value::Real(9_007_199_254_740_992.0)],
+                Ordering::Equal,
+            ),
         ] {
             assert_eq!(cmp_vectors(&a, &b), want, "{a:?} {b:?}");
         }
+    }
+
+    /// Components near where doubles stop holding every integer, and the odd ones.
+    fn awkward() -> Vec<Value> {
+        let two53 = 1i64 << 53;
+        let mut vs: Vec<Value> = [
+            two53 - 1,
+            two53,
+            two53 + 1,
+            two53 + 2,
+            i64::MAX,
+            i64::MIN,
+            0,
+            1,
+        ]
+        .map(Value::Int)
+        .to_vec();
+        vs.extend(
+            [
+                two53 as f64,
+                (two53 + 2) as f64,
+                i64::MAX as f64,
+                i64::MIN as f64,
+                0.0,
+                -0.0,
+                0.5,
+                f64::NAN,
+                f64::INFINITY,
+                1e300,
+            ]
+            .map(Value::Real),
+        );
+        vs.push(Value::Bool(true));
+        vs
+    }
+
+    #[test]
+    fn the_order_is_total() {
+        let vs = awkward();
+        let cmp =
+            |a: &Value, b: &Value| cmp_vectors(std::slice::from_ref(a), std::slice::from_ref(b));
+        for a in &vs {
+            for b in &vs {
+                assert_eq!(cmp(a, b), cmp(b, a).reverse(), "{a:?} {b:?}");
+                for c in &vs {
+                    if cmp(a, b).is_le() && cmp(b, c).is_le() {
+                        assert!(cmp(a, c).is_le(), "{a:?} <= {b:?} <= {c:?}");
+                    }
+                }
+            }
+        }
+        // Sorted, every neighbour in order (the old rule made 2^53 + 1 equal to the real
+        // 2^53, and that real equal to 2^53, yet 2^53 + 1 above 2^53).
+        let mut many: Vec<Value> = (0..40).flat_map(|_| awkward()).collect();
+        many.reverse();
+        many.sort_by(cmp);
+        assert!(many.windows(2).all(|w| cmp(&w[0], &w[1]).is_le()));
     }
 }

@@ -15,7 +15,7 @@
 //! request with `Ports`) makes the request a cluster of its own, or, in an offer or dock
 //! expression, turns clustering off.
 
-use super::shape::{self, dynamic, inert, ByHash, Fx};
+use super::shape::{self, dynamic, literal, ByHash, Fx};
 use adjoin_index::units;
 use adjoin_query::eval::EvalOptions;
 use adjoin_query::refs::{ad_external_keys, internal_keys};
@@ -159,7 +159,7 @@ pub struct Roots {
 /// offers or the dock read the request in ways the analysis cannot follow.
 ///
 /// Offers alike in shape (the same attribute names in the same order, bound to the same
-/// expressions, the values of expressions that read nothing aside, [`inert`]) read the same
+/// expressions, the values of literals aside, [`literal`]: lists of them too) read the same
 /// names of the other side: each shape is analysed once.
 pub fn roots(offers: &[Arc<ClassAd>], dock: &[Expr], opts: &EvalOptions) -> Option<Roots> {
     let mut names: BTreeSet<Key> = ["requirements", "rank", "requestcount", "preferences"]
@@ -192,12 +192,13 @@ pub fn roots(offers: &[Arc<ClassAd>], dock: &[Expr], opts: &EvalOptions) -> Opti
     })
 }
 
-/// The hash of an offer's shape: its names in order, each with its expression unless inert.
+/// The hash of an offer's shape: its names in order, each with its expression unless a
+/// literal.
 fn offer_shape(o: &ClassAd) -> u64 {
     let mut h = Fx::default();
     for (n, e) in o.iter() {
         h.write_u32(n.key().0);
-        if inert(e) {
+        if literal(e) {
             h.write_u64(0);
         } else {
             h.write_u64(1);
@@ -211,7 +212,7 @@ fn offer_shape(o: &ClassAd) -> u64 {
 fn same_offer_shape(a: &ClassAd, b: &ClassAd) -> bool {
     a.len() == b.len()
         && a.iter().zip(b.iter()).all(|((n, x), (m, y))| {
-            n.key() == m.key() && (inert(x) && inert(y) || shape::same(x, y))
+            n.key() == m.key() && (literal(x) && literal(y) || shape::same(x, y))
         })
 }
 

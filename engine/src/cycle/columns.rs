@@ -9,8 +9,8 @@
 //! looked up while its attributes are at hand. A binding's ids are numbered in the order of
 //! the offers, the same for the same expression.
 
-use super::residual::{literal, target_reads};
-use super::shape::{ByHash, Fx};
+use super::residual::target_reads;
+use super::shape::{literal, ByHash, Fx};
 use adjoin_index::Bits;
 use adjoin_query::structural::{hash, same};
 use adjoin_query::{ClassAd, Expr, Key};

@@ -24,8 +24,8 @@
 //! offers out numbers no tuple.
 
 use super::columns::{Binding, Columns, Kind};
-use super::residual::{literal, pure_calls};
-use super::shape::{binds_alike, Bindings, ByHash, Fx};
+use super::residual::pure_calls;
+use super::shape::{binds_alike, literal, Bindings, ByHash, Fx};
 use adjoin_index::{AdId, Bits};
 use adjoin_query::eval::{one_side_match, requirements_key, EvalOptions};
 use adjoin_query::name::kw;

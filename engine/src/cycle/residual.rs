@@ -37,7 +37,7 @@
 //! checked one conjunct at a time ([`Split::rules_out`]).
 
 use super::columns::{Binding, Columns, Kind};
-use super::shape::{plain, ByHash, Fx};
+use super::shape::{literal, ByHash, Fx};
 use adjoin_index::profile::{AdOperands, PROFILE_CAP};
 use adjoin_index::{dpf, AdId, Bits};
 use adjoin_query::ast::BinOp;
@@ -146,14 +146,6 @@ pub(super) fn target_reads(e: &Expr, ad: &ClassAd, out: &mut Vec<Key>) -> bool {
         }),
         _ => None,
     })
-}
-
-/// A literal that reads nothing: [`plain`], or a list of such.
-pub(super) fn literal(e: &Expr) -> bool {
-    match e {
-        Expr::List(items) => items.iter().all(literal),
-        e => plain(e),
-    }
 }
 
 /// The operands of `e` under `op`, parentheses and nested runs of `op` looked through.

@@ -4,8 +4,8 @@
 //!
 //! Exactness: a request's matches depend on (a) what the offers read of it (the external
 //! references of every offer attribute, per matchable unit), (b) what `--dock` reads of it
-//! (`request.X`), (c) its own `Requirements`, `Rank`, `RequestCount` and `Preferences` (with what its values
-//! read of it), and (d) `--order-by`.
+//! (`request.X`), (c) its own `Requirements`, `Rank`, `RequestCount`, `Preferences` (with what
+//! its values read of it) and `PreferenceKeep`, and (d) `--order-by`.
 //! Those are the roots; a request's signature is the expression (or absence), compared
 //! structurally, of each root and, transitively, of every attribute of the request they read.
 //! Two requests with equal signatures evaluate alike against every offer, so they see the same
@@ -147,8 +147,9 @@ impl Clusters {
 }
 
 /// The request attributes every request's signature starts from: `Requirements`, `Rank`,
-/// `RequestCount`, what the offers read of the other side, and what `--dock` reads of the
-/// request.
+/// `RequestCount`, `Preferences`, `PreferenceKeep` (so that a request with a keep fraction
+/// never shares the shape of one without), what the offers read of the other side, and what
+/// `--dock` reads of the request.
 #[derive(Clone, Debug)]
 pub struct Roots {
     /// The names' keys, sorted.
@@ -162,9 +163,15 @@ pub struct Roots {
 /// expressions, the values of literals aside, [`literal`]: lists of them too) read the same
 /// names of the other side: each shape is analysed once.
 pub fn roots(offers: &[Arc<ClassAd>], dock: &[Expr], opts: &EvalOptions) -> Option<Roots> {
-    let mut names: BTreeSet<Key> = ["requirements", "rank", "requestcount", "preferences"]
-        .map(Key::of)
-        .into();
+    let mut names: BTreeSet<Key> = [
+        "requirements",
+        "rank",
+        "requestcount",
+        "preferences",
+        "preferencekeep",
+    ]
+    .map(Key::of)
+    .into();
     let ports = Key::of("ports");
     let mut shapes: ByHash<Vec<&ClassAd>> = ByHash::default();
     for o in offers {
@@ -900,6 +907,22 @@ mod tests {
         ] {
             assert!(names.contains(&Key::of(n)), "{n} in {names:?}");
         }
+    }
+
+    #[test]
+    fn a_keep_fraction_is_a_cluster_of_its_own() {
+        // Alike in everything else: without `PreferenceKeep` among the roots, the shapes made
+        // the last two share the first's cluster (and its whole list).
+        let offers = ["[Memory = 2; Requirements = TARGET.Mem < Memory]"];
+        let requests = [
+            "[Mem = 1]",
+            "[Mem = 1; PreferenceKeep = 0.4]",
+            "[Mem = 1; PreferenceKeep = 0.4]",
+            "[Mem = 1]",
+        ];
+        let (fast, slow) = both(&offers, &requests);
+        assert_eq!(fast, slow);
+        assert_eq!(canonical(&fast), [0, 1, 2, 0]);
     }
 
     #[test]

@@ -22,6 +22,7 @@ use adjoin_query::refs::{ad_external_keys, internal_keys};
 use adjoin_query::{ClassAd, Expr, Key, Name};
 use adjoin_storage::codec::CodecError;
 use adjoin_storage::RawAd;
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeSet, HashMap};
 use std::hash::Hasher;
 use std::sync::Arc;
@@ -232,8 +233,14 @@ fn same_offer_shape(a: &ClassAd, b: &ClassAd) -> bool {
 /// expressions), so a request read from the store is shaped without decoding it
 /// ([`Shapes::place`]). Requests of one shape have one signature (every attribute lookup the
 /// reference analysis makes finds the same expression in both), so clustering by shape and
-/// then by each shape's signature gives exactly the clusters of the signatures alone, with one
-/// signature computed per shape.
+/// then by each shape's signature gives exactly the clusters of the signatures alone, with at
+/// most one signature computed per shape.
+///
+/// A shape's signature is found only once something could share its cluster: a second
+/// request of the shape, or another shape binding the roots alike ([`roots_hash`]; requests
+/// of one signature bind every root alike). Until then the shape's one request has a cluster
+/// of its own whatever its signature, numbered as it would be had the signature been found
+/// at once. Where every request is distinct (a pool of diverse users), no signature is found.
 ///
 /// Requests of a shape with a signature are alike in everything the cycle reads of them, so
 /// only the first of them is kept (decoded): the first one's ad stands in for the others
@@ -257,6 +264,9 @@ pub struct Shapes {
     table: ByHash<Vec<u32>>,
     /// The exact signatures of the shapes' first requests (and of the unshaped requests).
     exact: Exact,
+    /// Shapes by the hash of their roots' bindings ([`roots_hash`]): the shape whose
+    /// signature is still to be found, if any (`None`: every such shape's has been).
+    alike: ByHash<Option<u32>>,
     /// Each request's ad, or the ad that stands in for it, in load order.
     ads: Vec<Arc<ClassAd>>,
     /// The names each encoded expression seen mentions ([`shape::names`]), literals aside.
@@ -306,6 +316,7 @@ impl Shapes {
             kinds: Vec::new(),
             table: ByHash::default(),
             exact: Exact::default(),
+            alike: ByHash::default(),
             ads: Vec::new(),
             mentions: HashMap::default(),
             bound: Vec::new(),
@@ -376,12 +387,16 @@ impl Shapes {
             })
         });
         let (s, ad, first) = match found {
-            Some(s) => match (self.kinds.get(s as usize), self.shapes.get(s as usize)) {
-                (Some(Kind::Shared(_)), Some((_, _, rep))) if self.stand_in => {
-                    (s, Arc::clone(rep), false)
+            Some(s) => {
+                // A second request: the shape's cluster may be shared from now on.
+                self.sign(s);
+                match (self.kinds.get(s as usize), self.shapes.get(s as usize)) {
+                    (Some(Kind::Shared(_)), Some((_, _, rep))) if self.stand_in => {
+                        (s, Arc::clone(rep), false)
+                    }
+                    _ => (s, decode(&mut self.decoded)?, false),
                 }
-                _ => (s, decode(&mut self.decoded)?, false),
-            },
+            }
             None => {
                 let ad = decode(&mut self.decoded)?;
                 let s = self.shapes.len() as u32;
@@ -391,15 +406,27 @@ impl Shapes {
                     .collect();
                 self.shapes.push((names, self.of.len(), Arc::clone(&ad)));
                 ids.push(s);
-                let (roots, order_by) = (&self.roots, self.order_by.as_ref());
-                self.kinds
-                    .push(match self.exact.cluster(&ad, roots, order_by, &self.opts) {
-                        (c, true) => Kind::Shared(c),
-                        (c, false) => Kind::Own {
-                            rep: self.of.len(),
-                            cluster: c,
-                        },
-                    });
+                let rep = self.of.len();
+                let kind = match self.alike.entry(roots_hash(&ad, &self.roots)) {
+                    Entry::Vacant(v) => {
+                        v.insert(Some(s));
+                        Kind::Pending {
+                            rep,
+                            cluster: self.exact.fresh(),
+                        }
+                    }
+                    Entry::Occupied(mut o) => {
+                        if let Some(p) = o.insert(None) {
+                            self.sign(p);
+                        }
+                        let (roots, order_by) = (&self.roots, self.order_by.as_ref());
+                        match self.exact.cluster(&ad, roots, order_by, &self.opts) {
+                            (c, true) => Kind::Shared(c),
+                            (cluster, false) => Kind::Own { rep, cluster },
+                        }
+                    }
+                };
+                self.kinds.push(kind);
                 (s, ad, true)
             }
         };
@@ -479,9 +506,41 @@ impl Shapes {
         Some(total)
     }
 
+    /// Finds the signature of shape `s` if it is still to be found, and clusters the shape by
+    /// it: its first request keeps the cluster it was given.
+    fn sign(&mut self, s: u32) {
+        let Some(&Kind::Pending { rep, cluster }) = self.kinds.get(s as usize) else {
+            return;
+        };
+        let Some((_, _, ad)) = self.shapes.get(s as usize) else {
+            return;
+        };
+        let (roots, order_by) = (&self.roots, self.order_by.as_ref());
+        let kind = match self
+            .exact
+            .signed(ad, Some(cluster), roots, order_by, &self.opts)
+        {
+            Some(c) => Kind::Shared(c),
+            None => Kind::Own { rep, cluster },
+        };
+        if let Some(k) = self.kinds.get_mut(s as usize) {
+            *k = kind;
+        }
+    }
+
     /// The clusters of the requests placed, and their ads (or the ads standing in for them),
     /// in load order.
     pub fn finish(mut self) -> (Clusters, Vec<Arc<ClassAd>>) {
+        // A request judged whole may share the cluster of a shape not yet signed.
+        let whole: Vec<u64> = (self.ads.iter().zip(&self.of))
+            .filter(|(_, s)| s.is_none())
+            .map(|(r, _)| roots_hash(r, &self.roots))
+            .collect();
+        for h in whole {
+            if let Some(&Some(p)) = self.alike.get(&h) {
+                self.sign(p);
+            }
+        }
         let (roots, order_by) = (&self.roots, self.order_by.as_ref());
         let of = self
             .ads
@@ -491,7 +550,11 @@ impl Shapes {
                 let shape = self.of.get(i).copied().flatten();
                 match shape.and_then(|s| self.kinds.get(s as usize)) {
                     Some(Kind::Shared(c)) => *c,
-                    Some(Kind::Own { rep, cluster }) if *rep == i => *cluster,
+                    Some(Kind::Own { rep, cluster } | Kind::Pending { rep, cluster })
+                        if *rep == i =>
+                    {
+                        *cluster
+                    }
                     // Not shaped, or no signature.
                     _ => self.exact.cluster(r, roots, order_by, &self.opts).0,
                 }
@@ -513,6 +576,8 @@ enum Kind {
     Shared(usize),
     /// Each in a cluster of its own (no signature): `rep`'s is `cluster`.
     Own { rep: usize, cluster: usize },
+    /// One request so far, `rep`, in `cluster`; its signature not yet found ([`Shapes::sign`]).
+    Pending { rep: usize, cluster: usize },
 }
 
 /// The exact signatures seen and the clusters they were given.
@@ -537,11 +602,29 @@ impl Exact {
         order_by: Option<&Expr>,
         opts: &EvalOptions,
     ) -> (usize, bool) {
-        let fresh = self.count;
-        let Some(sig) = signature(r, roots, order_by, opts) else {
-            self.count += 1;
-            return (fresh, false);
-        };
+        match self.signed(r, None, roots, order_by, opts) {
+            Some(c) => (c, true),
+            None => (self.fresh(), false),
+        }
+    }
+
+    /// A new cluster's number.
+    fn fresh(&mut self) -> usize {
+        self.count += 1;
+        self.count - 1
+    }
+
+    /// The cluster of `r`'s signature: that of a signature seen, or else `given` (a number
+    /// from [`Exact::fresh`]) or a new one; `None` when it has none (nothing numbered).
+    fn signed(
+        &mut self,
+        r: &Arc<ClassAd>,
+        given: Option<usize>,
+        roots: &Roots,
+        order_by: Option<&Expr>,
+        opts: &EvalOptions,
+    ) -> Option<usize> {
+        let sig = signature(r, roots, order_by, opts)?;
         let mut h = Fx::default();
         for &(k, e) in &sig {
             h.write_u32(k.0);
@@ -558,12 +641,32 @@ impl Exact {
             .iter()
             .find(|((rep, names), _)| shape::binds_alike(&sig, names, rep));
         if let Some(&(_, c)) = found {
-            return (c, true);
+            return Some(c);
         }
-        seen.push(((Arc::clone(r), sig.iter().map(|s| s.0).collect()), fresh));
-        self.count += 1;
-        (fresh, true)
+        let c = given.unwrap_or_else(|| {
+            self.count += 1;
+            self.count - 1
+        });
+        seen.push(((Arc::clone(r), sig.iter().map(|s| s.0).collect()), c));
+        Some(c)
     }
+}
+
+/// The hash of what `r` binds to each root: requests of one signature bind every root alike
+/// (the signature holds the roots), so they have one hash.
+fn roots_hash(r: &ClassAd, roots: &Roots) -> u64 {
+    let mut h = Fx::default();
+    for &k in &roots.keys {
+        h.write_u32(k.0);
+        match r.get_key(k) {
+            Some(e) => {
+                h.write_u8(1);
+                shape::hash(e, &mut h);
+            }
+            None => h.write_u8(0),
+        }
+    }
+    h.finish()
 }
 
 /// Adds the X of each `request.X` in `e` to `names`; false when `e` uses `request` otherwise.
@@ -923,6 +1026,76 @@ mod tests {
         let (fast, slow) = both(&offers, &requests);
         assert_eq!(fast, slow);
         assert_eq!(canonical(&fast), [0, 1, 2, 0]);
+    }
+
+    /// A request from choices of what shapes and signatures turn on: a root bound alike in
+    /// other words (`Mem`), a root (`Owner`), a name only mentioned (`Memory`, read of the
+    /// other side), a name the analysis cannot follow (`Q`), a keep fraction, ports.
+    fn drawn(c: [u8; 6]) -> String {
+        let mem = ["Mem = 1", "Mem = 1.0", "Mem = 2"][usize::from(c[0] % 3)];
+        let owner = ["", "Owner = \"a\"", "Owner = \"b\""][usize::from(c[1] % 3)];
+        let memory = ["", "Memory = 5", "Memory = 6"][usize::from(c[2] % 3)];
+        let rank =
+            ["", "Rank = Q; Q = random()", "Rank = Mem", "Q = random()"][usize::from(c[3] % 4)];
+        let keep = ["", "PreferenceKeep = 0.5"][usize::from(c[4] % 2)];
+        let ports = ["", "Ports = {[A = 1]}"][usize::from(c[5].is_multiple_of(5))];
+        let parts = [
+            mem,
+            owner,
+            memory,
+            rank,
+            keep,
+            ports,
+            "Requirements = TARGET.Memory >= Mem",
+        ];
+        let body: Vec<&str> = parts.into_iter().filter(|p| !p.is_empty()).collect();
+        format!("[{}]", body.join("; "))
+    }
+
+    #[test]
+    fn a_request_judged_whole_joins_a_shape_not_yet_signed() {
+        let offers = ads(&["[Memory = 2; Requirements = TARGET.Mem <= Memory]"]);
+        let opts = EvalOptions::default();
+        let roots = roots(&offers, &[], &opts).expect("roots");
+        let mut shapes = Shapes::new(&roots, None, &opts);
+        let same = ads(&["[Mem = 1; Requirements = TARGET.Memory >= Mem]"; 2]);
+        for (r, shaped) in same.iter().zip([true, false]) {
+            let encoded: Vec<(Key, Vec<u8>)> = r
+                .iter()
+                .map(|(n, e)| (n.key(), adjoin_storage::codec::encode(e).expect("encode")))
+                .collect();
+            let mut attrs: Vec<(Key, &[u8])> =
+                encoded.iter().map(|(k, b)| (*k, b.as_slice())).collect();
+            let placed: Result<_, std::convert::Infallible> =
+                shapes.place(&mut attrs, shaped, |_| Ok(Arc::clone(r)));
+            assert!(placed.is_ok());
+        }
+        let (clusters, _) = shapes.finish();
+        assert_eq!(clusters.of, [0, 0]);
+        assert_eq!(clusters.len(), 1);
+    }
+
+    proptest::proptest! {
+        /// Shapes whose signatures are found only where a cluster may be shared partition the
+        /// requests as their signatures alone do, every cluster number used.
+        #[test]
+        fn lazy_signatures_cluster_as_signatures_alone(
+            drawn_requests in proptest::collection::vec(proptest::array::uniform6(0u8..12), 1..40),
+        ) {
+            let texts: Vec<String> = drawn_requests.iter().map(|&c| drawn(c)).collect();
+            let requests = ads(&texts.iter().map(String::as_str).collect::<Vec<_>>());
+            let offers = ads(&["[Memory = 2; Requirements = TARGET.Mem <= Memory; Rank = TARGET.Owner == \"a\"]"]);
+            let opts = EvalOptions::default();
+            let roots = roots(&offers, &[], &opts).expect("roots");
+            let fast = Clusters::from_roots(&requests, &roots, None, &opts);
+            let mut exact = Exact::default();
+            let slow: Vec<usize> = requests
+                .iter()
+                .map(|r| exact.cluster(r, &roots, None, &opts).0)
+                .collect();
+            proptest::prop_assert_eq!(canonical(&fast.of), canonical(&slow));
+            proptest::prop_assert_eq!(fast.len(), exact.count);
+        }
     }
 
     #[test]

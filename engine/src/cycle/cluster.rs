@@ -240,7 +240,8 @@ fn same_offer_shape(a: &ClassAd, b: &ClassAd) -> bool {
 /// request of the shape, or another shape binding the roots alike ([`roots_hash`]; requests
 /// of one signature bind every root alike). Until then the shape's one request has a cluster
 /// of its own whatever its signature, numbered as it would be had the signature been found
-/// at once. Where every request is distinct (a pool of diverse users), no signature is found.
+/// at once. Where no two requests share a shape or bind the roots alike (a pool of diverse
+/// users, differing in what the offers read of them), no signature is found.
 ///
 /// Requests of a shape with a signature are alike in everything the cycle reads of them, so
 /// only the first of them is kept (decoded): the first one's ad stands in for the others
@@ -262,10 +263,12 @@ pub struct Shapes {
     kinds: Vec<Kind>,
     /// Shapes by hash.
     table: ByHash<Vec<u32>>,
-    /// The exact signatures of the shapes' first requests (and of the unshaped requests).
+    /// The exact signatures of the first requests of the shapes signed so far (and of the
+    /// unshaped requests).
     exact: Exact,
-    /// Shapes by the hash of their roots' bindings ([`roots_hash`]): the shape whose
-    /// signature is still to be found, if any (`None`: every such shape's has been).
+    /// Shapes by the hash of their roots' bindings ([`roots_hash`]): the first shape of a
+    /// hash while it is the only one (it may have been signed since, by a second request of
+    /// it), `None` once another came (every shape of the hash signed).
     alike: ByHash<Option<u32>>,
     /// Each request's ad, or the ad that stands in for it, in load order.
     ads: Vec<Arc<ClassAd>>,
@@ -520,7 +523,12 @@ impl Shapes {
             .exact
             .signed(ad, Some(cluster), roots, order_by, &self.opts)
         {
-            Some(c) => Kind::Shared(c),
+            Some(c) => {
+                // No shape signed before binds the roots as this one does (it would have
+                // signed this one as it came), so none has its signature.
+                debug_assert_eq!(c, cluster, "a shape signed late keeps its number");
+                Kind::Shared(c)
+            }
             None => Kind::Own { rep, cluster },
         };
         if let Some(k) = self.kinds.get_mut(s as usize) {
@@ -531,9 +539,10 @@ impl Shapes {
     /// The clusters of the requests placed, and their ads (or the ads standing in for them),
     /// in load order.
     pub fn finish(mut self) -> (Clusters, Vec<Arc<ClassAd>>) {
-        // A request judged whole may share the cluster of a shape not yet signed.
+        // A request judged whole may share the cluster of a shape not yet signed, unless it
+        // can have no signature.
         let whole: Vec<u64> = (self.ads.iter().zip(&self.of))
-            .filter(|(_, s)| s.is_none())
+            .filter(|(r, s)| s.is_none() && !unsigned(r))
             .map(|(r, _)| roots_hash(r, &self.roots))
             .collect();
         for h in whole {
@@ -555,7 +564,9 @@ impl Shapes {
                     {
                         *cluster
                     }
-                    // Not shaped, or no signature.
+                    // The shape has no signature: each request a cluster of its own.
+                    Some(Kind::Own { .. }) => self.exact.fresh(),
+                    // Not shaped.
                     _ => self.exact.cluster(r, roots, order_by, &self.opts).0,
                 }
             })
@@ -652,6 +663,12 @@ impl Exact {
     }
 }
 
+/// Whether `r` has no signature whatever it binds: ports, and a keep fraction (applied to
+/// the list as made for one request), make a request a cluster of its own.
+fn unsigned(r: &ClassAd) -> bool {
+    r.get("Ports").is_some() || r.get("PreferenceKeep").is_some()
+}
+
 /// The hash of what `r` binds to each root: requests of one signature bind every root alike
 /// (the signature holds the roots), so they have one hash.
 fn roots_hash(r: &ClassAd, roots: &Roots) -> u64 {
@@ -698,16 +715,14 @@ fn dock_reads(e: &Expr, names: &mut BTreeSet<Key>) -> bool {
 
 /// The expression (or absence) of each attribute of `r` that `roots`, `order_by` and its
 /// preferences' values lead to, sorted by key; `None` when one of them reads in ways the
-/// analysis cannot follow (or nests past its depth), or `r` has ports.
+/// analysis cannot follow (or nests past its depth), or `r` is [`unsigned`].
 fn signature<'a>(
     r: &'a ClassAd,
     roots: &Roots,
     order_by: Option<&Expr>,
     opts: &EvalOptions,
 ) -> Option<Vec<(Key, Option<&'a Expr>)>> {
-    // Ports, and a keep fraction (applied to the list as made for one request), make a
-    // request a cluster of its own.
-    if r.get("Ports").is_some() || r.get("PreferenceKeep").is_some() {
+    if unsigned(r) {
         return None;
     }
     // What the preferences' values read of the request, as expressions of it.
@@ -716,6 +731,8 @@ fn signature<'a>(
         .flatten();
     let values = prefs.iter().flat_map(|p| p.vars.iter().map(|v| &v.value));
     let mut keys = internal_keys(r, &roots.keys, order_by.into_iter().chain(values), opts)?;
+    // Every root, bound or not: requests of one signature bind the roots alike, which
+    // `Shapes` relies on ([`roots_hash`]).
     keys.extend_from_slice(&roots.keys);
     keys.sort_unstable();
     keys.dedup();
@@ -1028,10 +1045,11 @@ mod tests {
         assert_eq!(canonical(&fast), [0, 1, 2, 0]);
     }
 
-    /// A request from choices of what shapes and signatures turn on: a root bound alike in
-    /// other words (`Mem`), a root (`Owner`), a name only mentioned (`Memory`, read of the
-    /// other side), a name the analysis cannot follow (`Q`), a keep fraction, ports.
-    fn drawn(c: [u8; 6]) -> String {
+    /// A request from choices of what shapes and signatures turn on: a root whose values
+    /// are equal but written differently (`Mem = 1`, `Mem = 1.0`, which `same` tells apart),
+    /// a root (`Owner`), a name only mentioned (`Memory`, read of the other side), a name the
+    /// analysis cannot follow (`Q`), a keep fraction, ports.
+    fn drawn(c: &[u8]) -> String {
         let mem = ["Mem = 1", "Mem = 1.0", "Mem = 2"][usize::from(c[0] % 3)];
         let owner = ["", "Owner = \"a\"", "Owner = \"b\""][usize::from(c[1] % 3)];
         let memory = ["", "Memory = 5", "Memory = 6"][usize::from(c[2] % 3)];
@@ -1052,14 +1070,15 @@ mod tests {
         format!("[{}]", body.join("; "))
     }
 
-    #[test]
-    fn a_request_judged_whole_joins_a_shape_not_yet_signed() {
-        let offers = ads(&["[Memory = 2; Requirements = TARGET.Mem <= Memory]"]);
-        let opts = EvalOptions::default();
-        let roots = roots(&offers, &[], &opts).expect("roots");
-        let mut shapes = Shapes::new(&roots, None, &opts);
-        let same = ads(&["[Mem = 1; Requirements = TARGET.Memory >= Mem]"; 2]);
-        for (r, shaped) in same.iter().zip([true, false]) {
+    /// The clusters of `requests` as [`Shapes`] makes them, those marked whole placed as if
+    /// they could not be shaped.
+    fn shaped(
+        requests: &[(Arc<ClassAd>, bool)],
+        roots: &Roots,
+        order_by: Option<&Expr>,
+    ) -> Clusters {
+        let mut shapes = Shapes::new(roots, order_by, &EvalOptions::default());
+        for (r, whole) in requests {
             let encoded: Vec<(Key, Vec<u8>)> = r
                 .iter()
                 .map(|(n, e)| (n.key(), adjoin_storage::codec::encode(e).expect("encode")))
@@ -1067,31 +1086,52 @@ mod tests {
             let mut attrs: Vec<(Key, &[u8])> =
                 encoded.iter().map(|(k, b)| (*k, b.as_slice())).collect();
             let placed: Result<_, std::convert::Infallible> =
-                shapes.place(&mut attrs, shaped, |_| Ok(Arc::clone(r)));
+                shapes.place(&mut attrs, !whole, |_| Ok(Arc::clone(r)));
             assert!(placed.is_ok());
         }
-        let (clusters, _) = shapes.finish();
+        shapes.finish().0
+    }
+
+    /// A request that cannot be shaped (judged whole at the end) still joins the cluster of
+    /// a shape whose signature was not yet found.
+    #[test]
+    fn a_request_judged_whole_joins_a_shape_not_yet_signed() {
+        let offers = ads(&["[Memory = 2; Requirements = TARGET.Mem <= Memory]"]);
+        let roots = roots(&offers, &[], &EvalOptions::default()).expect("roots");
+        let same = ads(&["[Mem = 1; Requirements = TARGET.Memory >= Mem]"; 2]);
+        let requests: Vec<(Arc<ClassAd>, bool)> = same.into_iter().zip([false, true]).collect();
+        let clusters = shaped(&requests, &roots, None);
         assert_eq!(clusters.of, [0, 0]);
         assert_eq!(clusters.len(), 1);
     }
 
     proptest::proptest! {
         /// Shapes whose signatures are found only where a cluster may be shared partition the
-        /// requests as their signatures alone do, every cluster number used.
+        /// requests as their signatures alone do, every cluster number used: with requests
+        /// judged whole among them, and with an order that reads the requests (or one the
+        /// analysis cannot follow, so that no request stands in for another).
         #[test]
         fn lazy_signatures_cluster_as_signatures_alone(
-            drawn_requests in proptest::collection::vec(proptest::array::uniform6(0u8..12), 1..40),
+            drawn_requests in proptest::collection::vec(proptest::collection::vec(0u8..12, 7), 1..40),
+            order in 0usize..4,
         ) {
-            let texts: Vec<String> = drawn_requests.iter().map(|&c| drawn(c)).collect();
-            let requests = ads(&texts.iter().map(String::as_str).collect::<Vec<_>>());
+            let requests: Vec<(Arc<ClassAd>, bool)> = drawn_requests
+                .iter()
+                .map(|c| {
+                    let ad = parse::classad(&drawn(c)).expect("ad");
+                    (Arc::new(ad), c[6].is_multiple_of(4))
+                })
+                .collect();
             let offers = ads(&["[Memory = 2; Requirements = TARGET.Mem <= Memory; Rank = TARGET.Owner == \"a\"]"]);
             let opts = EvalOptions::default();
             let roots = roots(&offers, &[], &opts).expect("roots");
-            let fast = Clusters::from_roots(&requests, &roots, None, &opts);
+            let order_by = [None, Some("Memory"), Some("Q"), Some("random()")][order]
+                .map(|o| parse::expr(o).expect("order"));
+            let fast = shaped(&requests, &roots, order_by.as_ref());
             let mut exact = Exact::default();
             let slow: Vec<usize> = requests
                 .iter()
-                .map(|r| exact.cluster(r, &roots, None, &opts).0)
+                .map(|(r, _)| exact.cluster(r, &roots, order_by.as_ref(), &opts).0)
                 .collect();
             proptest::prop_assert_eq!(canonical(&fast.of), canonical(&slow));
             proptest::prop_assert_eq!(fast.len(), exact.count);

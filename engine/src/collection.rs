@@ -43,20 +43,26 @@ pub struct Collection {
     pub damaged: Vec<DbError>,
 }
 
+/// The ads [`Collection::scan_marked`] passes on at a time.
+const RUN: usize = 512;
+
 impl Collection {
     /// Reads the live ads of `coll` with one scan, in load order.
     pub fn scan(db: &Db, coll: &str) -> Result<Collection, CollectionError> {
-        Ok(Collection::scan_marked(db, coll)?.0)
+        Ok(Collection::scan_marked(db, coll, |_| {})?.0)
     }
 
     /// [`Collection::scan`], with each ad's `(seq, revision)` by position (what a held index
-    /// knows it by).
+    /// knows it by); `each_run` is given the ads read, [`RUN`] at a time as they come (the
+    /// last run shorter, perhaps empty).
     pub(crate) fn scan_marked(
         db: &Db,
         coll: &str,
+        mut each_run: impl FnMut(&[Arc<ClassAd>]),
     ) -> Result<(Collection, Vec<(u64, u64)>), CollectionError> {
         let mut c = Collection::default();
         let mut marks = Vec::new();
+        let mut given = 0;
         for ad in db.scan(coll)? {
             match ad {
                 Ok(ad) => {
@@ -66,10 +72,15 @@ impl Collection {
                     marks.push((ad.header.seq, ad.revision));
                     c.ids.push(ad.header.id);
                     c.ads.push(Arc::new(ad.ad));
+                    if c.ads.len() - given == RUN {
+                        each_run(c.ads.get(given..).unwrap_or_default());
+                        given = c.ads.len();
+                    }
                 }
                 Err(e) => c.damaged.push(e.into()),
             }
         }
+        each_run(c.ads.get(given..).unwrap_or_default());
         Ok((c, marks))
     }
 
@@ -136,6 +147,27 @@ mod tests {
 
     fn ad(text: &str) -> Arc<ClassAd> {
         Arc::new(parse::classad(text).expect("ad"))
+    }
+
+    #[test]
+    fn runs_pass_on_every_ad_once_in_order() {
+        for n in [0, 1, RUN - 1, RUN, RUN + 1, 2 * RUN + 7] {
+            let db = Db::open_in_memory().expect("db");
+            let text: String = (0..n).map(|i| format!("[Name = \"m{i}\"]\n")).collect();
+            db.load_text("m", "m.ads", &text, &LoadOptions::default())
+                .expect("load");
+            let mut runs: Vec<Arc<ClassAd>> = Vec::new();
+            let mut lens = Vec::new();
+            let (c, marks) = Collection::scan_marked(&db, "m", |run| {
+                lens.push(run.len());
+                runs.extend(run.iter().cloned());
+            })
+            .expect("scan");
+            assert_eq!((c.len(), marks.len()), (n, n));
+            assert!(runs.iter().zip(&c.ads).all(|(a, b)| Arc::ptr_eq(a, b)));
+            assert_eq!(runs.len(), n, "{lens:?}");
+            assert!(lens.iter().all(|&l| l <= RUN), "{lens:?}");
+        }
     }
 
     #[test]

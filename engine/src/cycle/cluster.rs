@@ -158,46 +158,81 @@ pub struct Roots {
 }
 
 /// The [`Roots`] of a cycle over `offers` with these `dock` expressions; `None` when the
-/// offers or the dock read the request in ways the analysis cannot follow.
+/// offers or the dock read the request in ways the analysis cannot follow ([`RootsFinder`],
+/// all the offers at once).
+pub fn roots(offers: &[Arc<ClassAd>], dock: &[Expr], opts: &EvalOptions) -> Option<Roots> {
+    let mut finder = RootsFinder::default();
+    finder.add(offers, opts);
+    finder.finish(dock)
+}
+
+/// The [`Roots`] of a cycle found from its offers a run at a time, as they are read.
 ///
 /// Offers alike in shape (the same attribute names in the same order, bound to the same
 /// expressions, the values of literals aside, [`literal`]: lists of them too) read the same
 /// names of the other side: each shape is analysed once.
-pub fn roots(offers: &[Arc<ClassAd>], dock: &[Expr], opts: &EvalOptions) -> Option<Roots> {
-    let mut names: BTreeSet<Key> = [
-        "requirements",
-        "rank",
-        "requestcount",
-        "preferences",
-        "preferencekeep",
-    ]
-    .map(Key::of)
-    .into();
-    let ports = Key::of("ports");
-    let mut shapes: ByHash<Vec<&ClassAd>> = ByHash::default();
-    for o in offers {
-        if o.get_key(ports).is_none() {
-            let seen = shapes.entry(offer_shape(o)).or_default();
-            if seen.iter().any(|s| same_offer_shape(s, o)) {
-                continue;
-            }
-            seen.push(o);
+#[derive(Debug)]
+pub struct RootsFinder {
+    /// The names found so far; `None` once an offer reads in ways the analysis cannot follow.
+    names: Option<BTreeSet<Key>>,
+    /// An offer of each shape analysed, by the shape's hash.
+    shapes: ByHash<Vec<Arc<ClassAd>>>,
+    ports: Key,
+}
+
+impl Default for RootsFinder {
+    fn default() -> RootsFinder {
+        let names = [
+            "requirements",
+            "rank",
+            "requestcount",
+            "preferences",
+            "preferencekeep",
+        ];
+        RootsFinder {
+            names: Some(names.map(Key::of).into()),
+            shapes: ByHash::default(),
+            ports: Key::of("ports"),
         }
-        for u in units(o) {
-            if u.ad.iter().any(|(_, e)| dynamic(e)) {
+    }
+}
+
+impl RootsFinder {
+    /// Adds what the next `offers` read of the other side.
+    pub fn add(&mut self, offers: &[Arc<ClassAd>], opts: &EvalOptions) {
+        for o in offers {
+            let Some(names) = self.names.as_mut() else {
+                return;
+            };
+            if o.get_key(self.ports).is_none() {
+                let seen = self.shapes.entry(offer_shape(o)).or_default();
+                if seen.iter().any(|s| same_offer_shape(s, o)) {
+                    continue;
+                }
+                seen.push(Arc::clone(o));
+            }
+            for u in units(o) {
+                if u.ad.iter().any(|(_, e)| dynamic(e)) {
+                    self.names = None;
+                    break;
+                }
+                names.extend(ad_external_keys(&u.ad, opts));
+            }
+        }
+    }
+
+    /// The roots of the offers added, with these `dock` expressions.
+    pub fn finish(self, dock: &[Expr]) -> Option<Roots> {
+        let mut names = self.names?;
+        for e in dock {
+            if dynamic(e) || !dock_reads(e, &mut names) {
                 return None;
             }
-            names.extend(ad_external_keys(&u.ad, opts));
         }
+        Some(Roots {
+            keys: names.into_iter().collect(),
+        })
     }
-    for e in dock {
-        if dynamic(e) || !dock_reads(e, &mut names) {
-            return None;
-        }
-    }
-    Some(Roots {
-        keys: names.into_iter().collect(),
-    })
 }
 
 /// The hash of an offer's shape: its names in order, each with its expression unless a
@@ -1135,6 +1170,33 @@ mod tests {
                 .collect();
             proptest::prop_assert_eq!(canonical(&fast.of), canonical(&slow));
             proptest::prop_assert_eq!(fast.len(), exact.count);
+        }
+    }
+
+    #[test]
+    fn roots_found_a_run_at_a_time_are_those_of_all_at_once() {
+        let offers = ads(&[
+            "[Memory = 1; Requirements = TARGET.Mem <= Memory]",
+            "[Memory = 2; Requirements = TARGET.Mem <= Memory]",
+            "[Requirements = TARGET.Owner == \"a\"; Rank = TARGET.Prio]",
+            "[Owners = {\"a\", \"b\"}; Requirements = member(TARGET.Owner, Owners)]",
+            "[Owners = {\"c\"}; Requirements = member(TARGET.Owner, Owners)]",
+            "[Requirements = TARGET.Group =!= undefined]",
+            "[Requirements = eval(TARGET.Expr)]",
+        ]);
+        let opts = EvalOptions::default();
+        let dock = [parse::expr("request.Weight").expect("dock")];
+        for upto in [offers.len() - 1, offers.len()] {
+            let all = roots(&offers[..upto], &dock, &opts).map(|r| r.keys);
+            for run in 1..=upto {
+                let mut finder = RootsFinder::default();
+                for part in offers[..upto].chunks(run) {
+                    finder.add(part, &opts);
+                }
+                assert_eq!(finder.finish(&dock).map(|r| r.keys), all, "{upto} by {run}");
+            }
+            // Without the offer the analysis cannot follow, the names each offer reads.
+            assert_eq!(all.is_some(), upto < offers.len());
         }
     }
 

@@ -75,7 +75,7 @@ pub(crate) mod vector;
 
 pub(crate) use share::WindowShare;
 
-use self::cluster::{roots, Clusters, Roots, Shapes};
+use self::cluster::{Clusters, Roots, RootsFinder, Shapes};
 use self::dock::Dock;
 pub use self::group::GROUP;
 use self::group::{Group, Writer};
@@ -426,13 +426,15 @@ pub(crate) fn read_requests(
         share,
         index: &opts.index,
     };
+    let mut finder = RootsFinder::default();
     let scan = store.scan_with(coll, |_, header, raw| {
-        if let Waiting::Roots(_) = reader.state {
-            if let Some(got) = match roots.try_recv() {
-                Ok(r) => Some(r.found(opts, eval)),
-                Err(mpsc::TryRecvError::Empty) => None,
+        while let Waiting::Roots(_) = reader.state {
+            let got = match roots.try_recv() {
+                Ok(r) => r.found(&mut finder, opts, eval),
+                Err(mpsc::TryRecvError::Empty) => break,
                 Err(mpsc::TryRecvError::Disconnected) => Some(None),
-            } {
+            };
+            if let Some(got) = got {
                 reader.start(store, coll, got, opts, eval);
             }
         }
@@ -444,10 +446,15 @@ pub(crate) fn read_requests(
             damaged.push(e.into());
         }
     }
-    if let Waiting::Roots(_) = reader.state {
+    while let Waiting::Roots(_) = reader.state {
         // Read before the offers were: the roots (or none, if the offers' side failed).
-        let got = roots.recv().ok().and_then(|r| r.found(opts, eval));
-        reader.start(store, coll, got, opts, eval);
+        let got = match roots.recv() {
+            Ok(r) => r.found(&mut finder, opts, eval),
+            Err(_) => Some(None),
+        };
+        if let Some(got) = got {
+            reader.start(store, coll, got, opts, eval);
+        }
     }
     reader.damaged.extend(damaged);
     let Reader {
@@ -553,17 +560,29 @@ type ToRequests<'a> = (mpsc::Sender<RootsFrom>, FromReader<'a>);
 pub(crate) enum RootsFrom {
     /// The roots found (`None`: none, clustering is off).
     Found(Option<Roots>),
-    /// The offers read, for the reader to find the roots of ([`roots`]) while the offers'
-    /// side goes on to index them: the reader would wait for them idle.
+    /// The next offers read, for the reader to find the roots in ([`RootsFinder`]) while the
+    /// offers' side reads on, then indexes them: the reader would wait for them idle.
     Offers(Vec<Arc<ClassAd>>),
+    /// Every offer has been sent.
+    Read,
 }
 
 impl RootsFrom {
-    /// The roots (`None`: none).
-    fn found(self, opts: &CycleOptions, eval: &EvalOptions) -> Option<Roots> {
+    /// The roots once they are known (`Some(None)`: there are none), from the offers given
+    /// to `finder` so far.
+    fn found(
+        self,
+        finder: &mut RootsFinder,
+        opts: &CycleOptions,
+        eval: &EvalOptions,
+    ) -> Option<Option<Roots>> {
         match self {
-            RootsFrom::Found(r) => r,
-            RootsFrom::Offers(offers) => roots(&offers, &opts.dock, eval),
+            RootsFrom::Found(r) => Some(r),
+            RootsFrom::Offers(offers) => {
+                finder.add(&offers, eval);
+                None
+            }
+            RootsFrom::Read => Some(std::mem::take(finder).finish(&opts.dock)),
         }
     }
 }
@@ -635,13 +654,18 @@ impl OfferSide {
         requests: Option<ToRequests<'_>>,
     ) -> Result<OfferSide, CycleError> {
         let t = Instant::now();
-        let (offers, marks) = Collection::scan_marked(db, &opts.offers)?;
+        let (roots_to, reps) = requests.unzip();
+        // Runs of offers go to the reader as they are read; a reader gone has failed, and
+        // its error is the cycle's.
+        let (offers, marks) = Collection::scan_marked(db, &opts.offers, |run| {
+            if let Some(to) = &roots_to {
+                let _ = to.send(RootsFrom::Offers(run.to_vec()));
+            }
+        })?;
+        if let Some(to) = &roots_to {
+            let _ = to.send(RootsFrom::Read);
+        }
         let scan = t.elapsed().as_secs_f64();
-        let reps = requests.map(|(roots_to, reps)| {
-            // A reader gone has failed; its error is the cycle's.
-            let _ = roots_to.send(RootsFrom::Offers(offers.ads.clone()));
-            reps
-        });
         let mut lap = Instant::now();
         let mut dock = Dock::for_offers(opts.dock.clone(), &offers.ads);
         let mut partitionable: Vec<bool> = offers

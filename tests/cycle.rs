@@ -426,6 +426,36 @@ fn an_order_the_analysis_cannot_follow_still_orders_each_request() {
     }
 }
 
+/// The offers' side hands its offers to the requests' reader in runs: the roots come from
+/// every run, not the first alone (an offer past the first run reading `Site` splits the
+/// requests by it), and an offer the analysis cannot follow in the first run turns
+/// clustering off whatever comes after.
+#[test]
+fn offers_past_the_first_run_count_for_the_roots() {
+    let plain = |i: usize| format!("Memory = {i}; Requirements = TARGET.Mem <= Memory");
+    let late = "Memory = 1000; Requirements = TARGET.Mem <= Memory && TARGET.Site == \"x\"";
+    let requests: Vec<String> = (0..6)
+        .map(|i| {
+            let site = if i % 2 == 0 { "x" } else { "y" };
+            format!("Mem = 1; Site = \"{site}\"; Requirements = TARGET.Memory >= Mem; Rank = TARGET.Memory")
+        })
+        .collect();
+    let mut offers: Vec<String> = (0..700).map(plain).collect();
+    offers.extend([late; 3].map(str::to_owned));
+    let db = pool(&offers, &requests);
+    let clustered = run(&db, dry_run(None, &[], false, false));
+    let uncached = run(&db, dry_run(None, &[], false, true));
+    assert_eq!(clustered.matches, uncached.matches);
+    assert_eq!(clustered.clusters, 2);
+    let mut offers = vec!["Memory = 1; Requirements = eval(\"TARGET.Mem\") <= Memory".to_owned()];
+    offers.extend((0..700).map(plain));
+    let db = pool(&offers, &requests);
+    assert_eq!(
+        run(&db, dry_run(None, &[], false, false)).clusters,
+        requests.len()
+    );
+}
+
 #[test]
 fn clusters_on_the_dissertation_model() {
     // Every job of the model has its own real MemoryReqs: as many clusters as jobs.

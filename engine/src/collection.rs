@@ -54,7 +54,7 @@ impl Collection {
 
     /// [`Collection::scan`], with each ad's `(seq, revision)` by position (what a held index
     /// knows it by); `each_run` is given the ads read, [`RUN`] at a time as they come (the
-    /// last run shorter, perhaps empty).
+    /// last run shorter).
     pub(crate) fn scan_marked(
         db: &Db,
         coll: &str,
@@ -80,7 +80,9 @@ impl Collection {
                 Err(e) => c.damaged.push(e.into()),
             }
         }
-        each_run(c.ads.get(given..).unwrap_or_default());
+        if given < c.ads.len() {
+            each_run(c.ads.get(given..).unwrap_or_default());
+        }
         Ok((c, marks))
     }
 
@@ -166,7 +168,11 @@ mod tests {
             assert_eq!((c.len(), marks.len()), (n, n));
             assert!(runs.iter().zip(&c.ads).all(|(a, b)| Arc::ptr_eq(a, b)));
             assert_eq!(runs.len(), n, "{lens:?}");
-            assert!(lens.iter().all(|&l| l <= RUN), "{lens:?}");
+            // Whole runs, then what is left (if anything).
+            let whole = vec![RUN; n / RUN];
+            assert_eq!(lens.get(..whole.len()), Some(&whole[..]), "{lens:?}");
+            let rest = lens.get(whole.len()..).unwrap_or_default();
+            assert_eq!(rest, &[n % RUN][..usize::from(n % RUN > 0)], "{lens:?}");
         }
     }
 

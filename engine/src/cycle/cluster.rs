@@ -198,7 +198,8 @@ impl Default for RootsFinder {
 }
 
 impl RootsFinder {
-    /// Adds what the next `offers` read of the other side.
+    /// Adds what the next `offers` read of the other side (nothing, once an offer the
+    /// analysis cannot follow has been added: there are no roots).
     pub fn add(&mut self, offers: &[Arc<ClassAd>], opts: &EvalOptions) {
         for o in offers {
             let Some(names) = self.names.as_mut() else {
@@ -1195,8 +1196,30 @@ mod tests {
                 }
                 assert_eq!(finder.finish(&dock).map(|r| r.keys), all, "{upto} by {run}");
             }
-            // Without the offer the analysis cannot follow, the names each offer reads.
             assert_eq!(all.is_some(), upto < offers.len());
+        }
+        // Without the offer the analysis cannot follow: the names the offers and the dock read.
+        let keys = roots(&offers[..6], &dock, &opts).expect("roots").keys;
+        for n in [
+            "mem",
+            "owner",
+            "prio",
+            "group",
+            "weight",
+            "requirements",
+            "rank",
+        ] {
+            assert!(keys.contains(&Key::of(n)), "{n} in {keys:?}");
+        }
+        assert!(!keys.contains(&Key::of("memory")), "{keys:?}");
+        // With it first, whatever comes after: none.
+        for run in 1..offers.len() {
+            let mut finder = RootsFinder::default();
+            finder.add(&offers[6..], &opts);
+            for part in offers[..6].chunks(run) {
+                finder.add(part, &opts);
+            }
+            assert!(finder.finish(&dock).is_none(), "by {run}");
         }
     }
 

@@ -404,8 +404,8 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
 /// Reads the live requests of a clustering cycle in load order, shaping each from its stored
 /// encoding and decoding only the ads that cannot be stood in for ([`Shapes::place`]); the
 /// collection's ads are left empty, to be taken from the shapes. Until the offers' side sends
-/// the roots shapes start from (or the offers to find them in, [`RootsFrom`]), the requests'
-/// bodies are kept as read; if there are none (clustering is off), every request is decoded
+/// the roots shapes start from (or the offers to find them in, run by run until
+/// [`RootsFrom::Read`]), the requests' bodies are kept as read; if there are none (clustering is off), every request is decoded
 /// and the shapes are `None`. The first request of each shape goes to `reps`, with its
 /// windows made here or left to the offers' side as `share` says ([`WindowShare`]).
 pub(crate) fn read_requests(
@@ -568,8 +568,8 @@ pub(crate) enum RootsFrom {
 }
 
 impl RootsFrom {
-    /// The roots once they are known (`Some(None)`: there are none), from the offers given
-    /// to `finder` so far.
+    /// The roots once they are known (`Some(None)`: there are none; `None`: not known yet),
+    /// from the offers given to `finder` so far.
     fn found(
         self,
         finder: &mut RootsFinder,
@@ -644,9 +644,10 @@ struct OfferSide {
 }
 
 impl OfferSide {
-    /// Prepares the offers. With `requests`, the offers are sent there once read (for the
-    /// [`roots`] of the requests' signatures), and the index is readied for each request
-    /// received (the first of each shape) once it is built.
+    /// Prepares the offers. With `requests`, the offers are sent there in runs as they are
+    /// read, then [`RootsFrom::Read`] (for the reader's [`RootsFinder`] of the roots of the
+    /// requests' signatures), and the index is readied for each request received (the first
+    /// of each shape) once it is built.
     fn new(
         db: &Db,
         opts: &CycleOptions,

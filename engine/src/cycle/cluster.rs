@@ -374,20 +374,26 @@ impl Shapes {
     /// be shaped).
     pub fn add(&mut self, requests: Vec<Arc<ClassAd>>) {
         for r in requests {
-            let encoded: Option<Vec<(Key, Vec<u8>)>> = r
-                .iter()
-                .map(|(n, e)| Some((n.key(), adjoin_storage::codec::encode(e).ok()?)))
-                .collect();
-            let mut attrs: Vec<(Key, &[u8])> = encoded
-                .iter()
-                .flatten()
-                .map(|(k, b)| (*k, b.as_slice()))
-                .collect();
-            let shaped = encoded.is_some();
-            let placed: Result<_, std::convert::Infallible> =
-                self.place(&mut attrs, shaped, |_| Ok(Arc::clone(&r)));
-            let Ok(_) = placed;
+            self.add_one(r, false);
         }
+    }
+
+    /// Adds the next request in load order, as [`Shapes::add`] does; `whole`: as one that
+    /// cannot be shaped (judged whole at the end).
+    fn add_one(&mut self, r: Arc<ClassAd>, whole: bool) {
+        let encoded: Option<Vec<(Key, Vec<u8>)>> = r
+            .iter()
+            .map(|(n, e)| Some((n.key(), adjoin_storage::codec::encode(e).ok()?)))
+            .collect();
+        let mut attrs: Vec<(Key, &[u8])> = encoded
+            .iter()
+            .flatten()
+            .map(|(k, b)| (*k, b.as_slice()))
+            .collect();
+        let shaped = !whole && encoded.is_some();
+        let placed: Result<_, std::convert::Infallible> =
+            self.place(&mut attrs, shaped, |_| Ok(Arc::clone(&r)));
+        let Ok(_) = placed;
     }
 
     /// Places the next request in load order, given each of its attributes' key and encoded
@@ -683,18 +689,15 @@ impl Exact {
                 None => h.write_u8(0),
             }
         }
-        let seen = self.ids.entry(h.finish()).or_default();
-        let found = seen
-            .iter()
+        let h = h.finish();
+        let found = (self.ids.get(&h).into_iter().flatten())
             .find(|((rep, names), _)| shape::binds_alike(&sig, names, rep));
         if let Some(&(_, c)) = found {
             return Some(c);
         }
-        let c = given.unwrap_or_else(|| {
-            self.count += 1;
-            self.count - 1
-        });
-        seen.push(((Arc::clone(r), sig.iter().map(|s| s.0).collect()), c));
+        let c = given.unwrap_or_else(|| self.fresh());
+        let signed = (Arc::clone(r), sig.iter().map(|s| s.0).collect());
+        self.ids.entry(h).or_default().push((signed, c));
         Some(c)
     }
 }
@@ -1115,15 +1118,7 @@ mod tests {
     ) -> Clusters {
         let mut shapes = Shapes::new(roots, order_by, &EvalOptions::default());
         for (r, whole) in requests {
-            let encoded: Vec<(Key, Vec<u8>)> = r
-                .iter()
-                .map(|(n, e)| (n.key(), adjoin_storage::codec::encode(e).expect("encode")))
-                .collect();
-            let mut attrs: Vec<(Key, &[u8])> =
-                encoded.iter().map(|(k, b)| (*k, b.as_slice())).collect();
-            let placed: Result<_, std::convert::Infallible> =
-                shapes.place(&mut attrs, !whole, |_| Ok(Arc::clone(r)));
-            assert!(placed.is_ok());
+            shapes.add_one(Arc::clone(r), *whole);
         }
         shapes.finish().0
     }
@@ -1148,7 +1143,10 @@ mod tests {
         /// analysis cannot follow, so that no request stands in for another).
         #[test]
         fn lazy_signatures_cluster_as_signatures_alone(
-            drawn_requests in proptest::collection::vec(proptest::collection::vec(0u8..12, 7), 1..40),
+            drawn_requests in proptest::collection::vec(
+                proptest::collection::vec(0u8..12, 7),
+                1..40,
+            ),
             order in 0usize..4,
         ) {
             let requests: Vec<(Arc<ClassAd>, bool)> = drawn_requests
@@ -1158,7 +1156,9 @@ mod tests {
                     (Arc::new(ad), c[6].is_multiple_of(4))
                 })
                 .collect();
-            let offers = ads(&["[Memory = 2; Requirements = TARGET.Mem <= Memory; Rank = TARGET.Owner == \"a\"]"]);
+            let offers = ads(&[
+                "[Memory = 2; Requirements = TARGET.Mem <= Memory; Rank = TARGET.Owner == \"a\"]",
+            ]);
             let opts = EvalOptions::default();
             let roots = roots(&offers, &[], &opts).expect("roots");
             let order_by = [None, Some("Memory"), Some("Q"), Some("random()")][order]

@@ -405,9 +405,10 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
 /// encoding and decoding only the ads that cannot be stood in for ([`Shapes::place`]); the
 /// collection's ads are left empty, to be taken from the shapes. Until the offers' side sends
 /// the roots shapes start from (or the offers to find them in, run by run until
-/// [`RootsFrom::Read`]), the requests' bodies are kept as read; if there are none (clustering is off), every request is decoded
-/// and the shapes are `None`. The first request of each shape goes to `reps`, with its
-/// windows made here or left to the offers' side as `share` says ([`WindowShare`]).
+/// [`RootsFrom::Read`]), the requests' bodies are kept as read; if there are none
+/// (clustering is off), every request is decoded and the shapes are `None`. The first
+/// request of each shape goes to `reps`, with its windows made here or left to the offers'
+/// side as `share` says ([`WindowShare`]).
 pub(crate) fn read_requests(
     db: &Db,
     opts: &CycleOptions,

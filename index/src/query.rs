@@ -421,7 +421,14 @@ impl Index {
         ex: &mut Explain,
         cache: &mut Option<&mut StepCache>,
     ) -> Bits {
-        steps.sort_by_key(|p| self.rank(p));
+        // Ties in rank: the probe's own steps first, then by name. Not by key: its number
+        // depends on the order names were first read in this process (threads racing), and
+        // which steps are probed and which filtered, and the probes counted, must be the
+        // same in every run.
+        steps.sort_by_cached_key(|p| {
+            let window = matches!(p, Probe::Window(..));
+            (self.rank(p), window, p.attr().as_str())
+        });
         // Sizes are counted exactly only when explaining; otherwise just far enough to tell
         // whether checking one by one has become cheaper than probing.
         let limit = if explained {
@@ -968,6 +975,37 @@ mod tests {
             text.ends_with("candidates 0, exact 0, evaluated 0, confirmed 0"),
             "{text}"
         );
+    }
+
+    /// Steps of one rank run in the order of their names, whichever name was read first in
+    /// the process (keys are numbered in that order), so that what is probed and what is
+    /// filtered, and the probes counted, are the same in every run.
+    #[test]
+    fn steps_of_one_rank_run_by_name_not_key() {
+        // (the name first by spelling, the other, the one read first: the smaller key)
+        for (a, b, read_first) in [
+            ("StepsAlpha", "StepsBeta", "StepsAlpha"),
+            ("StepsDelta", "StepsGamma", "StepsGamma"),
+        ] {
+            let read_second = if read_first == a { b } else { a };
+            assert!(Key::of(read_first) < Key::of(read_second));
+            let mut idx = index(&[
+                &format!("[{a} = 1; {b} = 1; Requirements = true]"),
+                &format!("[{a} = 5; {b} = 5; Requirements = true]"),
+                &format!("[{a} = 9; {b} = 9; Requirements = true]"),
+            ]);
+            let job = ad(&format!(
+                "[Requirements = TARGET.{b} > 2 && TARGET.{a} > 2]"
+            ));
+            let q = Query::two_sided(&job, idx.options()).remove(0).explained();
+            idx.prepare(&q);
+            let found = idx.candidates(&q);
+            let steps: Vec<(String, &str)> = (found.explain.steps.iter())
+                .map(|s| (s.attr.clone(), s.kind))
+                .collect();
+            let window = |n: &str| (n.to_ascii_lowercase(), "window");
+            assert_eq!(steps, [window(a), window(b)]);
+        }
     }
 
     /// Ports: rectangles per port, RIDs leading to (ad, port).

@@ -345,6 +345,8 @@ impl Index {
             (Bits::new(), Bits::new())
         };
         ex.unprepared = unprepared.iter().map(|k| k.as_str().to_owned()).collect();
+        ex.unprepared.sort_unstable();
+
         // Counted here when explaining; otherwise by the caller, when it counts the work
         // ([`Index::split_ads_counted`] counts them cheaply).
         if q.explained {
@@ -908,6 +910,22 @@ mod tests {
             let (hits, _) = idx.one_sided(&parse::expr(c).expect("expr"));
             assert_eq!(ids(&hits), want, "{c}");
         }
+    }
+
+    /// The attributes a window could not prune on are listed by name, whichever was read
+    /// first in the process.
+    #[test]
+    fn unprepared_attributes_are_listed_by_name() {
+        assert!(Key::of("UnprepZed") < Key::of("UnprepAble"));
+        let idx = index(&["[UnprepAble = 5; UnprepZed = 5; Requirements = true]"]);
+        let q = Query::one_sided(
+            &parse::expr("UnprepZed > 1 && UnprepAble > 1").expect("expr"),
+            idx.options(),
+        );
+        assert_eq!(
+            idx.candidates(&q).explain.unprepared,
+            ["unprepable", "unprepzed"]
+        );
     }
 
     /// A query reading an attribute no query read before gives it an imported axis; until

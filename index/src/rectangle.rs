@@ -200,9 +200,13 @@ pub fn rectangles(dpf: &Dpf, cap: usize) -> Rectangles {
                 }
             }
         }
-        // The cartesian product of the alternatives, attributes in key order.
+        // The cartesian product of the alternatives, attributes taken by name (so that the
+        // rectangles come in the same order whatever the numbers of their keys, which follow
+        // the order names were first read), each rectangle's bounds then sorted by key.
+        let mut by_name: Vec<(&Key, &Vec<MangledInterval>)> = dims.iter().collect();
+        by_name.sort_unstable_by_key(|(k, _)| k.as_str());
         let mut partial: Vec<Vec<(Key, MangledInterval)>> = vec![Vec::new()];
-        for (attr, alts) in &dims {
+        for (attr, alts) in by_name {
             let mut next = Vec::with_capacity(partial.len() * alts.len());
             for prefix in &partial {
                 for alt in alts {
@@ -214,8 +218,10 @@ pub fn rectangles(dpf: &Dpf, cap: usize) -> Rectangles {
             }
             partial = next;
         }
-        out.rects
-            .extend(partial.into_iter().map(|exp| Rectangle { exp, deviant }));
+        out.rects.extend(partial.into_iter().map(|mut exp| {
+            exp.sort_unstable_by_key(|(k, _)| *k);
+            Rectangle { exp, deviant }
+        }));
     }
     out
 }
@@ -382,6 +388,39 @@ mod tests {
         assert_eq!(r.rects.len(), 1);
         assert!(!r.exact);
         assert_eq!(render(&r), "a:(-inf, inf) b:(-inf, inf) c:(-inf, inf) ~");
+    }
+
+    /// A profile's rectangles come in the order of the names they bound, whichever name was
+    /// read first in the process (keys are numbered in that order); each one's bounds are
+    /// sorted by key, as [`Rectangle::get`] searches them.
+    #[test]
+    fn rectangles_come_in_the_order_of_names_not_of_keys() {
+        for (a, b, read_first) in [
+            ("RectAlpha", "RectBeta", "RectAlpha"),
+            ("RectDelta", "RectGamma", "RectGamma"),
+        ] {
+            let read_second = if read_first == a { b } else { a };
+            assert!(Key::of(read_first) < Key::of(read_second));
+            let r = convert(&format!(
+                "[Requirements = other.{b} != 2 && other.{a} != 1]"
+            ));
+            let shown: Vec<String> = (r.rects.iter())
+                .map(|rect| {
+                    assert!(rect.exp.windows(2).all(|w| w[0].0 < w[1].0));
+                    let get = |n: &str| rect.get(Key::of(n)).map(show).unwrap_or_default();
+                    format!("{} {}", get(a), get(b))
+                })
+                .collect();
+            assert_eq!(
+                shown,
+                [
+                    "(-inf, 1) (-inf, 2)",
+                    "(-inf, 1) (2, inf)",
+                    "(1, inf) (-inf, 2)",
+                    "(1, inf) (2, inf)",
+                ]
+            );
+        }
     }
 
     /// Figure 16's file: offers and requests convert to rays; the imported points of each

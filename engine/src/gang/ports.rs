@@ -262,8 +262,11 @@ fn names(e: &Expr, out: &mut FxHashSet<Key>, depth: u32) {
 /// Fails when an attribute of the ad or of a port refers back to itself through unscoped
 /// references resolved lexically (port, then ad).
 fn check_cycles(ad: &ClassAd, records: &[&ClassAd]) -> Result<(), PortsError> {
-    // Nodes: (scope, key), scope 0 the ad, 1 + i port i.
+    // Nodes: (scope, key), scope 0 the ad, 1 + i port i; searched from in the order the
+    // attributes are written, each one's references by name, so that the attribute named
+    // does not depend on the numbers of keys (the order names were first read).
     let mut edges: FxHashMap<(usize, Key), Vec<(usize, Key)>> = FxHashMap::default();
+    let mut starts: Vec<(usize, Key)> = Vec::new();
     let mut add = |scope: usize, rec: &ClassAd| {
         for (n, e) in rec.iter() {
             if scope == 0 && n.key() == ports_key() {
@@ -271,7 +274,7 @@ fn check_cycles(ad: &ClassAd, records: &[&ClassAd]) -> Result<(), PortsError> {
             }
             let mut used = FxHashSet::default();
             names(e, &mut used, 0);
-            let to = used
+            let mut to: Vec<(usize, Key)> = used
                 .into_iter()
                 .filter(|&k| k != kw::SELF && k != kw::MY)
                 .filter_map(|k| {
@@ -284,6 +287,8 @@ fn check_cycles(ad: &ClassAd, records: &[&ClassAd]) -> Result<(), PortsError> {
                     }
                 })
                 .collect();
+            to.sort_unstable_by_key(|&(s, k)| (s, k.as_str()));
+            starts.push((scope, n.key()));
             edges.insert((scope, n.key()), to);
         }
     };
@@ -293,8 +298,6 @@ fn check_cycles(ad: &ClassAd, records: &[&ClassAd]) -> Result<(), PortsError> {
     }
     // Iterative depth-first search: 0 unseen, 1 on the path, 2 done.
     let mut state: FxHashMap<(usize, Key), u8> = FxHashMap::default();
-    let mut starts: Vec<(usize, Key)> = edges.keys().copied().collect();
-    starts.sort_unstable_by_key(|&(s, k)| (s, k.0));
     for start in starts {
         if state.get(&start).copied().unwrap_or(0) != 0 {
             continue;
@@ -431,6 +434,21 @@ mod tests {
         ];
         for (text, want) in cases {
             assert_eq!(gang(text).err(), Some(want), "{text}");
+        }
+    }
+
+    /// A cycle of references names the first of its attributes as the ad is written, whichever
+    /// name was read first in the process (keys are numbered in that order).
+    #[test]
+    fn a_cycle_is_named_in_the_order_written_not_of_keys() {
+        for (first, second) in [("CycleEast", "CycleWest"), ("CycleSouth", "CycleNorth")] {
+            // Read the later-written name first: its key is the smaller.
+            assert!(Key::of(second) < Key::of(first));
+            let text = format!("[{first} = {second}; {second} = {first}; Ports = {{[Label = a]}}]");
+            assert_eq!(gang(&text).err(), Some(PortsError::Cycle(first.into())));
+            let port = format!("[Ports = {{[Label = a; {first} = {second}; {second} = {first}]}}]");
+            let named = PortsError::Cycle(format!("{first} (port 0)"));
+            assert_eq!(gang(&port).err(), Some(named));
         }
     }
 

@@ -202,9 +202,13 @@ pub fn rectangles(dpf: &Dpf, cap: usize) -> Rectangles {
         }
         // The cartesian product of the alternatives, attributes taken by name (so that the
         // rectangles come in the same order whatever the numbers of their keys, which follow
-        // the order names were first read), each rectangle's bounds then sorted by key.
+        // the order names were first read), each rectangle's bounds then sorted by key. One
+        // rectangle (the common case) is its bounds in key order already.
+        let several = dims.values().any(|alts| alts.len() > 1);
         let mut by_name: Vec<(&Key, &Vec<MangledInterval>)> = dims.iter().collect();
-        by_name.sort_unstable_by_key(|(k, _)| k.as_str());
+        if several {
+            by_name.sort_unstable_by_key(|(k, _)| k.as_str());
+        }
         let mut partial: Vec<Vec<(Key, MangledInterval)>> = vec![Vec::new()];
         for (attr, alts) in by_name {
             let mut next = Vec::with_capacity(partial.len() * alts.len());
@@ -219,7 +223,9 @@ pub fn rectangles(dpf: &Dpf, cap: usize) -> Rectangles {
             partial = next;
         }
         out.rects.extend(partial.into_iter().map(|mut exp| {
-            exp.sort_unstable_by_key(|(k, _)| *k);
+            if several {
+                exp.sort_unstable_by_key(|(k, _)| *k);
+            }
             Rectangle { exp, deviant }
         }));
     }

@@ -346,7 +346,6 @@ impl Index {
         };
         ex.unprepared = unprepared.iter().map(|k| k.as_str().to_owned()).collect();
         ex.unprepared.sort_unstable();
-
         // Counted here when explaining; otherwise by the caller, when it counts the work
         // ([`Index::split_ads_counted`] counts them cheaply).
         if q.explained {
@@ -423,11 +422,11 @@ impl Index {
         ex: &mut Explain,
         cache: &mut Option<&mut StepCache>,
     ) -> Bits {
-        // Ties in rank: the probe's own steps first, then by name. Not by key: its number
-        // depends on the order names were first read in this process (threads racing), and
-        // which steps are probed and which filtered, and the probes counted, must be the
-        // same in every run.
-        steps.sort_by_cached_key(|p| {
+        // Ties in rank: the probe's own steps first, then by name (no two steps alike). Not by
+        // key: its number depends on the order names were first read in this process
+        // (threads racing), and which steps are probed and which filtered, and the probes
+        // counted, must be the same in every run.
+        steps.sort_unstable_by_key(|p| {
             let window = matches!(p, Probe::Window(..));
             (self.rank(p), window, p.attr().as_str())
         });

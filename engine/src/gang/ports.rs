@@ -141,20 +141,20 @@ impl GangAd {
                     names(e, &mut used, 0);
                 }
             }
-            for k in used {
+            // The earliest later port named (not the first of `used`, whose order follows the
+            // numbers of keys).
+            let later = (used.into_iter())
                 // A name the record or the ad binds is theirs, not the label.
-                if r.get_key(k).is_some() || ad.get_key(k).is_some() {
-                    continue;
-                }
-                if let Some(&j) = label_pos.get(&k) {
-                    if j > i {
-                        return Err(PortsError::UsedBeforePort {
-                            label: labels[j].as_str().to_owned(),
-                            port: i,
-                            declared: j,
-                        });
-                    }
-                }
+                .filter(|&k| r.get_key(k).is_none() && ad.get_key(k).is_none())
+                .filter_map(|k| label_pos.get(&k).copied())
+                .filter(|&j| j > i)
+                .min();
+            if let Some(j) = later {
+                return Err(PortsError::UsedBeforePort {
+                    label: labels[j].as_str().to_owned(),
+                    port: i,
+                    declared: j,
+                });
             }
             let translations = r
                 .iter()
@@ -298,6 +298,8 @@ fn check_cycles(ad: &ClassAd, records: &[&ClassAd]) -> Result<(), PortsError> {
     }
     // Iterative depth-first search: 0 unseen, 1 on the path, 2 done.
     let mut state: FxHashMap<(usize, Key), u8> = FxHashMap::default();
+    let written: FxHashMap<(usize, Key), usize> =
+        starts.iter().enumerate().map(|(i, &n)| (n, i)).collect();
     for start in starts {
         if state.get(&start).copied().unwrap_or(0) != 0 {
             continue;
@@ -313,7 +315,14 @@ fn check_cycles(ad: &ClassAd, records: &[&ClassAd]) -> Result<(), PortsError> {
                         state.insert(s, 1);
                         stack.push((s, 0));
                     }
-                    1 => return Err(PortsError::Cycle(key_name(ad, records, s))),
+                    1 => {
+                        // The cycle is the path from `s` on: named by its member written
+                        // first.
+                        let on = stack.iter().map(|&(n, _)| n).skip_while(|&n| n != s);
+                        let first =
+                            on.min_by_key(|n| written.get(n).copied().unwrap_or(usize::MAX));
+                        return Err(PortsError::Cycle(key_name(ad, records, first.unwrap_or(s))));
+                    }
                     _ => {}
                 },
                 None => {
@@ -437,10 +446,12 @@ mod tests {
         }
     }
 
-    /// A cycle of references names the first of its attributes as the ad is written, whichever
-    /// name was read first in the process (keys are numbered in that order).
+    /// A cycle of references is named by the member written first, and the search meets
+    /// references in the order of their names; a port naming later ports is told of the
+    /// earliest. None of it depends on which name was read first in the process (keys are
+    /// numbered in that order), so the same ad gets the same error in every run.
     #[test]
-    fn a_cycle_is_named_in_the_order_written_not_of_keys() {
+    fn errors_name_attributes_and_ports_by_the_ad_not_by_keys() {
         for (first, second) in [("CycleEast", "CycleWest"), ("CycleSouth", "CycleNorth")] {
             // Read the later-written name first: its key is the smaller.
             assert!(Key::of(second) < Key::of(first));
@@ -449,6 +460,36 @@ mod tests {
             let port = format!("[Ports = {{[Label = a; {first} = {second}; {second} = {first}]}}]");
             let named = PortsError::Cycle(format!("{first} (port 0)"));
             assert_eq!(gang(&port).err(), Some(named));
+        }
+        // Reached from an attribute outside it, the cycle is still named by its first member.
+        let text = "[CycleLead = CycleLoopB; CycleLoopA = CycleLoopB; CycleLoopB = CycleLoopA; \
+                    Ports = {[Label = a]}]";
+        assert_eq!(
+            gang(text).err(),
+            Some(PortsError::Cycle("CycleLoopA".into()))
+        );
+        // Sets of names iterate in an order of their keys' hashes: pairs of fresh names, so
+        // that some come in the other order.
+        for n in 0..16 {
+            // Two cycles reached from one attribute: its references are followed by name.
+            let (y, z) = (format!("RefYankee{n}"), format!("RefZulu{n}"));
+            let text = format!(
+                "[RefStart{n} = {z} + {y}; {z} = {z}x; {z}x = {z}; {y} = {y}x; {y}x = {y}; \
+                 Ports = {{[Label = a]}}]"
+            );
+            assert_eq!(gang(&text).err(), Some(PortsError::Cycle(y)));
+            // A port naming two later ports: the earlier is told of.
+            let (one, two) = (format!("PortLaterOne{n}"), format!("PortLaterTwo{n}"));
+            let text = format!(
+                "[Ports = {{[Label = a; Requirements = {two}.x > 0 && {one}.x > 0], \
+                 [Label = {one}], [Label = {two}]}}]"
+            );
+            let want = PortsError::UsedBeforePort {
+                label: one,
+                port: 0,
+                declared: 1,
+            };
+            assert_eq!(gang(&text).err(), Some(want));
         }
     }
 

@@ -1000,11 +1000,12 @@ mod tests {
     /// filtered, and the probes counted, are the same in every run.
     #[test]
     fn steps_of_one_rank_run_by_name_not_key() {
-        // (the name first by spelling, the other, the one read first: the smaller key)
         for (a, b, read_first) in [
             ("StepsAlpha", "StepsBeta", "StepsAlpha"),
             ("StepsDelta", "StepsGamma", "StepsGamma"),
         ] {
+            // `a` comes before `b` by name; `read_first` is interned first, so its key is the
+            // smaller: the second pair's keys are in the other order.
             let read_second = if read_first == a { b } else { a };
             assert!(Key::of(read_first) < Key::of(read_second));
             let mut idx = index(&[

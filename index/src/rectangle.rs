@@ -405,6 +405,8 @@ mod tests {
             ("RectAlpha", "RectBeta", "RectAlpha"),
             ("RectDelta", "RectGamma", "RectGamma"),
         ] {
+            // `a` comes before `b` by name; `read_first` is interned first, so its key is the
+            // smaller: the second pair's keys are in the other order.
             let read_second = if read_first == a { b } else { a };
             assert!(Key::of(read_first) < Key::of(read_second));
             let r = convert(&format!(

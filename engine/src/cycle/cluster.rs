@@ -678,18 +678,7 @@ impl Exact {
         opts: &EvalOptions,
     ) -> Option<usize> {
         let sig = signature(r, roots, order_by, opts)?;
-        let mut h = Fx::default();
-        for &(k, e) in &sig {
-            h.write_u32(k.0);
-            match e {
-                Some(e) => {
-                    h.write_u8(1);
-                    shape::hash(e, &mut h);
-                }
-                None => h.write_u8(0),
-            }
-        }
-        let h = h.finish();
+        let h = bindings_hash(sig.iter().copied());
         let found = (self.ids.get(&h).into_iter().flatten())
             .find(|((rep, names), _)| shape::binds_alike(&sig, names, rep));
         if let Some(&(_, c)) = found {
@@ -711,10 +700,15 @@ fn unsigned(r: &ClassAd) -> bool {
 /// The hash of what `r` binds to each root: requests of one signature bind every root alike
 /// (the signature holds the roots), so they have one hash.
 fn roots_hash(r: &ClassAd, roots: &Roots) -> u64 {
+    bindings_hash(roots.keys.iter().map(|&k| (k, r.get_key(k))))
+}
+
+/// The hash of names, each with its expression or its absence.
+fn bindings_hash<'a>(bindings: impl Iterator<Item = (Key, Option<&'a Expr>)>) -> u64 {
     let mut h = Fx::default();
-    for &k in &roots.keys {
+    for (k, e) in bindings {
         h.write_u32(k.0);
-        match r.get_key(k) {
+        match e {
             Some(e) => {
                 h.write_u8(1);
                 shape::hash(e, &mut h);

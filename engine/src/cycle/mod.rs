@@ -430,14 +430,12 @@ pub(crate) fn read_requests(
     let mut finder = RootsFinder::default();
     let scan = store.scan_with(coll, |_, header, raw| {
         while let Waiting::Roots(_) = reader.state {
-            let got = match roots.try_recv() {
-                Ok(r) => r.found(&mut finder, opts, eval),
+            let from = match roots.try_recv() {
+                Ok(r) => Some(r),
                 Err(mpsc::TryRecvError::Empty) => break,
-                Err(mpsc::TryRecvError::Disconnected) => Some(None),
+                Err(mpsc::TryRecvError::Disconnected) => None,
             };
-            if let Some(got) = got {
-                reader.start(store, coll, got, opts, eval);
-            }
+            reader.heard(from, &mut finder, (store, coll), opts, eval);
         }
         reader.read(header.id, raw)
     });
@@ -449,13 +447,8 @@ pub(crate) fn read_requests(
     }
     while let Waiting::Roots(_) = reader.state {
         // Read before the offers were: the roots (or none, if the offers' side failed).
-        let got = match roots.recv() {
-            Ok(r) => r.found(&mut finder, opts, eval),
-            Err(_) => Some(None),
-        };
-        if let Some(got) = got {
-            reader.start(store, coll, got, opts, eval);
-        }
+        let from = roots.recv().ok();
+        reader.heard(from, &mut finder, (store, coll), opts, eval);
     }
     reader.damaged.extend(damaged);
     let Reader {
@@ -520,6 +513,25 @@ impl Reader<'_> {
             }
         }
         Ok(())
+    }
+
+    /// What the offers' side sent (`None`: it is gone, no clustering), given to `finder`;
+    /// once the roots are known, the reader starts on them.
+    fn heard(
+        &mut self,
+        from: Option<RootsFrom>,
+        finder: &mut RootsFinder,
+        (store, coll): (&AdStore, &str),
+        opts: &CycleOptions,
+        eval: &EvalOptions,
+    ) {
+        let got = match from {
+            Some(r) => r.found(finder, opts, eval),
+            None => Some(None),
+        };
+        if let Some(roots) = got {
+            self.start(store, coll, roots, opts, eval);
+        }
     }
 
     /// The roots came (`None`: no clustering): the requests kept are read now.

@@ -14,9 +14,11 @@ use super::convert::to_string_val;
 use super::pretty::pretty;
 use super::Builtin;
 use crate::ast::Expr;
+use crate::classad::ClassAd;
 use crate::eval::{bool_equiv, Evaluator, Found};
 use crate::value::{Scope, Val};
 use bumpalo::collections::Vec as BumpVec;
+use std::sync::LazyLock;
 
 /// The functions of this module.
 pub(super) const FUNCTIONS: &[(&str, Builtin)] = &[
@@ -137,11 +139,11 @@ pub(super) fn deref<'a>(
                 if let Some(o) = other {
                     return Some(match o.ad.get_key(key) {
                         Some(x) => (Target::Attr(x, o), o),
-                        None => (Target::Missing, o),
+                        None => (Target::Missing, last_searched(ev, o)),
                     });
                 }
             }
-            return Some(resolved(found, scope));
+            return Some(resolved(ev, found, scope));
         }
         Expr::Root(name) => (scope.root(), name.key()),
         Expr::Select(base, name) => match ev.eval(base, scope) {
@@ -153,17 +155,35 @@ pub(super) fn deref<'a>(
         _ => return None,
     };
     let found = ev.lookup_in_scope(start, key);
-    Some(resolved(found, start))
+    Some(resolved(ev, found, start))
 }
 
-/// A lookup's result and the ad it left current (`start` for keywords, the outermost ad of
-/// `start`'s chain when nothing was found).
-fn resolved<'a>(found: Found<'a>, start: &'a Scope<'a>) -> (Target<'a>, &'a Scope<'a>) {
+/// A lookup's result and the ad it left current (`start` for keywords, the last ad searched
+/// when nothing was found: [`last_searched`]).
+fn resolved<'a>(
+    ev: &Evaluator<'a>,
+    found: Found<'a>,
+    start: &'a Scope<'a>,
+) -> (Target<'a>, &'a Scope<'a>) {
     match found {
         Found::Attr(x, holder, _) => (Target::Attr(x, holder), holder),
         Found::Ad(s) => (Target::Ad(s), start),
         Found::Time => (Target::Time, start),
-        Found::Undefined => (Target::Missing, start.root()),
+        Found::Undefined => (Target::Missing, last_searched(ev, start)),
+    }
+}
+
+/// The ad HTCondor's lookup of a name bound nowhere leaves current, searching outwards from
+/// `start`: the outermost ad of its chain — or, in a match, the match's own context ad above
+/// both top-level ads (`MatchClassAd`), where neither ad's attributes, `MY` nor `TARGET` are
+/// bound, so that what is evaluated there next is `undefined` (`countMatches(missing, list)`
+/// is 0 in a match). adjoin has no such ad: an empty one stands in.
+fn last_searched<'a>(ev: &Evaluator<'a>, start: &'a Scope<'a>) -> &'a Scope<'a> {
+    static MATCH_CONTEXT: LazyLock<ClassAd> = LazyLock::new(ClassAd::new);
+    let root = start.root();
+    match root.other.get() {
+        Some(_) => ev.scope(&MATCH_CONTEXT, None),
+        None => root,
     }
 }
 
@@ -255,7 +275,7 @@ enum Subject<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::check;
+    use super::super::testutil::{check, check_in_match};
 
     // Expected values are HTCondor 25's (classad2).
 
@@ -405,6 +425,36 @@ mod tests {
             ("[r = evalInEachContext({Prio,1}, {[Prio=4]})].r", "{ { 4,1 } }"),
         ] {
             check(expr, want);
+        }
+    }
+
+    /// In a match, a name bound nowhere leaves HTCondor's lookup in the match's own context
+    /// ad, where nothing of either ad is seen: the list is `undefined` there (classad2,
+    /// `MatchClassAd` of the two ads, strict semantics).
+    #[test]
+    fn each_context_in_a_match() {
+        let my = "[ a = 1; l = {1, 2}; zr = 0.0; s = \"x\"; n = [ x = 10 ] ]";
+        let target = "[ tonly = 42; lst = {4, 5}; r = 1 ]";
+        for (expr, want) in [
+            ("countMatches(missing, zr)", "0"),
+            ("countMatches(missing, l)", "0"),
+            ("countMatches(missing, MY.s)", "0"),
+            ("countMatches(tonly, zr)", "0"),
+            ("countMatches(TARGET.missing, r)", "0"),
+            ("countMatches(n.missing, l)", "0"),
+            ("evalInEachContext(missing, l)", "undefined"),
+            ("evalInEachContext(missing, a)", "undefined"),
+            ("evalInEachContext(tonly, TARGET.lst)", "undefined"),
+            ("evalInEachContext([].a0, a)", "undefined"),
+            // Found: evaluated where found, as outside a match.
+            ("countMatches(a, zr)", "error"),
+            ("evalInEachContext(a, l)", "{ error,error }"),
+            ("evalInEachContext(TARGET.tonly, lst)", "{ error,error }"),
+            ("countMatches(missing, {[a0 = true]})", "0"),
+            // A list written in place is taken as written.
+            ("evalInEachContext(missing, {[missing = 3]})", "{ 3 }"),
+        ] {
+            check_in_match(my, target, expr, want);
         }
     }
 

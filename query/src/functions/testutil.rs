@@ -1,7 +1,7 @@
 //! Test helpers for the function modules: evaluate an expression's text and compare its printed
 //! value with HTCondor's (as `classad2`'s compact unparse shows it).
 
-use crate::eval::{eval_expr, EvalOptions};
+use crate::eval::{eval_expr, eval_in_match, EvalOptions, MatchAds};
 use crate::{parse, ClassAd};
 
 /// Options with a fixed clock and UTC, so results do not depend on the machine.
@@ -35,4 +35,25 @@ pub(crate) fn check(expr: &str, want: &str) {
 /// Asserts that `expr`, evaluated in the ad `ad`, prints as `want`.
 pub(crate) fn check_in(ad: &str, expr: &str, want: &str) {
     assert_eq!(eval_in(ad, expr), want, "{expr} in {ad}");
+}
+
+/// Asserts that `expr`, written in the ad `my` matched with the ad `target` (new syntax, no
+/// TARGET fallback), prints as `want`.
+pub(crate) fn check_in_match(my: &str, target: &str, expr: &str, want: &str) {
+    let my: ClassAd = parse::classad(my).unwrap_or_else(|e| panic!("ad {my}: {e}"));
+    let target: ClassAd = parse::classad(target).unwrap_or_else(|e| panic!("ad {target}: {e}"));
+    let e = parse::expr(expr).unwrap_or_else(|e| panic!("expr {expr}: {e}"));
+    let opts = EvalOptions {
+        target_fallback: false,
+        ..opts()
+    };
+    let got = eval_in_match(
+        &e,
+        MatchAds {
+            my: &my,
+            target: &target,
+        },
+        &opts,
+    );
+    assert_eq!(format!("{got}"), want, "{expr} in a match");
 }

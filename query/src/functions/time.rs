@@ -124,6 +124,9 @@ fn conv_time<'a>(
         Val::Error | Val::Ad(_) | Val::List(_) | Val::Bool(_) => Val::Error,
         // Read into a C `int` first.
         Val::Int(i) if relative => Val::RelTime(f64::from(i as i32)),
+        // HTCondor's integer case takes an offset of -1 for a time zone it could not find: its
+        // evaluation fails.
+        Val::Int(_) if offset == Some(-1) => Val::Error,
         Val::Int(i) => abs(i64::from(i as i32)),
         Val::Real(r) if relative => Val::RelTime(r),
         Val::Real(r) => abs(i64::from(c_double_to_int(r))),
@@ -229,6 +232,20 @@ mod tests {
                 r#"absTime("1969-12-31T23:59:59-00:00")"#,
             ),
             ("absTime(1, 2, 3)", "error"),
+            // An offset of -1 fails HTCondor's evaluation, for an integer time only.
+            ("absTime(3, -1)", "error"),
+            ("absTime(3, -1.5)", "error"),
+            ("absTime(3, relTime(-1))", "error"),
+            ("absTime(3, 4294967295)", "error"),
+            (
+                "absTime(1.5, -1)",
+                r#"absTime("1970-01-01T00:00:00-00:00")"#,
+            ),
+            (
+                "absTime(relTime(5), -1)",
+                r#"absTime("1970-01-01T00:00:04-00:00")"#,
+            ),
+            ("absTime(3, -2)", r#"absTime("1970-01-01T00:00:01-00:00")"#),
             ("absTime(strcat(\"2024\", \"\"))", r#""2024""#),
         ] {
             check(expr, want);

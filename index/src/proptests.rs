@@ -89,7 +89,7 @@ fn constraint() -> impl Strategy<Value = String> {
             2 => inner.clone().prop_map(|a| format!("!({a})")),
             1 => (inner.clone(), inner.clone(), inner.clone())
                 .prop_map(|(a, b, c)| format!("({a} ? {b} : {c})")),
-            1 => (inner.clone(), inner).prop_map(|(a, b)| format!("({a} ?: {b})")),
+            1 => (inner.clone(), inner).prop_map(|(a, b)| format!("(({a}) ?: ({b}))")),
         ]
     })
 }

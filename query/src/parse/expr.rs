@@ -174,7 +174,7 @@ impl<'s> Parser<'s> {
         Ok(())
     }
 
-    /// Expression ::= OrExpr | OrExpr `?` Expression `:` Expression | OrExpr `?:` Expression
+    /// Expression ::= OrExpr | OrExpr `?` Expression `:` Expression
     pub fn expr(&mut self) -> Parsed {
         self.enter()?;
         let r = self.binary(1);
@@ -191,11 +191,6 @@ impl<'s> Parser<'s> {
     fn conditional(&mut self, cond: Parsed) -> Parsed {
         let c = cond?;
         self.advance()?; // '?'
-        if self.tok.kind == TokenKind::Colon {
-            self.advance()?;
-            let r = self.expr();
-            return self.make_elvis(c, r);
-        }
         let m = self.expr();
         let m = self.middle(m)?;
         let r = self.expr();
@@ -300,11 +295,14 @@ impl<'s> Parser<'s> {
         Ok((e, d))
     }
 
-    /// Postfix ::= Primary { `.` Name | `[` Expression `]` }
+    /// Postfix ::= Primary { `.` Name | `[` Expression `]` | `?:` Postfix }
+    ///
+    /// The elvis operator is a postfix one, as in HTCondor's parser: it binds tighter than
+    /// every binary operator (`10 ?: 2 + 3` is 13) and groups to the right (`a ?: b ?: c`).
     fn postfix(&mut self) -> Parsed {
         let r = self.primary();
         match self.tok.kind {
-            TokenKind::Selection | TokenKind::OpenBox => self.postfix_ops(r?),
+            TokenKind::Selection | TokenKind::OpenBox | TokenKind::Elvis => self.postfix_ops(r?),
             _ => r,
         }
     }
@@ -315,6 +313,7 @@ impl<'s> Parser<'s> {
             match self.tok.kind {
                 TokenKind::Selection => r = self.selection(r)?,
                 TokenKind::OpenBox => r = self.subscript(r)?,
+                TokenKind::Elvis => r = self.elvis(r)?,
                 _ => return Ok(r),
             }
         }
@@ -326,6 +325,17 @@ impl<'s> Parser<'s> {
         let name = self.name("an attribute name after '.'")?;
         let d = self.check(d + 1)?;
         Ok((Expr::Select(Box::new(e), name), d))
+    }
+
+    /// `?:` and its right operand, a postfix expression (nested calls count towards the
+    /// nesting limit, so a long `a ?: b ?: …` chain is refused, not a stack overflow).
+    #[inline(never)]
+    fn elvis(&mut self, left: (Expr, u32)) -> Parsed {
+        self.advance()?;
+        self.enter()?;
+        let r = self.postfix();
+        self.nest -= 1;
+        self.make_elvis(left, r)
     }
 
     #[inline(never)]

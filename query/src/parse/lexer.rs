@@ -414,7 +414,18 @@ impl<'s> Lexer<'s> {
             b'-' => (Minus, 1),
             b'~' => (BitNot, 1),
             b'^' => (BitXor, 1),
-            b'?' => (QMark, 1),
+            // HTCondor's lexer reads `?`, white space (not comments) and `:` as one token.
+            b'?' => {
+                let mut i = start + 1;
+                while is_space(self.at(i)) {
+                    i += 1;
+                }
+                if self.at(i) == b':' {
+                    (Elvis, i + 1 - start)
+                } else {
+                    (QMark, 1)
+                }
+            }
             b':' => (Colon, 1),
             b';' => (Semicolon, 1),
             b',' => (Comma, 1),

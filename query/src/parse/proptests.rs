@@ -138,12 +138,12 @@ fn expr(old: bool) -> impl Strategy<Value = Expr> {
                 let b = if matches!(b, Expr::Lit(Value::Int(_))) {
                     Expr::Paren(Box::new(b))
                 } else {
-                    wrap(b, 12)
+                    wrap(b, 13)
                 };
                 Expr::Select(Box::new(b), n)
             }),
             (inner.clone(), inner.clone())
-                .prop_map(|(b, i)| Expr::Index(Box::new((wrap(b, 12), i)))),
+                .prop_map(|(b, i)| Expr::Index(Box::new((wrap(b, 13), i)))),
             (unop, inner.clone()).prop_map(|(op, x)| {
                 let mut x = wrap(x, 11);
                 // `- 1` reads back as the literal -1: keep such operands in parentheses.
@@ -169,7 +169,7 @@ fn expr(old: bool) -> impl Strategy<Value = Expr> {
             (inner.clone(), inner.clone(), inner.clone())
                 .prop_map(|(c, m, r)| Expr::Cond(Box::new((wrap(c, 1), m, r)))),
             (inner.clone(), inner.clone())
-                .prop_map(|(l, r)| Expr::Elvis(Box::new((wrap(l, 1), r)))),
+                .prop_map(|(l, r)| Expr::Elvis(Box::new((wrap(l, 13), wrap(r, 12))))),
             (fname, prop::collection::vec(inner.clone(), 0..4))
                 .prop_map(|(f, a)| Expr::Call(Name::new(&f), a)),
             prop::collection::vec(inner.clone(), 0..4).prop_map(Expr::List),

@@ -29,6 +29,16 @@ fn precedence_and_printing() {
     check("a?b:c?d:e", "a ? b : c ? d : e");
     check("a?b?c:d:e", "a ? b ? c : d : e");
     check("a ?: b ?: c", "a ?: b ?: c");
+    // `?:` is a postfix operator in HTCondor (LEX_ELVIS in parsePostfixExpression): it binds
+    // tighter than any binary or unary operator and its right operand is a postfix expression.
+    check("a ?:\n b", "a ?: b");
+    check("a ? /* c */ : b", "ERR 1:13: expected an expression, found ':'");
+    check("(a ?: b) ?: c", "(a ?: b) ?: c");
+    check("x ?: y.z", "x ?: y.z");
+    check("(x ?: y).z", "(x ?: y).z");
+    check("(x ?: y)[1]", "(x ?: y)[1]");
+    check("x ?: -1", "x ?: -1");
+    check("-1 ?: 2", "-1 ?: 2");
     check("a || b ? c : d", "a || b ? c : d");
     check("{1,2}", "{ 1,2 }");
     check("{}", "{  }");

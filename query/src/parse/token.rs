@@ -79,6 +79,8 @@ pub enum TokenKind {
     BoundTo,
     /// `?`
     QMark,
+    /// `?:`, also with white space between (HTCondor's `LEX_ELVIS`)
+    Elvis,
     /// `:`
     Colon,
     /// `;`
@@ -140,6 +142,7 @@ impl TokenKind {
             MetaNe => "LEX_META_NOT_EQUAL",
             BoundTo => "LEX_BOUND_TO",
             QMark => "LEX_QMARK",
+            Elvis => "LEX_ELVIS",
             Colon => "LEX_COLON",
             Semicolon => "LEX_SEMICOLON",
             Comma => "LEX_COMMA",

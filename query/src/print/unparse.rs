@@ -18,13 +18,16 @@ use std::fmt::Write;
 pub const MAX_PRINT_DEPTH: u32 = 2000;
 
 /// Binding strength of an expression's outermost construct, for deciding parentheses:
-/// 0 conditional, 1–10 binary operators (see [`precedence`]), 11 unary, 12 postfix/primary.
+/// 0 conditional, 1–10 binary operators (see [`precedence`]), 11 unary, 12 elvis (a postfix
+/// operator whose right operand swallows the postfix operators after it), 13 other postfix and
+/// primary expressions.
 pub(crate) fn strength(e: &Expr) -> u8 {
     match e {
-        Expr::Cond(_) | Expr::Elvis(_) => 0,
+        Expr::Cond(_) => 0,
         Expr::Binary(op, _) | Expr::Chain(op, _) => precedence(*op),
         Expr::Unary(..) => 11,
-        _ => 12,
+        Expr::Elvis(_) => 12,
+        _ => 13,
     }
 }
 
@@ -96,7 +99,7 @@ impl<'o> Unparser<'o> {
             Expr::Select(base, n) => {
                 // `1.a` would lex as a malformed real, and `(1).a` reads back with a Paren node:
                 // a space keeps the tree (found by the `parse` fuzz target).
-                self.operand(base, 12);
+                self.operand(base, 13);
                 if matches!(**base, Expr::Lit(Value::Int(_))) {
                     self.out.push(' ');
                 }
@@ -104,7 +107,7 @@ impl<'o> Unparser<'o> {
                 self.name(*n);
             }
             Expr::Index(b) => {
-                self.operand(&b.0, 12);
+                self.operand(&b.0, 13);
                 self.out.push('[');
                 self.expr(&b.1);
                 self.out.push(']');
@@ -155,9 +158,9 @@ impl<'o> Unparser<'o> {
                 self.expr(&b.2);
             }
             Expr::Elvis(b) => {
-                self.operand(&b.0, 1);
+                self.operand(&b.0, 13);
                 self.out.push_str(" ?: ");
-                self.expr(&b.1);
+                self.operand(&b.1, 12);
             }
             Expr::Call(n, args) => {
                 self.name(*n);

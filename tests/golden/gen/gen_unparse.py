@@ -39,6 +39,9 @@ EXPRS = [
     "-a.b", "-(a.b)", "(-a).b", "!a.b", "a.b + c.d", "1 + 2 + 3", "1 + (2 + 3)", "(1 + 2) + 3", "2 * 3 % 4",
     "a =?= b && c =!= d", "a is undefined || b isnt error", "x ?: y ?: z", "(x ?: y) ?: z", "a + -b", "a - -b",
     "a*-1", "a-b", "a+b", "a  +  b", "a/*c*/+b",
+    # the elvis operator is postfix: tighter than binary and unary operators
+    "a ?: b + c", "a + b ?: c", "-a ?: b", "(-a) ?: b", "a ?: b.c", "(a ?: b).c", "a ?: b[0]", "(a ?: b)[0]",
+    "a ?: -b", "a ?: (b + c)", "a ?: b ? c : d", "a ?:b?:c", "a ?  : b * 2",
     # function calls
     "f()", "f(1)", "f(1, 2)", "strcat(a, \"b\", 1)", "StrCat(a)", "STRCAT(a)", "ifThenElse(a, b, c)", "noSuch(1)",
     "size({})", "member(1, {1, 2})", "regexp(\"a.*\", b, \"i\")", "f(g(h(1)))", "f((1))", "f(1 + 2, a ? b : c)",

@@ -88,6 +88,11 @@ for x in VALS + ["x", "1.5", '"true"', "-1"]:
 add("true ? error : 1", "false ? error : 1", "true ? 1 : error", "1 ? 2 : 3 ? 4 : 5", "0 ? 2 : 0 ? 4 : 5",
     "true ?: error", "undefined ?: undefined", "undefined ?: error", "error ?: 1", "(1 ?: 2) + 1", "0 ?: 2",
     "false ?: 2", '"" ?: 2', "{} ?: 2", "x ?: y ?: 3", "true ? x : 1", "1 ? {1} : {2}", "true?1:2", "1?2:3")
+# The elvis operator is postfix in HTCondor: tighter than every binary and unary operator.
+add("10 ?: 2 + 3", "10 ? : 2 + 3", "2 * undefined ?: 7", "-undefined ?: 5", "!undefined ?: true",
+    "undefined ?: 1 ? 2 : 3", "undefined ?: 0 >= 64", "x ?: 3 * 2", "1 + x ?: 2 * 3", "x ?: -1 - 1",
+    "undefined ?: {1,2}[1]", "(undefined ?: {1,2})[1]", "[a=1].a ?: 2", "x ?: [a=4].a + 1",
+    "undefined ?:   3 + 4", "5 ?: 1 > 2", "x ?: 1 == 1 ?: 2", "~undefined ?: 6", "x ?: y ?: 1 + 1")
 
 # ---------------------------------------------------------------- targeted arithmetic
 section("arithmetic", note="division/modulo/overflow/promotion/shifts/bitwise/comparison details")

@@ -18,7 +18,7 @@ use crate::bits::Bits;
 use crate::counted::{put, take, Counted};
 use crate::few::Few;
 use crate::mangle::MangledValue;
-use crate::ports::{units, Unit};
+use crate::ports::{units_for, PortScopes, Unit};
 use crate::position::Pos;
 use crate::profile::{constraint_dpf, PROFILE_CAP};
 use crate::property::MangledInterval;
@@ -46,6 +46,9 @@ pub struct IndexOptions {
     /// A query checks the remaining candidates one by one against their rectangles, instead
     /// of probing the next axis, once at most this many are left.
     pub filter_max: u64,
+    /// How ports' views read names their records and ads do not bind (pairwise, or as the
+    /// gang environment).
+    pub ports: PortScopes,
 }
 
 impl Default for IndexOptions {
@@ -55,6 +58,7 @@ impl Default for IndexOptions {
             profile_cap: PROFILE_CAP,
             rectangle_cap: RECTANGLE_CAP,
             filter_max: 48,
+            ports: PortScopes::Pairwise,
         }
     }
 }
@@ -144,7 +148,7 @@ impl Converter {
     pub fn convert(&self, ad: &Arc<ClassAd>) -> Converted {
         let opts = &self.opts;
         Converted {
-            units: units(ad)
+            units: units_for(ad, opts)
                 .into_iter()
                 .map(|unit| ConvertedUnit {
                     port: unit.port,
@@ -849,7 +853,7 @@ impl Index {
                 let (ads, units) = (&self.ads, &self.units);
                 source.for_each(&mut |id, ad| {
                     let Some(us) = ads.get(&id) else { return };
-                    let views = crate::ports::units(&ad);
+                    let views = crate::ports::units_for(&ad, &self.opts);
                     for &u in us {
                         let Some(Some(data)) = units.get(u as usize) else {
                             continue;
@@ -901,7 +905,7 @@ impl Index {
         let by_ad: FxHashMap<AdId, Vec<Unit>> = ids
             .into_iter()
             .zip(fetched)
-            .filter_map(|(id, ad)| Some((id, units(&ad?))))
+            .filter_map(|(id, ad)| Some((id, units_for(&ad?, &self.opts))))
             .collect();
         us.iter()
             .map(|&u| {

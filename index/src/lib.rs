@@ -62,6 +62,7 @@ pub mod join;
 pub mod mangle;
 pub mod maps;
 pub mod points;
+pub mod port_view;
 pub mod ports;
 pub mod position;
 pub mod profile;

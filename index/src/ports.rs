@@ -2,17 +2,19 @@
 //! separately, so the index holds one *unit* per port — rectangles per port, RIDs mapping back
 //! to (ad, port). An ad without ports is one unit, itself.
 //!
-//! A port is matched pairwise through its *view*: one ad holding the enclosing ad's attributes
-//! (except `Ports`) overlaid with the port's own, in which the port's own label (`Label =
-//! Host1`) is rewritten to `TARGET`, so that `Host1.Arch` reads the candidate's `Arch` and the
-//! candidate's `other.x` finds the port's attributes first and the enclosing ad's next, as the
-//! port's lexical scope does. References to *other* ports' labels (`Host1.Subnet ==
-//! Host2.Subnet`) name gang members a pairwise match does not know: they stay unbound
-//! (`undefined` when evaluated alone) and the index treats them as deviant, so it never
-//! excludes a port on their account. Deciding whole gangs is the gangmatcher's business.
+//! A port is matched pairwise through its *view* ([`crate::port_view`]): one flat ad holding
+//! the port's record and its ad's attributes (except `Ports`) as the port's lexical scope sees
+//! them, its own label (`Label = Host1`) read as `TARGET`, so that `Host1.Arch` reads the
+//! candidate's `Arch` and the candidate's `other.x` finds the port's attributes first and the
+//! enclosing ad's next. References to *other* ports' labels (`Host1.Subnet == Host2.Subnet`)
+//! name gang members a pairwise match does not know: they are `undefined` when evaluated
+//! alone and the index treats them as deviant, so it never excludes a port on their account.
+//! Deciding whole gangs is the gangmatcher's business.
 
-use adjoin_query::name::kw;
-use adjoin_query::{ClassAd, Expr, Key, Name, Value};
+pub use crate::port_view::PortScopes;
+use crate::port_view::{ports_key, view};
+use crate::IndexOptions;
+use adjoin_query::{ClassAd, Expr, Key, Value};
 use std::sync::Arc;
 
 /// One matchable part of an ad.
@@ -22,11 +24,6 @@ pub struct Unit {
     pub port: Option<u16>,
     /// What is matched: the ad itself, or the port's view.
     pub ad: Arc<ClassAd>,
-}
-
-/// The key of `Ports`.
-fn ports_key() -> Key {
-    Key::of("ports")
 }
 
 /// The port ads of `ad`, if its `Ports` is a list of ad literals (at most 65,535).
@@ -56,64 +53,56 @@ fn label(port: &ClassAd) -> Option<Key> {
     }
 }
 
-/// Deepest nesting rewritten (the parser's trees are at most 1,000 deep; deeper parts of
-/// built ones are kept as written).
-const MAX_DEPTH: u32 = 2000;
-
-/// `e` with every unscoped reference to `label` made `TARGET` (not inside nested ads, which
-/// could bind the name themselves).
-fn retarget(e: &Expr, label: Key, target: Name, depth: u32) -> Expr {
-    if depth > MAX_DEPTH {
-        return e.clone();
-    }
-    let r = |x: &Expr| retarget(x, label, target, depth + 1);
-    match e {
-        Expr::Attr(n) if n.key() == label => Expr::Attr(target),
-        Expr::Lit(_) | Expr::Attr(_) | Expr::Root(_) | Expr::Ad(_) => e.clone(),
-        Expr::Select(b, n) => Expr::Select(Box::new(r(b)), *n),
-        Expr::Index(b) => Expr::Index(Box::new((r(&b.0), r(&b.1)))),
-        Expr::Unary(op, x) => Expr::Unary(*op, Box::new(r(x))),
-        Expr::Binary(op, b) => Expr::Binary(*op, Box::new((r(&b.0), r(&b.1)))),
-        Expr::Cond(b) => Expr::Cond(Box::new((r(&b.0), r(&b.1), r(&b.2)))),
-        Expr::Elvis(b) => Expr::Elvis(Box::new((r(&b.0), r(&b.1)))),
-        Expr::Call(n, args) => Expr::Call(*n, args.iter().map(r).collect()),
-        Expr::List(items) => Expr::List(items.iter().map(r).collect()),
-        Expr::Chain(op, items) => Expr::Chain(*op, items.iter().map(r).collect()),
-        Expr::Paren(x) => Expr::Paren(Box::new(r(x))),
-    }
+/// The labels of `outer`'s ports.
+fn labels(outer: &ClassAd) -> Vec<Key> {
+    port_ads(outer)
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(label)
+        .collect()
 }
 
-/// The view of `port` within `outer` (see the module note).
+/// The pairwise view of `port` within `outer` (see the module note), with the TARGET
+/// fallback of the default evaluation options.
 pub fn port_view(outer: &ClassAd, port: &ClassAd) -> ClassAd {
-    let ports = ports_key();
-    let mut view: ClassAd = outer
-        .iter()
-        .filter(|(n, _)| n.key() != ports)
-        .map(|(n, e)| (n, e.clone()))
-        .collect();
-    let own = label(port).filter(|&k| k != kw::TARGET && k != kw::OTHER);
-    let target = Name::new("TARGET");
-    for (n, e) in port.iter() {
-        let e = match own {
-            Some(l) => retarget(e, l, target, 0),
-            None => e.clone(),
-        };
-        view.insert(n, e);
-    }
-    view
+    port_view_in(outer, port, PortScopes::Pairwise, true)
 }
 
-/// The units of `ad`: one per port, or the ad itself.
+/// The view of `port` within `outer` for `scopes`; `fallback`: the evaluation's TARGET
+/// fallback (old semantics) is on.
+pub fn port_view_in(
+    outer: &ClassAd,
+    port: &ClassAd,
+    scopes: PortScopes,
+    fallback: bool,
+) -> ClassAd {
+    view(outer, port, label(port), &labels(outer), scopes, fallback)
+}
+
+/// The units of `ad`: one per port, or the ad itself (pairwise views, default options).
 pub fn units(ad: &Arc<ClassAd>) -> Vec<Unit> {
+    units_in(ad, PortScopes::Pairwise, true)
+}
+
+/// The units of `ad` as an index with `opts` makes them.
+pub fn units_for(ad: &Arc<ClassAd>, opts: &IndexOptions) -> Vec<Unit> {
+    units_in(ad, opts.ports, opts.eval.target_fallback)
+}
+
+/// The units of `ad`: one per port (views for `scopes`), or the ad itself.
+pub fn units_in(ad: &Arc<ClassAd>, scopes: PortScopes, fallback: bool) -> Vec<Unit> {
     match port_ads(ad) {
-        Some(ports) => ports
-            .into_iter()
-            .enumerate()
-            .map(|(i, p)| Unit {
-                port: Some(i as u16),
-                ad: Arc::new(port_view(ad, p)),
-            })
-            .collect(),
+        Some(ports) => {
+            let labels: Vec<Key> = ports.iter().filter_map(|p| label(p)).collect();
+            ports
+                .into_iter()
+                .enumerate()
+                .map(|(i, p)| Unit {
+                    port: Some(i as u16),
+                    ad: Arc::new(view(ad, p, label(p), &labels, scopes, fallback)),
+                })
+                .collect()
+        }
         None => vec![Unit {
             port: None,
             ad: Arc::clone(ad),

@@ -10,7 +10,7 @@
 use crate::answer::Hit;
 use crate::bits::Bits;
 use crate::index::{AdId, Index, IndexOptions};
-use crate::ports::units;
+use crate::ports::{units_for, units_in, PortScopes};
 use crate::query::StepCache;
 use crate::window::{accepts, satisfies, Query};
 use adjoin_query::ast::BinOp;
@@ -147,7 +147,7 @@ fn brute(
 ) -> BTreeSet<Hit> {
     let mut out = BTreeSet::new();
     for (id, ad) in ads {
-        for u in units(ad) {
+        for u in units_in(ad, PortScopes::Pairwise, opts.target_fallback) {
             let ok = match (q.direction(), probe, c) {
                 (crate::Direction::TwoSided, Some(p), _) => symmetric_match(&u.ad, p, opts),
                 (crate::Direction::Reverse, Some(p), _) => accepts(&u.ad, p, opts),
@@ -292,7 +292,7 @@ fn check_narrowed(
         };
         let mut want = BTreeSet::new();
         for (id, ad) in ads {
-            for u in units(ad) {
+            for u in units_for(ad, &opts) {
                 let my = MatchAds {
                     my: probe,
                     target: &u.ad,
@@ -383,11 +383,13 @@ fn check_all(
         let opts = idx.options().clone();
         let windows = [
             ("two-sided", Query::two_sided(&probe, &opts)),
-            ("reverse", Query::reverse(&probe)),
+            ("reverse", Query::reverse(&probe, &opts)),
         ];
         for (direction, qs) in windows {
             for q in qs {
-                let unit = units(&probe)[q.port().map_or(0, usize::from)].ad.clone();
+                let unit = units_for(&probe, &opts)[q.port().map_or(0, usize::from)]
+                    .ad
+                    .clone();
                 let what = format!("{direction} {p}");
                 check_query(idx, ads, &q, Some(&unit), None, &what, cache)?;
                 if q.direction() == crate::Direction::TwoSided {

@@ -655,7 +655,7 @@ impl Index {
                 }
                 source.for_each(&mut |id, ad| {
                     let Some(us) = by_ad.get(&id) else { return };
-                    let views = crate::ports::units(&ad);
+                    let views = crate::ports::units_for(&ad, &self.opts);
                     for unit in us.iter().filter_map(|&u| self.unit(u)) {
                         let view = views.iter().find(|v| v.port == unit.port);
                         if view.is_some_and(|v| self.evaluate(q, &v.ad)) {
@@ -823,7 +823,7 @@ impl Index {
 
     /// The stored units whose constraints accept `ad` (every port of `ad` in turn).
     pub fn reverse(&mut self, ad: &Arc<ClassAd>) -> Vec<(Option<u16>, Vec<Hit>)> {
-        Query::reverse(ad)
+        Query::reverse(ad, &self.opts)
             .iter()
             .map(|q| (q.port(), self.matching(q).0))
             .collect()

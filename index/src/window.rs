@@ -10,7 +10,7 @@
 //!   evaluating the stored requirements with the unit as TARGET ([`accepts`]).
 
 use crate::index::IndexOptions;
-use crate::ports::{units, Unit};
+use crate::ports::{units_for, Unit};
 use crate::profile::{constraint_dpf, dpf, query_dpf, AdOperands};
 use crate::rectangle::{rectangles, ConsistencyError, Rectangle};
 use adjoin_query::eval::{eval_attr_in_match, eval_expr, requirements_key, EvalOptions, MatchAds};
@@ -67,7 +67,7 @@ pub struct Query {
 impl Query {
     /// Two-sided queries for `ad`: one per unit (port).
     pub fn two_sided(ad: &Arc<ClassAd>, opts: &IndexOptions) -> Vec<Query> {
-        units(ad)
+        units_for(ad, opts)
             .into_iter()
             .map(|u| {
                 let conv = rectangles(
@@ -114,8 +114,8 @@ impl Query {
     }
 
     /// Reverse queries for `ad`: one per unit (port).
-    pub fn reverse(ad: &Arc<ClassAd>) -> Vec<Query> {
-        units(ad)
+    pub fn reverse(ad: &Arc<ClassAd>, opts: &IndexOptions) -> Vec<Query> {
+        units_for(ad, opts)
             .into_iter()
             .map(|u| Query {
                 direction: Direction::Reverse,

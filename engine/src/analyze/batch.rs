@@ -173,7 +173,7 @@ pub(crate) fn quick(
         return None;
     }
     let probe = Arc::new(request.clone());
-    if Query::reverse(&probe)
+    if Query::reverse(&probe, &iopts)
         .iter()
         .any(|q| any_hit(held, q, available))
     {

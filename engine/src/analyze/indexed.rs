@@ -158,7 +158,8 @@ pub(crate) fn index_table(
 /// query, confirmed).
 pub(crate) fn accepting(held: &mut Held, ad: &ClassAd, available: &RoaringBitmap) -> RoaringBitmap {
     let mut found = RoaringBitmap::new();
-    for q in IndexQuery::reverse(&Arc::new(ad.clone())) {
+    let opts = held.index.options().clone();
+    for q in IndexQuery::reverse(&Arc::new(ad.clone()), &opts) {
         held.index.prepare(&q);
         let mut a = held.index.candidates(&q);
         found |= held.index.confirm_ads(&q, &mut a);

@@ -141,4 +141,6 @@ impl GangOptions {
 #[cfg(test)]
 mod golden_tests;
 #[cfg(test)]
+mod scope_tests;
+#[cfg(test)]
 mod tests;

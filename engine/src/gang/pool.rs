@@ -12,6 +12,7 @@
 use super::ports::{GangAd, PortsError};
 use super::signature::{signature, Reads, Signature};
 use crate::collection::{Collection, CollectionError};
+use adjoin_index::ports::PortScopes;
 use adjoin_index::{Bits, Index, IndexOptions, Query};
 use adjoin_query::ClassAd;
 use rustc_hash::FxHashMap;
@@ -174,6 +175,12 @@ impl Pool {
         summarize: bool,
         bad: &mut Vec<(String, String, PortsError)>,
     ) -> Result<Pool, CollectionError> {
+        // Offers' ports are indexed through views read as the gang environment reads them.
+        let gang = index.map(|o| IndexOptions {
+            ports: PortScopes::Gang,
+            ..o.clone()
+        });
+        let index = gang.as_ref();
         let mut out = Vec::with_capacity(colls.len());
         for (name, ads) in colls {
             let gangs: Vec<Option<Arc<GangAd>>> = ads

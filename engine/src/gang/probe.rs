@@ -13,7 +13,7 @@
 
 use super::env::Tree;
 use super::ports::GangAd;
-use adjoin_index::ports::port_view;
+use adjoin_index::ports::{port_view_in, PortScopes};
 use adjoin_query::ast::BinOp;
 use adjoin_query::eval::EvalOptions;
 use adjoin_query::{ClassAd, Expr, Key, Name, Value};
@@ -65,36 +65,38 @@ pub fn view(
         };
         rec.insert(n, e);
     }
+    let mut view = port_view_in(&g.ad, &rec, PortScopes::Gang, opts.target_fallback);
     if shunt {
+        // The partners' conditions, already over this port's partner (`TARGET`).
         let extra = shunted(tree, m, p);
         if let (Some(key), false) = (port.constraint, extra.is_empty()) {
-            let name = rec
+            let name = view
                 .entry(key)
                 .map(|(n, _)| n)
                 .unwrap_or_else(|| Name::new(key.as_str()));
-            let mut c = rec
+            let mut c = view
                 .get_key(key)
                 .cloned()
                 .unwrap_or(Expr::Lit(Value::Bool(true)));
             for x in extra {
                 c = Expr::binary(BinOp::And, c, x);
             }
-            rec.insert(name, c);
+            view.insert(name, c);
         }
     }
-    Arc::new(port_view(&g.ad, &rec))
+    Arc::new(view)
 }
 
-/// The conjuncts, over port `p`'s label, that the partners docked at member `m`'s other ports
-/// impose through `m`'s translations.
+/// The conjuncts, over port `p`'s partner (as `TARGET.Y`), that the partners docked at member
+/// `m`'s other ports impose through `m`'s translations.
 fn shunted(tree: &Tree, m: usize, p: usize) -> Vec<Expr> {
     let Some(member) = tree.members.get(m) else {
         return Vec::new();
     };
     let g = &member.ad;
-    let Some(lp) = g.ports.get(p).map(|x| x.label) else {
+    if g.ports.get(p).is_none() {
         return Vec::new();
-    };
+    }
     let mut out = Vec::new();
     for (q, port) in g.ports.iter().enumerate() {
         if q == p || !port.translations.iter().any(|t| t.1 == p) {
@@ -106,7 +108,13 @@ fn shunted(tree: &Tree, m: usize, p: usize) -> Vec<Expr> {
         let Some(partner) = tree.members.get(k) else {
             continue;
         };
-        out.extend(translate(&partner.ad, j, &port.translations, p, Some(lp)));
+        out.extend(translate(
+            &partner.ad,
+            j,
+            &port.translations,
+            p,
+            Some(Name::new("TARGET")),
+        ));
     }
     out
 }

@@ -27,7 +27,7 @@
 //! fails there, and a representative may stand for all.
 
 use super::ports::{label, ports_key, rank_key, records, GangAd};
-use adjoin_index::ports::units;
+use adjoin_index::ports::units_for;
 use adjoin_index::{constraint_dpf, rectangles, IndexOptions};
 use adjoin_query::ast::BinOp;
 use adjoin_query::name::kw;
@@ -201,7 +201,7 @@ pub fn signature(g: &GangAd, reads: &Reads, opts: Option<&IndexOptions>) -> Sign
                 .cloned();
             let shape = match (opts, rec.filter(|r| comparisons(g, p, r))) {
                 (Some(opts), Some(_)) => {
-                    let views = views.get_or_insert_with(|| units(&g.ad));
+                    let views = views.get_or_insert_with(|| units_for(&g.ad, opts));
                     views
                         .get(p)
                         .map(|u| {

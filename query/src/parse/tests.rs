@@ -32,7 +32,10 @@ fn precedence_and_printing() {
     // `?:` is a postfix operator in HTCondor (LEX_ELVIS in parsePostfixExpression): it binds
     // tighter than any binary or unary operator and its right operand is a postfix expression.
     check("a ?:\n b", "a ?: b");
-    check("a ? /* c */ : b", "ERR 1:13: expected an expression, found ':'");
+    check(
+        "a ? /* c */ : b",
+        "ERR 1:13: expected an expression, found ':'",
+    );
     check("(a ?: b) ?: c", "(a ?: b) ?: c");
     check("x ?: y.z", "x ?: y.z");
     check("(x ?: y).z", "(x ?: y).z");

@@ -157,6 +157,23 @@ def trees(info, n):
     return out
 
 
+# Found by a differential run of random gangs against classad2 (session 20): scopes the
+# indexed algorithms' port views must keep, as the environment does.
+CASES['A_adlevel_scope_offer'] = ["[Ports = {[Label = cpu; Requirements = cpu.X == 1]}]", "[X = Y; Y = 1; Ports = {[Label = job; Y = 2; Requirements = true]}]"]
+CASES['A_adlevel_scope_own'] = ["[Ports = {[Label = Cpu; Constraint = true]}]", "[D2 = App - 2; Ports = {[Label = \"other\"; App = true; Requirements = isUndefined(D2)]}]"]
+CASES['A_adlevel_scope_request'] = ["[Need = 1; D = Need; Ports = {[Label = cpu; Need = 5; Requirements = true]}]", "[Ports = {[Label = job; Requirements = job.D == 1]}]"]
+CASES['B_label_bound_offer'] = ["[Ports = {[Label = Cpu; Requirements = true]}]", "[Ports = {[Label = job; job = [Arch = \"INTEL\"]; Requirements = job.Arch >= \"ann\"]}]"]
+CASES['B_label_bound_request'] = ["[cpu = [Arch = \"INTEL\"; Key = 1]; Ports = {[Label = cpu; Requirements = cpu.Key != 2]}]", "[Ports = {[Label = m; Requirements = true]}]"]
+CASES['C_other_label_offer'] = ["[Ports = {[Label = lic; Requirements = isUndefined(lic.Size)]}]", "[Ports = {[Label = other; Requirements = true], [Label = ctl; Requirements = other.Size != 100]}]", "[Size = true; Ports = {[Label = m; Requirements = true]}]"]
+CASES['C_other_label_request'] = ["[Ports = {[Label = other; Requirements = true], [Label = lic; Requirements = other.Size == 1]}]", "[Size = 1; Ports = {[Label = m; Requirements = true]}]", "[Size = 2; Ports = {[Label = m; Requirements = true]}]"]
+CASES['D_elvis'] = ["[Ports = {[Label = cpu; Requirements = cpu.Memory ?: 0 >= 64]}]", "[Memory = 128; Ports = {[Label = job; Requirements = true]}]"]
+CASES['E_unbound_request'] = ["[Ports = {[Label = cpu; Requirements = isUndefined(Memory) && isUndefined(TARGET.Memory) && cpu.Memory > 1]}]", "[Memory = 4; Ports = {[Label = job; Requirements = true]}]", "[Memory = 0; Ports = {[Label = job; Requirements = true]}]"]
+CASES['E_unbound_offer'] = ["[Need = 3; Ports = {[Label = cpu; Requirements = true]}]", "[Ports = {[Label = job; Requirements = isUndefined(TARGET.Need) && isUndefined(other.Need) && isUndefined(Need) && job.Need > 1]}]"]
+CASES['F_my_shadowed'] = ["[Ports = {[Label = cpu; Requirements = cpu.W == 1 && cpu.Z == 1]}]", "[Y = 1; W = MY.Y; Ports = {[Label = job; Y = 2; Z = parent.Y; Requirements = true]}]", "[Y = 2; W = MY.Y; Ports = {[Label = job; Y = 1; Z = parent.Y; Requirements = true]}]"]
+CASES['G_other_label_bare'] = ["[Ports = {[Label = b; Requirements = isUndefined(b.Q)], [Label = a; Requirements = b =!= undefined && a.K == 1]}]", "[K = 1; Ports = {[Label = r; Requirements = true]}]", "[K = 2; Ports = {[Label = r; Requirements = true]}]"]
+CASES['H_alias_chain'] = ["[Ports = {[Label = cpu; Requirements = cpu.X == 3]}]", "[X = Y + Z; Y = Z + 1; Z = 1; Ports = {[Label = job; Y = 10; Z = 20; Requirements = job.X =?= undefined]}]", "[X = Y + Z; Y = 1; Z = 5; Ports = {[Label = job; Z = 2; Requirements = true]}]"]
+
+
 def main():
     # HTCondor's daemons evaluate with old-ClassAd semantics, as adjoin does by default (MY then
     # names the record an expression is written in: in a port, the port record, whose scope

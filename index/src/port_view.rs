@@ -1,0 +1,244 @@
+//! A port's *view*: the one flat ad a port is matched through (dissertation 3.2), holding its
+//! record's attributes and its ad's (except `Ports`), rewritten so that evaluating the flat ad
+//! finds what the port's lexical scope finds.
+//!
+//! Scoping, as HTCondor evaluates a record written in a list of its ad (and as the gang
+//! environment of Figure 32 nests them):
+//!
+//! - a name written in the record is looked up in the record, then in the ad; a name written
+//!   in the ad only in the ad: an ad attribute that reads `Y`, where the record binds its own
+//!   `Y`, reads the ad's. Such an ad binding is kept under an alias (`'outer.Y'`) the
+//!   rewritten ad expressions read;
+//! - a port's own label (`Label = Cpu`, read as `Cpu.Memory`) names its partner: `TARGET` in
+//!   the view, unless the record or ad binds that name, which then wins;
+//! - another port's label names a partner a pairwise match does not know: it becomes an opaque
+//!   reference the index cannot read (so never excludes on its account) and that evaluates to
+//!   `undefined` — also when the label is `other` or `TARGET`;
+//! - `MY` (and `self`, `parent` in a record) name the ad: `MY.Y` reads the ad's `Y` (under
+//!   the old semantics `MY` is the ad the expression is written in, as `self` always is);
+//! - names bound nowhere, and the keywords `TARGET` and `other`, depend on where the view is
+//!   used ([`PortScopes`]): a pairwise match lets them reach the candidate, as for any ad;
+//!   the gang environment binds nothing there, so they are `undefined`.
+//!
+//! Names inside nested ad literals, and names built at run time (`eval("X")`), are left as
+//! written.
+
+use adjoin_query::name::kw;
+use adjoin_query::{ClassAd, Expr, Key, Name, Value};
+use std::cell::RefCell;
+
+/// How a port's view reads the names its record and ad do not bind.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum PortScopes {
+    /// The port matched pairwise, as one ad (cycles, joins, queries): `TARGET`/`other` are the
+    /// candidate, and unbound names fall back to it under the old semantics.
+    #[default]
+    Pairwise,
+    /// The gang environment (Figure 32): only the port's own label reaches the partner;
+    /// `TARGET`, `other` and unbound names are `undefined`.
+    Gang,
+}
+
+/// Deepest nesting rewritten (the parser's trees are at most 1,000 deep; deeper parts of
+/// built ones are kept as written).
+const MAX_DEPTH: u32 = 2000;
+
+/// Where an expression is written.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum In {
+    Record,
+    Ad,
+}
+
+/// What a name denotes where it is written.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Meaning {
+    /// The record's attribute.
+    Record,
+    /// The ad's attribute.
+    Ad,
+    /// The port's partner (its own label).
+    Partner,
+    /// Another port's partner.
+    OtherPort,
+    /// The ad itself (`MY`, `self`, `parent`, as the scope has it).
+    TheAd,
+    /// What the flat view makes of the name as written.
+    Keep,
+    /// Nothing: `undefined`.
+    Undefined,
+    /// An unbound name the old semantics looks up in the candidate, shadowed in the flat view.
+    Fallback,
+}
+
+/// The key of `Ports`.
+pub(crate) fn ports_key() -> Key {
+    Key::of("ports")
+}
+
+struct Rewriter<'a> {
+    record: &'a ClassAd,
+    ad: &'a ClassAd,
+    own: Option<Key>,
+    labels: &'a [Key],
+    scopes: PortScopes,
+    fallback: bool,
+    /// Ad attributes the record shadows and ad expressions read (given aliases).
+    aliased: RefCell<Vec<Name>>,
+}
+
+/// The alias under which an ad binding the record shadows is kept.
+fn alias(n: Name) -> Name {
+    Name::new(&format!("outer.{}", n.as_str()))
+}
+
+/// A reference to another port's partner: undefined when evaluated, and not a property the
+/// index can read (a selection from a selection of `TARGET`).
+fn opaque(n: Name) -> Expr {
+    let base = Expr::Select(
+        Box::new(Expr::Attr(Name::new("TARGET"))),
+        Name::new("gang partner"),
+    );
+    Expr::Select(Box::new(base), n)
+}
+
+impl Rewriter<'_> {
+    fn in_record(&self, k: Key) -> bool {
+        self.record.get_key(k).is_some()
+    }
+
+    fn in_ad(&self, k: Key) -> bool {
+        k != ports_key() && self.ad.get_key(k).is_some()
+    }
+
+    /// What unscoped `k`, written `at`, denotes; `select`: it is looked up from the ad as the
+    /// name selected from it (`MY.k`), where no fallback applies.
+    fn meaning(&self, k: Key, at: In, select: bool) -> Meaning {
+        if at == In::Record && self.in_record(k) {
+            return Meaning::Record;
+        }
+        if self.in_ad(k) {
+            return Meaning::Ad;
+        }
+        if Some(k) == self.own {
+            return Meaning::Partner;
+        }
+        if self.labels.contains(&k) {
+            return Meaning::OtherPort;
+        }
+        let gang = self.scopes == PortScopes::Gang;
+        match k {
+            kw::SELF if at == In::Record => Meaning::Keep,
+            kw::MY if at == In::Record && self.fallback => Meaning::Keep,
+            kw::SELF | kw::MY => Meaning::TheAd,
+            kw::PARENT if at == In::Record => Meaning::TheAd,
+            kw::PARENT if gang => Meaning::Undefined,
+            kw::TARGET | kw::OTHER if gang => Meaning::Undefined,
+            kw::TARGET | kw::OTHER | kw::PARENT | kw::ROOT | kw::TOPLEVEL | kw::CURRENT_TIME => {
+                Meaning::Keep
+            }
+            _ if gang || select => Meaning::Undefined,
+            // Written in the ad, bound by the record alone: the flat view would find the
+            // record's binding.
+            _ if self.in_record(k) => match self.fallback {
+                true => Meaning::Fallback,
+                false => Meaning::Undefined,
+            },
+            _ => Meaning::Keep,
+        }
+    }
+
+    /// Unscoped `n` written `at`, rewritten.
+    fn name(&self, n: Name, at: In, select: bool) -> Expr {
+        let k = n.key();
+        match self.meaning(k, at, select) {
+            Meaning::Record | Meaning::Keep => Expr::Attr(n),
+            Meaning::Ad if self.in_record(k) => {
+                let mut aliased = self.aliased.borrow_mut();
+                if !aliased.iter().any(|a| a.key() == k) {
+                    aliased.push(n);
+                }
+                Expr::Attr(alias(n))
+            }
+            Meaning::Ad => Expr::Attr(n),
+            Meaning::Partner => Expr::Attr(Name::new("TARGET")),
+            Meaning::OtherPort => opaque(n),
+            Meaning::TheAd => match self.scopes {
+                PortScopes::Pairwise => Expr::Attr(n),
+                PortScopes::Gang => opaque(n),
+            },
+            Meaning::Undefined => Expr::Lit(Value::Undefined),
+            Meaning::Fallback => Expr::Select(Box::new(Expr::Attr(Name::new("TARGET"))), n),
+        }
+    }
+
+    /// `e`, written `at`, rewritten.
+    fn rw(&self, e: &Expr, at: In, depth: u32) -> Expr {
+        if depth > MAX_DEPTH {
+            return e.clone();
+        }
+        let r = |x: &Expr| self.rw(x, at, depth + 1);
+        match e {
+            Expr::Attr(n) => self.name(*n, at, false),
+            Expr::Select(base, y) => match base.unparen() {
+                Expr::Attr(b) if self.meaning(b.key(), at, false) == Meaning::TheAd => {
+                    self.name(*y, In::Ad, true)
+                }
+                _ => Expr::Select(Box::new(r(base)), *y),
+            },
+            Expr::Lit(_) | Expr::Root(_) | Expr::Ad(_) => e.clone(),
+            Expr::Index(b) => Expr::Index(Box::new((r(&b.0), r(&b.1)))),
+            Expr::Unary(op, x) => Expr::Unary(*op, Box::new(r(x))),
+            Expr::Binary(op, b) => Expr::Binary(*op, Box::new((r(&b.0), r(&b.1)))),
+            Expr::Cond(b) => Expr::Cond(Box::new((r(&b.0), r(&b.1), r(&b.2)))),
+            Expr::Elvis(b) => Expr::Elvis(Box::new((r(&b.0), r(&b.1)))),
+            Expr::Call(n, args) => Expr::Call(*n, args.iter().map(r).collect()),
+            Expr::List(items) => Expr::List(items.iter().map(r).collect()),
+            Expr::Chain(op, items) => Expr::Chain(*op, items.iter().map(r).collect()),
+            Expr::Paren(x) => Expr::Paren(Box::new(r(x))),
+        }
+    }
+}
+
+/// The view of `record`, a port of `ad` labelled `own` among `labels` (see the module note);
+/// `fallback`: the old semantics' TARGET fallback is on.
+pub(crate) fn view(
+    ad: &ClassAd,
+    record: &ClassAd,
+    own: Option<Key>,
+    labels: &[Key],
+    scopes: PortScopes,
+    fallback: bool,
+) -> ClassAd {
+    let rw = Rewriter {
+        record,
+        ad,
+        own,
+        labels,
+        scopes,
+        fallback,
+        aliased: RefCell::new(Vec::new()),
+    };
+    let ports = ports_key();
+    let mut out = ClassAd::with_capacity(ad.len() + record.len());
+    for (n, e) in ad.iter() {
+        if n.key() != ports && !rw.in_record(n.key()) {
+            out.insert(n, rw.rw(e, In::Ad, 0));
+        }
+    }
+    for (n, e) in record.iter() {
+        out.insert(n, rw.rw(e, In::Record, 0));
+    }
+    // Aliases, and the aliases their expressions need in turn.
+    let mut done = 0;
+    loop {
+        let next = rw.aliased.borrow().get(done).copied();
+        let Some(n) = next else { break };
+        done += 1;
+        if let Some(e) = ad.get_key(n.key()) {
+            let e = rw.rw(e, In::Ad, 0);
+            out.insert(alias(n), e);
+        }
+    }
+    out
+}

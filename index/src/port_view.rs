@@ -21,7 +21,8 @@
 //!   the gang environment binds nothing there, so they are `undefined`.
 //!
 //! Names inside nested ad literals, and names built at run time (`eval("X")`), are left as
-//! written.
+//! written in a pairwise view; in a gang view such a nested ad or `eval` call is opaque to the
+//! index.
 
 use adjoin_query::name::kw;
 use adjoin_query::{ClassAd, Expr, Key, Name, Value};
@@ -186,6 +187,16 @@ impl Rewriter<'_> {
                 }
                 _ => Expr::Select(Box::new(r(base)), *y),
             },
+            // What the gang environment finds through a nested ad or a name built at run time
+            // is not worked out: the index must not read it.
+            Expr::Ad(_) | Expr::Lit(Value::Ad(_)) if self.scopes == PortScopes::Gang => {
+                opaque(Name::new("ad"))
+            }
+            Expr::Call(f, _)
+                if self.scopes == PortScopes::Gang && f.as_str().eq_ignore_ascii_case("eval") =>
+            {
+                opaque(*f)
+            }
             Expr::Lit(_) | Expr::Root(_) | Expr::Ad(_) => e.clone(),
             Expr::Index(b) => Expr::Index(Box::new((r(&b.0), r(&b.1)))),
             Expr::Unary(op, x) => Expr::Unary(*op, Box::new(r(x))),
@@ -226,8 +237,13 @@ pub(crate) fn view(
             out.insert(n, rw.rw(e, In::Ad, 0));
         }
     }
+    let label = Key::of("label");
     for (n, e) in record.iter() {
-        out.insert(n, rw.rw(e, In::Record, 0));
+        let e = match n.key() == label {
+            true => e.clone(),
+            false => rw.rw(e, In::Record, 0),
+        };
+        out.insert(n, e);
     }
     // Aliases, and the aliases their expressions need in turn.
     let mut done = 0;
@@ -241,4 +257,102 @@ pub(crate) fn view(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PortScopes::{Gang, Pairwise};
+    use super::*;
+    use crate::ports::port_view_in;
+    use adjoin_query::parse;
+
+    /// The view of `ad`'s first port, printed.
+    fn show(ad: &str, scopes: PortScopes, fallback: bool) -> String {
+        let ad = parse::classad(ad).expect("ad");
+        let Some(Expr::List(ports)) = ad.get("Ports") else {
+            return "no ports".to_owned();
+        };
+        let Some(Expr::Ad(port)) = ports.first() else {
+            return "no port".to_owned();
+        };
+        port_view_in(&ad, port, scopes, fallback).to_string()
+    }
+
+    #[test]
+    fn names_read_as_the_port_scope_reads_them() {
+        let cases: &[(&str, PortScopes, bool, &str)] = &[
+            // The ad's X reads the ad's Y, kept under an alias; the record's Y is the record's.
+            (
+                "[X = Y; Y = 1; Ports = {[Label = job; Y = 2; Requirements = job.X == X]}]",
+                Pairwise,
+                true,
+                "[ X = 'outer.Y'; Label = job; Y = 2; Requirements = TARGET.X == X; 'outer.Y' = 1 ]",
+            ),
+            // A label the record binds is that binding; another port's label is opaque.
+            (
+                "[Ports = {[Label = job; job = 3; Requirements = job == 3 && lic.Y == 1], [Label = lic]}]",
+                Pairwise,
+                true,
+                "[ Label = job; job = 3; Requirements = job == 3 && TARGET.'gang partner'.lic.Y == 1 ]",
+            ),
+            // `other` as another port's label; as the port's own label it is the partner.
+            (
+                "[Ports = {[Label = a; Requirements = other.Size == 1], [Label = other]}]",
+                Gang,
+                true,
+                "[ Label = a; Requirements = TARGET.'gang partner'.other.Size == 1 ]",
+            ),
+            (
+                "[Ports = {[Label = other; Requirements = other.Size == 1]}]",
+                Gang,
+                true,
+                "[ Label = other; Requirements = TARGET.Size == 1 ]",
+            ),
+            // MY names the ad in the ad; in the record, the record (old semantics) or the ad.
+            (
+                "[Y = 1; W = MY.Y; Ports = {[Label = p; Y = 2; Requirements = MY.Y == 2]}]",
+                Gang,
+                true,
+                "[ W = 'outer.Y'; Label = p; Y = 2; Requirements = MY.Y == 2; 'outer.Y' = 1 ]",
+            ),
+            (
+                "[Y = 1; Ports = {[Label = p; Y = 2; Requirements = MY.Y == 2 && parent.Y == 1]}]",
+                Gang,
+                false,
+                "[ Label = p; Y = 2; Requirements = 'outer.Y' == 2 && 'outer.Y' == 1; 'outer.Y' = 1 ]",
+            ),
+            // In a gang, TARGET, other and unbound names are undefined in a port record; pairwise
+            // they reach the candidate. A name the ad reads and only the record binds is not the
+            // record's.
+            (
+                "[X = Z; Ports = {[Label = p; Z = 1; Requirements = TARGET.A == Memory]}]",
+                Gang,
+                true,
+                "[ X = undefined; Label = p; Z = 1; Requirements = undefined.A == undefined ]",
+            ),
+            (
+                "[X = Z; Ports = {[Label = p; Z = 1; Requirements = TARGET.A == Memory]}]",
+                Pairwise,
+                true,
+                "[ X = TARGET.Z; Label = p; Z = 1; Requirements = TARGET.A == Memory ]",
+            ),
+            // Nested ads and eval() are opaque to a gang window.
+            (
+                "[Ports = {[Label = p; Requirements = [a = p.X].a == 1 && eval(\"p.X\") == 2]}]",
+                Gang,
+                true,
+                "[ Label = p; Requirements = TARGET.'gang partner'.ad.a == 1 && TARGET.'gang partner'.eval == 2 ]",
+            ),
+        ];
+        let mut wrong = Vec::new();
+        for &(ad, scopes, fallback, want) in cases {
+            let got = show(ad, scopes, fallback);
+            if got != want {
+                wrong.push(format!(
+                    "{ad} ({scopes:?}, fallback {fallback}):\n  got  {got}\n  want {want}"
+                ));
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
 }

@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """Random expressions for a differential run against HTCondor's library (exprs.txt format).
 
-    python3 random_exprs.py SEED COUNT [compat|new|old] > random.txt
+    python3 random_exprs.py SEED COUNT [compat|new|old] [v2] > random.txt
     TZ=UTC faketime -f '2024-01-02 03:04:05' VENV/bin/python gen_exprs.py random.txt > random.raw
     python3 random_exprs.py --keep random.raw > ../random.golden
+
+`v2` draws from a wider grammar (operators without parentheses, so precedence is compared;
+the elvis `?:`; every function of HTCondor's library and of its compatibility set); without it
+the output for a seed is the one the committed golden files were made from.
 
 `--keep` drops the lines whose HTCondor value is a list still holding unevaluated expressions
 (HTCondor's lists are lazy: only printing differs, see docs/language.md); the Rust test
@@ -51,8 +55,25 @@ FUNCS = {
     "countMatches": (2, 2), "ifThen": (2, 2), "formatTime": (0, 2), "sign": (1, 1), "random": (0, 1),
 }
 FUNCS.pop("random"); FUNCS.pop("debug")
+V2 = len(sys.argv) > 4 and sys.argv[4] == "v2"
+if V2:
+    FUNCS.update({
+        "ceil": (1, 1), "currentTime": (0, 0), "dayTime": (0, 0), "getYear": (1, 1), "getMonth": (1, 1),
+        "getDayOfYear": (1, 1), "getDayOfMonth": (1, 1), "getDayOfWeek": (1, 1), "getDays": (1, 1),
+        "getHours": (1, 1), "getMinutes": (1, 1), "getSeconds": (1, 1), "isAbsTime": (1, 1),
+        "isRelTime": (1, 1), "log": (1, 1), "regexpMember": (2, 3), "replaceAll": (3, 4),
+        "splitTime": (1, 1), "time": (0, 0), "timeZoneOffset": (0, 0), "unresolved": (1, 1),
+        "versionEQ": (2, 2), "versionGE": (2, 2), "versionLE": (2, 2), "versionLT": (2, 2),
+        "version_in_range": (3, 3), "argsToList": (1, 1), "listToArgs": (1, 1), "splitSinful": (1, 1),
+        "splitUserName": (1, 1), "stringListAvg": (1, 2), "stringListMax": (1, 2), "stringListMin": (1, 2),
+        "stringListISubsetMatch": (2, 3), "stringListSubsetMatch": (2, 3), "stringList_regexpMember": (2, 4),
+        "mergeEnvironment": (0, 3), "userHome": (1, 2),
+    })
 STRS = ['"abc"', '"ABC"', '""', '"a,b,c"', '"a b"', '"x86_64"', '"1"', '"2.5"', '"true"', '"a.*"', '"^A"',
         '"slot1@host"', '"8.9.1"', '"8.10.0"', '"%Y"', '"<"', '"=="', '"a, b"']
+if V2:
+    STRS += ['"a b c"', '"user@domain"', '"<1.2.3.4:9618?addrs=1.2.3.4-9618>"', '"slot1_2@host"',
+             '"A=1 B=2"', '"8.9.1"', '"1.5"', '"-3"', '"a;b;c"', '"x y \\"z\\""', '"%Y-%m-%d %H:%M:%S"']
 
 
 def lit(d):
@@ -71,6 +92,8 @@ def lit(d):
 def expr(d):
     if d <= 0 or r.random() < 0.25:
         return lit(0)
+    if V2 and r.random() < 0.4:
+        return bare(d)
     k = r.randrange(12)
     if k < 4:
         return f"({expr(d-1)} {r.choice(BIN)} {expr(d-1)})"
@@ -87,6 +110,20 @@ def expr(d):
     if k == 10:
         return f"{lit(1)}.{r.choice(['a', 'x', 'Memory', 'a0', 'y'])}"
     return lit(d)
+
+
+def bare(d):
+    """An operator without parentheses around it: precedence and associativity decide."""
+    k = r.randrange(8)
+    if k < 4:
+        return f"{expr(d-1)} {r.choice(BIN)} {expr(d-1)}"
+    if k == 4:
+        return f"{expr(d-1)} ?: {expr(d-1)}"
+    if k == 5:
+        return f"({expr(d-1)} ?: {expr(d-1)})"
+    if k == 6:
+        return f"{expr(d-1)} ? {expr(d-1)} : {expr(d-1)}"
+    return f"{r.choice(UN)}{expr(d-1)} {r.choice(BIN)} {expr(d-1)}"
 
 
 mode = sys.argv[3] if len(sys.argv) > 3 else "compat"

@@ -19,10 +19,13 @@ run gen/gen_unparse.py unparse.golden unparse-ads.golden parse.golden
 { run gen/gen_cycle_real_ads.py old "$CONF/real-ads"; run gen/gen_cycle_real_ads.py new "$CONF/real-ads"; } > cycle-real-ads.golden
 { run gen/gen_analyze_real_ads.py old "$CONF/real-ads"; run gen/gen_analyze_real_ads.py new "$CONF/real-ads"; } > analyze-real-ads.golden
 run gen/gen_gangs.py > gangs/gangs.golden
-# Differential runs of random input: 6,000 expressions, three random pools.
+# Differential runs of random input: 10,000 expressions, three random pools.
 T=$(mktemp -d)
 { for s in 1 2 3 4; do python3 gen/random_exprs.py $s 1000 compat; done
-  for s in 40 41; do python3 gen/random_exprs.py $s 1000 old; done; } > "$T/random.txt"
+  for s in 40 41; do python3 gen/random_exprs.py $s 1000 old; done
+  # The wider grammar: operators without parentheses, the elvis, every function.
+  for s in 900 901 902; do python3 gen/random_exprs.py $s 1000 compat v2; done
+  python3 gen/random_exprs.py 940 1000 old v2; } > "$T/random.txt"
 run gen/gen_exprs.py "$T/random.txt" > "$T/random.raw"
 python3 gen/random_exprs.py --keep "$T/random.raw" > random.golden
 for s in 1 2 3; do

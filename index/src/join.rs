@@ -5,7 +5,7 @@
 //! likewise.
 
 use crate::index::{AdId, Index};
-use crate::ports::units;
+use crate::ports::pairwise_units;
 use crate::window::Query;
 use adjoin_query::eval::{symmetric_match, EvalOptions};
 use adjoin_query::ClassAd;
@@ -38,12 +38,18 @@ pub fn naive_join(
 ) -> Vec<RoaringBitmap> {
     let offer_units: Vec<(AdId, Vec<Arc<ClassAd>>)> = offers
         .iter()
-        .map(|(id, ad)| (*id, units(ad).into_iter().map(|u| u.ad).collect()))
+        .map(|(id, ad)| {
+            (
+                *id,
+                pairwise_units(ad, opts).into_iter().map(|u| u.ad).collect(),
+            )
+        })
         .collect();
     requests
         .iter()
         .map(|r| {
-            let mine: Vec<Arc<ClassAd>> = units(r).into_iter().map(|u| u.ad).collect();
+            let mine: Vec<Arc<ClassAd>> =
+                pairwise_units(r, opts).into_iter().map(|u| u.ad).collect();
             offer_units
                 .iter()
                 .filter(|(_, theirs)| {

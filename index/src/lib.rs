@@ -95,7 +95,7 @@ pub use mangle::{
 };
 pub use maps::{RectangleMaps, RidSets};
 pub use points::PointIndex;
-pub use ports::{units, Unit};
+pub use ports::{pairwise_units, units, Unit};
 pub use position::Pos;
 pub use profile::{constraint_dpf, dpf, query_dpf, Dpf, Profile, Prop};
 pub use property::{property, Inconsistency, MangledInterval, Property, Relation};

@@ -14,6 +14,7 @@
 pub use crate::port_view::PortScopes;
 use crate::port_view::{ports_key, view};
 use crate::IndexOptions;
+use adjoin_query::eval::EvalOptions;
 use adjoin_query::{ClassAd, Expr, Key, Value};
 use std::sync::Arc;
 
@@ -82,6 +83,12 @@ pub fn port_view_in(
 /// The units of `ad`: one per port, or the ad itself (pairwise views, default options).
 pub fn units(ad: &Arc<ClassAd>) -> Vec<Unit> {
     units_in(ad, PortScopes::Pairwise, true)
+}
+
+/// The pairwise units of `ad` under evaluation options `opts`, as an index with those
+/// options makes them.
+pub fn pairwise_units(ad: &Arc<ClassAd>, opts: &EvalOptions) -> Vec<Unit> {
+    units_in(ad, PortScopes::Pairwise, opts.target_fallback)
 }
 
 /// The units of `ad` as an index with `opts` makes them.

@@ -29,8 +29,8 @@ use super::conditions::{children, target_ref};
 use super::table::Table;
 use super::{selects, AnalyzeOptions, OfferSide, Pool, Rematch};
 use adjoin_index::{
-    constraint_dpf, imp_value, rectangles, units, Bound, ImpValue, IndexOptions, MangledInterval,
-    MangledValue,
+    constraint_dpf, imp_value, pairwise_units, rectangles, Bound, ImpValue, IndexOptions,
+    MangledInterval, MangledValue,
 };
 use adjoin_query::ast::{BinOp, Expr};
 use adjoin_query::eval::{eval_in_match, requirements_key, EvalOptions, MatchAds};
@@ -376,7 +376,7 @@ fn exact_rectangles(
     offer: &Arc<ClassAd>,
     eval: &EvalOptions,
 ) -> Option<Vec<adjoin_index::Rectangle>> {
-    let [unit] = units(offer).try_into().ok()?;
+    let [unit] = pairwise_units(offer, eval).try_into().ok()?;
     if unit.port.is_some() {
         return None;
     }

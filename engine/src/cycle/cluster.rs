@@ -16,7 +16,7 @@
 //! expression, turns clustering off.
 
 use super::shape::{self, dynamic, literal, ByHash, Fx};
-use adjoin_index::units;
+use adjoin_index::pairwise_units;
 use adjoin_query::eval::EvalOptions;
 use adjoin_query::refs::{ad_external_keys, internal_keys};
 use adjoin_query::{ClassAd, Expr, Key, Name};
@@ -212,7 +212,7 @@ impl RootsFinder {
                 }
                 seen.push(Arc::clone(o));
             }
-            for u in units(o) {
+            for u in pairwise_units(o, opts) {
                 if u.ad.iter().any(|(_, e)| dynamic(e)) {
                     self.names = None;
                     break;

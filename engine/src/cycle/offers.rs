@@ -13,7 +13,7 @@ use super::offer_classes::{Judged, OfferClasses};
 use super::residual::{self, Checks, Residuals, Ruled, Split};
 use crate::collection::{Collection, CollectionError};
 use adjoin_index::query::{Base, StepCache};
-use adjoin_index::{units, AdId, Bits, IndexOptions, Query, RoaringBitmap};
+use adjoin_index::{pairwise_units, AdId, Bits, IndexOptions, Query, RoaringBitmap};
 use adjoin_query::eval::{requirements_key, symmetric_match, EvalOptions};
 use adjoin_query::refs::internal_refs;
 use adjoin_query::{ClassAd, Key};
@@ -90,7 +90,7 @@ impl Offers {
         let units = c
             .ads
             .iter()
-            .map(|a| Some(units(a).into_iter().map(|u| u.ad).collect()))
+            .map(|a| Some(pairwise_units(a, &opts).into_iter().map(|u| u.ad).collect()))
             .collect();
         Offers::Naive {
             units,
@@ -135,7 +135,10 @@ impl Offers {
                 opts,
                 evaluations,
             } => {
-                let mine: Vec<Arc<ClassAd>> = units(request).into_iter().map(|u| u.ad).collect();
+                let mine: Vec<Arc<ClassAd>> = pairwise_units(request, opts)
+                    .into_iter()
+                    .map(|u| u.ad)
+                    .collect();
                 let mut ads = RoaringBitmap::new();
                 for (id, theirs) in (0..).zip(offers.iter()) {
                     let Some(theirs) = theirs else { continue };
@@ -365,9 +368,13 @@ impl Offers {
     pub fn restore(&mut self, id: AdId, ad: &Arc<ClassAd>) {
         match self {
             Offers::Indexed { .. } => self.mark(id, false),
-            Offers::Naive { units: offers, .. } => {
+            Offers::Naive {
+                units: offers,
+                opts,
+                ..
+            } => {
                 if let Some(u) = offers.get_mut(id as usize) {
-                    *u = Some(units(ad).into_iter().map(|u| u.ad).collect());
+                    *u = Some(pairwise_units(ad, opts).into_iter().map(|u| u.ad).collect());
                 }
             }
         }
@@ -425,9 +432,13 @@ impl Offers {
                     tracing::warn!(offer = id, "partitionable offer not re-indexed");
                 }
             }
-            Offers::Naive { units: offers, .. } => {
+            Offers::Naive {
+                units: offers,
+                opts,
+                ..
+            } => {
                 if let Some(u) = offers.get_mut(id as usize) {
-                    *u = Some(units(ad).into_iter().map(|u| u.ad).collect());
+                    *u = Some(pairwise_units(ad, opts).into_iter().map(|u| u.ad).collect());
                 }
             }
         }

@@ -270,6 +270,9 @@ impl<'s> Json<'s> {
             }
         }
         let raw = &self.src[body..self.pos];
+        if raw.contains('\0') {
+            return Err(self.err(start, "NUL character in string"));
+        }
         self.pos += 1;
         let quoted = raw.len() >= 4 && raw.starts_with("\\/") && raw.ends_with("\\/");
         if !has_escape {

@@ -448,6 +448,25 @@ fn r_fuzz_nul_in_attribute_name() {
     }
 }
 
+/// Regression (found by the `parse` fuzz target): a JSON (or XML) string value holding a raw
+/// NUL character was accepted, and the ad then printed as new syntax with the escape `\0`,
+/// which no string literal may hold. NUL is refused in values as in names (HTCondor's readers
+/// stop at it).
+#[test]
+fn r_fuzz_nul_in_string_value() {
+    for (text, format) in [
+        ("[{\"a\": \"x\0y\"}]", Format::Json),
+        ("{\"a\": \"\0\"}", Format::Json),
+        (
+            "<classads><c><a n=\"a\"><s>x\0y</s></a></c></classads>",
+            Format::Xml,
+        ),
+        ("a = \"x\0y\"", Format::Old),
+    ] {
+        assert!(ads(text, format).is_err(), "{text:?} as {format:?}");
+    }
+}
+
 /// Regression (found by the `parse` fuzz target): `--0m` is `-(0.0)`, which printed as ` -0.0`
 /// and read back as the literal `-0.0`, a different tree; unary minus before a number literal
 /// now prints as ` - `. Likewise `0 .E` printed as `(0).E`, which reads back with parentheses;
@@ -456,6 +475,10 @@ fn r_fuzz_nul_in_attribute_name() {
 #[test]
 fn r_fuzz_printed_trees_read_back() {
     for src in [
+        "-\n22822222 ?: 2",
+        "- 1 ?: 2",
+        "-(1 ?: 2)",
+        "- 1.5[0] ?: 2",
         "--0m",
         "- 1",
         "a - - 1",

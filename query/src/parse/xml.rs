@@ -257,6 +257,9 @@ impl<'s> Xml<'s> {
             "s" => {
                 let s = convert_escapes(Cow::Borrowed(text))
                     .ok_or_else(|| self.err(at, "string contains the escape \\0"))?;
+                if s.contains('\0') {
+                    return Err(self.err(at, "NUL character in string"));
+                }
                 lit(Value::Str(Arc::from(&*s)))
             }
             // HTCondor reads a malformed number as `error`.

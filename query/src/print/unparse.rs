@@ -423,7 +423,7 @@ fn starts_with_number(e: &Expr) -> bool {
     match e {
         Expr::Lit(Value::Int(_) | Value::Real(_)) => true,
         Expr::Select(base, _) => starts_with_number(base),
-        Expr::Index(b) => starts_with_number(&b.0),
+        Expr::Index(b) | Expr::Elvis(b) => starts_with_number(&b.0),
         _ => false,
     }
 }

@@ -64,6 +64,10 @@ enum Meaning {
     OtherPort,
     /// The ad itself (`MY`, `self`, `parent`, as the scope has it).
     TheAd,
+    /// The record itself (`self` written in it): the view stands for it.
+    TheRecord,
+    /// Something the index must not read (the ad's `Ports`, the gang context's own names).
+    Opaque,
     /// What the flat view makes of the name as written.
     Keep,
     /// Nothing: `undefined`.
@@ -84,6 +88,9 @@ struct Rewriter<'a> {
     labels: &'a [Key],
     scopes: PortScopes,
     fallback: bool,
+    /// An ad without ports (its implicit port `other`): the gang context binds `TARGET` and
+    /// `other` to its partner.
+    implicit: bool,
     /// Ad attributes the record shadows and ad expressions read (given aliases).
     aliased: RefCell<Vec<Name>>,
 }
@@ -112,14 +119,53 @@ impl Rewriter<'_> {
         k != ports_key() && self.ad.get_key(k).is_some()
     }
 
-    /// What unscoped `k`, written `at`, denotes; `select`: it is looked up from the ad as the
-    /// name selected from it (`MY.k`), where no fallback applies.
+    /// What unscoped `k`, written `at`, denotes; `select`: it is the name selected from an ad
+    /// (`MY.k`), looked up from there outwards with no fallback at the end. As the evaluator
+    /// looks names up: the scope's own binding, then a keyword's meaning (`self`, `parent`,
+    /// `root`, `toplevel`; `MY` and `CurrentTime` under the old semantics), then the enclosing
+    /// scopes (the ad, then the gang context: the labels, then `MY = _ad`, `_ad`).
     fn meaning(&self, k: Key, at: In, select: bool) -> Meaning {
-        if at == In::Record && self.in_record(k) {
-            return Meaning::Record;
+        let gang = self.scopes == PortScopes::Gang;
+        match at {
+            In::Record if self.in_record(k) => return Meaning::Record,
+            In::Ad if self.in_ad(k) => return Meaning::Ad,
+            In::Ad if k == ports_key() => return Meaning::Opaque,
+            _ => {}
         }
-        if self.in_ad(k) {
-            return Meaning::Ad;
+        match k {
+            kw::SELF => return self.this(at),
+            kw::MY | kw::CURRENT_TIME if self.fallback => {
+                return match k {
+                    kw::MY => self.this(at),
+                    _ => Meaning::Keep,
+                }
+            }
+            kw::PARENT => {
+                return match (at, gang) {
+                    (In::Record, _) => Meaning::TheAd,
+                    (In::Ad, true) => Meaning::Opaque,
+                    (In::Ad, false) => Meaning::Keep,
+                }
+            }
+            kw::ROOT | kw::TOPLEVEL => {
+                return match gang {
+                    true => Meaning::Opaque,
+                    false => Meaning::Keep,
+                }
+            }
+            _ => {}
+        }
+        if at == In::Record {
+            if self.in_ad(k) {
+                return Meaning::Ad;
+            }
+            if k == ports_key() {
+                return Meaning::Opaque;
+            }
+        }
+        // The gang context binds the labels, then `MY = _ad` (which wins over a label `MY`).
+        if k == kw::MY {
+            return Meaning::TheAd;
         }
         if Some(k) == self.own {
             return Meaning::Partner;
@@ -127,17 +173,17 @@ impl Rewriter<'_> {
         if self.labels.contains(&k) {
             return Meaning::OtherPort;
         }
-        let gang = self.scopes == PortScopes::Gang;
-        match k {
-            kw::SELF if at == In::Record => Meaning::Keep,
-            kw::MY if at == In::Record && self.fallback => Meaning::Keep,
-            kw::SELF | kw::MY => Meaning::TheAd,
-            kw::PARENT if at == In::Record => Meaning::TheAd,
-            kw::PARENT if gang => Meaning::Undefined,
-            kw::TARGET | kw::OTHER if gang => Meaning::Undefined,
-            kw::TARGET | kw::OTHER | kw::PARENT | kw::ROOT | kw::TOPLEVEL | kw::CURRENT_TIME => {
-                Meaning::Keep
+        if gang {
+            if k == Key::of("_ad") {
+                return Meaning::TheAd;
             }
+            if k.as_str().starts_with("_ctx_") {
+                return Meaning::Opaque;
+            }
+        }
+        match k {
+            kw::TARGET | kw::OTHER if gang && !self.implicit => Meaning::Undefined,
+            kw::TARGET | kw::OTHER => Meaning::Keep,
             _ if gang || select => Meaning::Undefined,
             // Written in the ad, bound by the record alone: the flat view would find the
             // record's binding.
@@ -149,11 +195,26 @@ impl Rewriter<'_> {
         }
     }
 
+    /// What `self` (or the old semantics' `MY`) written `at` denotes.
+    fn this(&self, at: In) -> Meaning {
+        match at {
+            In::Record => Meaning::TheRecord,
+            In::Ad => Meaning::TheAd,
+        }
+    }
+
     /// Unscoped `n` written `at`, rewritten.
     fn name(&self, n: Name, at: In, select: bool) -> Expr {
         let k = n.key();
         match self.meaning(k, at, select) {
-            Meaning::Record | Meaning::Keep => Expr::Attr(n),
+            // A keyword written in the record whose name the ad binds: the flat view would find
+            // the ad's binding, where the record's scope finds the keyword first.
+            Meaning::Keep | Meaning::TheRecord if at == In::Record && self.in_ad(k) => match k {
+                kw::CURRENT_TIME => Expr::Call(Name::new("time"), Vec::new()),
+                _ => opaque(n),
+            },
+            Meaning::Record | Meaning::Keep | Meaning::TheRecord => Expr::Attr(n),
+            Meaning::Opaque => opaque(n),
             Meaning::Ad if self.in_record(k) => {
                 let mut aliased = self.aliased.borrow_mut();
                 if !aliased.iter().any(|a| a.key() == k) {
@@ -182,9 +243,11 @@ impl Rewriter<'_> {
         match e {
             Expr::Attr(n) => self.name(*n, at, false),
             Expr::Select(base, y) => match base.unparen() {
-                Expr::Attr(b) if self.meaning(b.key(), at, false) == Meaning::TheAd => {
-                    self.name(*y, In::Ad, true)
-                }
+                Expr::Attr(b) => match self.meaning(b.key(), at, false) {
+                    Meaning::TheAd => self.name(*y, In::Ad, true),
+                    Meaning::TheRecord => self.name(*y, In::Record, true),
+                    _ => Expr::Select(Box::new(r(base)), *y),
+                },
                 _ => Expr::Select(Box::new(r(base)), *y),
             },
             // What the gang environment finds through a nested ad or a name built at run time
@@ -228,8 +291,32 @@ pub(crate) fn view(
         labels,
         scopes,
         fallback,
+        implicit: false,
         aliased: RefCell::new(Vec::new()),
     };
+    rewrite(&rw)
+}
+
+/// An ad without ports as the gang environment reads it (its context binds `TARGET` and
+/// `other` to the partner, nothing falls back to it, and `_ad` is the ad).
+pub(crate) fn plain_gang_view(ad: &ClassAd, fallback: bool) -> ClassAd {
+    let record = ClassAd::new();
+    let rw = Rewriter {
+        record: &record,
+        ad,
+        own: None,
+        labels: &[],
+        scopes: PortScopes::Gang,
+        fallback,
+        implicit: true,
+        aliased: RefCell::new(Vec::new()),
+    };
+    rewrite(&rw)
+}
+
+/// The flat ad `rw` makes of its record and ad.
+fn rewrite(rw: &Rewriter<'_>) -> ClassAd {
+    let (ad, record) = (rw.ad, rw.record);
     let ports = ports_key();
     let mut out = ClassAd::with_capacity(ad.len() + record.len());
     for (n, e) in ad.iter() {
@@ -313,7 +400,7 @@ mod tests {
                 "[Y = 1; W = MY.Y; Ports = {[Label = p; Y = 2; Requirements = MY.Y == 2]}]",
                 Gang,
                 true,
-                "[ W = 'outer.Y'; Label = p; Y = 2; Requirements = MY.Y == 2; 'outer.Y' = 1 ]",
+                "[ W = 'outer.Y'; Label = p; Y = 2; Requirements = Y == 2; 'outer.Y' = 1 ]",
             ),
             (
                 "[Y = 1; Ports = {[Label = p; Y = 2; Requirements = MY.Y == 2 && parent.Y == 1]}]",

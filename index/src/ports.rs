@@ -12,7 +12,7 @@
 //! Deciding whole gangs is the gangmatcher's business.
 
 pub use crate::port_view::PortScopes;
-use crate::port_view::{ports_key, view};
+use crate::port_view::{plain_gang_view, ports_key, view};
 use crate::IndexOptions;
 use adjoin_query::eval::EvalOptions;
 use adjoin_query::{ClassAd, Expr, Key, Value};
@@ -96,7 +96,8 @@ pub fn units_for(ad: &Arc<ClassAd>, opts: &IndexOptions) -> Vec<Unit> {
     units_in(ad, opts.ports, opts.eval.target_fallback)
 }
 
-/// The units of `ad`: one per port (views for `scopes`), or the ad itself.
+/// The units of `ad`: one per port (views for `scopes`), or the ad itself (in a gang, as the
+/// gang environment reads it).
 pub fn units_in(ad: &Arc<ClassAd>, scopes: PortScopes, fallback: bool) -> Vec<Unit> {
     match port_ads(ad) {
         Some(ports) => {
@@ -112,7 +113,10 @@ pub fn units_in(ad: &Arc<ClassAd>, scopes: PortScopes, fallback: bool) -> Vec<Un
         }
         None => vec![Unit {
             port: None,
-            ad: Arc::clone(ad),
+            ad: match scopes {
+                PortScopes::Pairwise => Arc::clone(ad),
+                PortScopes::Gang => Arc::new(plain_gang_view(ad, fallback)),
+            },
         }],
     }
 }

@@ -1,8 +1,10 @@
 //! Property tests of the indexed algorithms' windows on the scoping of ports: random requests
 //! and offers whose records shadow their ads' attributes (`X = Y` in the ad, `Y` bound again
 //! in the record), read them through `MY` and `parent`, bind a name that is also a label, label
-//! a port `other`, read another port's partner as a whole (`b =!= undefined`), and read names
-//! the environment binds nowhere (`isUndefined(Memory)`, `TARGET.Y` in an explicit port). Every
+//! a port `other` (or a keyword: `self`, `MY`, `parent`), read another port's partner as a
+//! whole (`b =!= undefined`), read names the environment binds nowhere (`isUndefined(Memory)`,
+//! `TARGET.Y` in an explicit port), the ad's `Ports`, the context through `parent`, `self.L`
+//! and `MY.L`, and bind ad attributes named like keywords (`self`, `Root`, `CurrentTime`). Every
 //! algorithm, under both semantics, gives a gang to exactly the requests the exhaustive search
 //! over the Figure-32 environment finds one for.
 
@@ -33,7 +35,21 @@ fn attrs(ad: bool) -> impl Strategy<Value = String> {
         ])
     };
     let z = prop::sample::select(vec!["", "Z = 1; ", "Z = X; ", "Z = other; "]);
-    (y, x, z).prop_map(|(y, x, z)| format!("{y}{x}{z}"))
+    // Ad attributes read through the ports list, the context, or named like keywords.
+    let w = if ad {
+        prop::sample::select(vec![
+            "",
+            "N = size(Ports); ",
+            "C = parent.cpu.Y == 1; ",
+            "M = parent.job.Y; ",
+            "self = 0; ",
+            "Root = 1; ",
+            "CurrentTime = 5; ",
+        ])
+    } else {
+        prop::sample::select(vec!["", "M = self.Y; "])
+    };
+    (y, x, z, w).prop_map(|(y, x, z, w)| format!("{y}{x}{z}{w}"))
 }
 
 /// A condition a port `l` (whose ad's other label is `m`) may make.
@@ -52,13 +68,28 @@ fn condition(l: &'static str, m: &'static str) -> impl Strategy<Value = String> 
         "X == 1".to_owned(),
         "MY.Y == 2".to_owned(),
         "true".to_owned(),
+        format!("self.{l}.Y == 1"),
+        format!("MY.{l}.Y == 1"),
+        "size(Ports) == 1".to_owned(),
+        "N == 1".to_owned(),
+        "C".to_owned(),
+        "_ad.Y == 1".to_owned(),
+        "Root =!= 1".to_owned(),
+        "CurrentTime =!= 5".to_owned(),
     ];
     prop::collection::vec(prop::sample::select(forms), 1..=2).prop_map(|v| v.join(" && "))
 }
 
 /// A request: one port, or two (the second may read the first's partner).
 fn request() -> impl Strategy<Value = String> {
-    let labels = prop::sample::select(vec![("cpu", "lic"), ("other", "lic"), ("cpu", "other")]);
+    let labels = prop::sample::select(vec![
+        ("cpu", "lic"),
+        ("other", "lic"),
+        ("cpu", "other"),
+        ("self", "lic"),
+        ("MY", "lic"),
+        ("parent", "lic"),
+    ]);
     (
         labels,
         attrs(true),
@@ -80,7 +111,7 @@ fn request() -> impl Strategy<Value = String> {
 
 /// An offer: one port labelled `job` (or `other`), or a plain ad.
 fn offer() -> impl Strategy<Value = String> {
-    let label = prop::sample::select(vec!["job", "other", "plain"]);
+    let label = prop::sample::select(vec!["job", "other", "self", "plain"]);
     (label, attrs(true), attrs(false)).prop_flat_map(|(l, ad, rec)| {
         condition(if l == "plain" { "TARGET" } else { l }, "lic").prop_map(move |c| {
             if l == "plain" {
@@ -110,7 +141,7 @@ fn pool(texts: &[String], alg: Algorithm, opts: &IndexOptions) -> Pool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
 
     #[test]
     fn windows_read_scopes_as_the_environment_does(

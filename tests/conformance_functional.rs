@@ -12,9 +12,9 @@ use adjoin::query::parse::{self, Format};
 use adjoin::query::print;
 use adjoin::query::{ClassAd, Value};
 use std::collections::HashMap;
-use std::path::Path;
+mod common;
 
-const SCRIPT: &str = "../../shared/conformance/htcondor-functional_tests.txt";
+const SCRIPT: &str = "../shared/conformance/htcondor-functional_tests.txt";
 
 /// Cases where the script disagrees with HTCondor's own current library (25.14.1), which adjoin
 /// follows. Each must still fail here, so a stale entry is caught; the library's answers are in
@@ -289,8 +289,7 @@ impl Runner {
 
 #[test]
 fn htcondor_functional_tests_all_pass() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(SCRIPT);
-    let script = std::fs::read_to_string(&path).expect("shared/conformance beside the repo");
+    let script = common::read(SCRIPT);
     let mut runner = Runner::new();
     runner.run(&script);
     let t = &runner.tally;

@@ -13,11 +13,7 @@ use proptest::prelude::*;
 
 /// The workload file's machines and jobs in their own collections.
 fn workload(n: usize) -> Db {
-    let path = format!(
-        "{}/../../shared/workloads/ads_{n}.txt",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).expect("workload");
+    let text = common::read(&format!("../shared/workloads/ads_{n}.txt"));
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2 * n);
     let db = Db::open_in_memory().expect("db");

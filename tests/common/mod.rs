@@ -41,7 +41,13 @@ pub fn top(rel: &str) -> PathBuf {
         .ancestors()
         .find(|dir| dir.join("Cargo.lock").exists())
         .unwrap_or(&here);
-    top.join(rel)
+    let path = top.join(rel);
+    // The project's shared sources beside the repository, or else the copy the repository
+    // carries of the files the tests read (`tests/shared`).
+    match rel.strip_prefix("../shared/") {
+        Some(rest) if !path.exists() => top.join("tests/shared").join(rest),
+        _ => path,
+    }
 }
 
 /// Reads a file under the workspace's top.

@@ -314,6 +314,7 @@ fn analyze_bad_input() {
             "jobs",
         ],
     );
-    assert_eq!(code, 2);
+    // A missing id is a negative result, as for `get`.
+    assert_eq!(code, 1);
     assert!(err.contains("jobs: no ad nope"), "{err}");
 }

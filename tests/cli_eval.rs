@@ -43,8 +43,8 @@ fn stdin_lines_that_are_not_utf8_are_refused_like_loaded_ads() {
     assert_eq!(lines[0], "2");
     assert_eq!(
         lines[1],
-        "error: line 2, column 3: bytes that are not UTF-8 (the line is skipped; expressions \
-         must be UTF-8)"
+        "parse error: line 2, column 3: bytes that are not UTF-8 (the line is skipped; \
+         expressions must be UTF-8)"
     );
     assert!(!out.stdout.contains('\u{fffd}'));
     assert_eq!(lines[2], "2");

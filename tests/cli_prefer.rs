@@ -167,6 +167,47 @@ fn errors_name_the_ad_and_the_entry() {
     assert!(out.stderr.contains("none.ad has no Preferences"), "{out:?}");
 }
 
+/// A matchmaking cycle leaves a request with malformed Preferences unmatched and says so,
+/// naming the ad and the entry (exit status 1: a refused ad).
+#[test]
+fn a_cycle_names_malformed_preferences() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    write(
+        d,
+        "jobs.ads",
+        "[GlobalJobId = \"bad\"; Requirements = true; Preferences = 5]
+[GlobalJobId = \"good\"; Requirements = true]
+",
+    );
+    write(
+        d,
+        "slots.ads",
+        "[Name = \"s1\"; Requirements = true]\n[Name = \"s2\"; Requirements = true]\n",
+    );
+    for (coll, file) in [("jobs", "jobs.ads"), ("slots", "slots.ads")] {
+        let out = run_when_free(&["load", "--into", coll, file], d);
+        assert_eq!(out.code, 0, "{out:?}");
+    }
+    let out = run_when_free(
+        &[
+            "match",
+            "--requests",
+            "jobs",
+            "--offers",
+            "slots",
+            "--dry-run",
+        ],
+        d,
+    );
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        out.stderr.contains("ad bad: Preferences is not a list"),
+        "{out:?}"
+    );
+    assert!(out.stdout.contains("good"), "{out:?}");
+}
+
 #[test]
 fn ranked_candidates_through_the_index_and_by_evaluation() {
     let dir = tempfile::tempdir().expect("tempdir");

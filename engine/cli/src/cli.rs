@@ -28,7 +28,8 @@ use std::process::ExitCode;
 /// adjoin: ClassAd matchmaking as a database.
 ///
 /// Exit status: 0 success; 1 a negative or failed result (a missing id, a skipped or refused
-/// ad, damage found); 2 a usage, I/O or database error.
+/// ad, damage found; a stale update a load drops, as a collector does, is counted, not
+/// refused); 2 a usage, I/O or database error.
 #[derive(Parser)]
 #[command(name = "adjoin", version, about, long_about)]
 struct Cli {

@@ -6,6 +6,7 @@
 //! implementation and running it through the conformance suite (`conformance.rs`).
 
 mod leftovers;
+mod mark;
 mod memory;
 mod reserve;
 mod sled;

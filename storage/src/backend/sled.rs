@@ -12,6 +12,7 @@
 //!   keeps such caught panics quiet (the error carries the message; no panic message and
 //!   backtrace on stderr); every other panic goes to the hook that was there before.
 
+use super::mark::{Mark, MARK_FILE};
 use super::reserve;
 use super::{Batch, EntryIter, KeyRange, Recovered, Store, Tx, TxBody, TxError, UntilError, Write};
 use crate::error::StoreError;
@@ -67,6 +68,17 @@ pub struct SledStore {
     recovered: Recovered,
     /// True when the file system had no room for the reserve at open: writes are refused.
     full: bool,
+    /// The acknowledged-writes mark (`None` when its file could not be opened for writing).
+    mark: Option<std::sync::Arc<Mark>>,
+}
+
+/// The key (in sled's default tree) of the count of writes made (`backend/mark.rs`).
+const WRITES_KEY: &[u8] = b"adjoin.writes";
+
+/// A count as stored under [`WRITES_KEY`].
+fn count_of(v: Option<&[u8]>) -> u64 {
+    v.and_then(|v| v.try_into().ok())
+        .map_or(0, u64::from_le_bytes)
 }
 
 impl std::fmt::Debug for SledStore {
@@ -216,12 +228,49 @@ impl SledStore {
         // Writes need the reserve in place: without it, a write could take the room the next
         // open's snapshot needs, and the database could not be opened even to read.
         let full = !reserve::ensure(path, opts.reserve);
+        // Acknowledged writes sled's recovery dropped (a damaged record mid-log reads to it as
+        // a torn tail): the count it recovered is below the last one made durable.
+        let writes = guard("opening", || {
+            db.get(WRITES_KEY)
+                .map(|v| count_of(v.as_deref()))
+                .map_err(|e| map_err(e, "opening", path))
+        })?;
+        let mark = match Mark::open(path) {
+            Ok((_, Some(acked))) if acked > writes => {
+                return Err(StoreError::Damaged {
+                    context: format!("opening {}", path.display()),
+                    detail: format!(
+                        "the log lost acknowledged writes: it holds {writes} writes, {acked} were \
+                         made durable (remove {} to open what is left)",
+                        path.join(MARK_FILE).display()
+                    ),
+                });
+            }
+            Ok((mark, _)) => Some(std::sync::Arc::new(mark)),
+            Err(e) => {
+                tracing::warn!(error = %e, "no acknowledged-writes mark: lost writes go unnoticed");
+                None
+            }
+        };
         Ok(SledStore {
             db,
             path: path.to_owned(),
             trees: Default::default(),
             recovered,
             full,
+            mark,
+        })
+    }
+
+    /// Counts a write just made (after it, in sled's log).
+    fn count(&self) -> Result<(), StoreError> {
+        guard("writing", || {
+            self.db
+                .update_and_fetch(WRITES_KEY, |v| {
+                    Some((count_of(v) + 1).to_le_bytes().to_vec())
+                })
+                .map(|_| ())
+                .map_err(|e| self.err(e, "writing"))
         })
     }
 
@@ -380,17 +429,20 @@ impl Store for SledStore {
             t.insert(key, value)
                 .map(|_| ())
                 .map_err(|e| self.err(e, "writing"))
-        })
+        })?;
+        self.count()
     }
 
     fn delete(&self, tree: &str, key: &[u8]) -> Result<bool, StoreError> {
         self.writable()?;
         let t = self.tree(tree)?;
-        guard("deleting", || {
+        let was = guard("deleting", || {
             t.remove(key)
                 .map(|old| old.is_some())
                 .map_err(|e| self.err(e, "deleting"))
-        })
+        })?;
+        self.count()?;
+        Ok(was)
     }
 
     fn scan(&self, tree: &str, range: KeyRange) -> Result<EntryIter<'_>, StoreError> {
@@ -426,7 +478,8 @@ impl Store for SledStore {
         }
         guard("writing a batch", || {
             t.apply_batch(b).map_err(|e| self.err(e, "writing a batch"))
-        })
+        })?;
+        self.count()
     }
 
     fn transaction(&self, trees: &[&str], body: TxBody<'_>) -> Result<(), TxError> {
@@ -448,7 +501,7 @@ impl Store for SledStore {
                 })
         };
         match catch_unwind(AssertUnwindSafe(run)) {
-            Ok(Ok(())) => Ok(()),
+            Ok(Ok(())) => self.count().map_err(TxError::Store),
             Ok(Err(TransactionError::Abort(e))) => Err(e),
             Ok(Err(TransactionError::Storage(e))) => {
                 Err(TxError::Store(self.err(e, "committing a transaction")))
@@ -462,12 +515,26 @@ impl Store for SledStore {
 
     fn flush(&self) -> Result<(), StoreError> {
         let _span = tracing::debug_span!("sled_flush").entered();
+        // The writes counted before the flush are durable once it returns.
+        let writes = guard("flushing", || {
+            self.db
+                .get(WRITES_KEY)
+                .map(|v| count_of(v.as_deref()))
+                .map_err(|e| self.err(e, "flushing"))
+        })?;
         guard("flushing", || {
             self.db
                 .flush()
                 .map(|_| ())
                 .map_err(|e| self.err(e, "flushing"))
-        })
+        })?;
+        match &self.mark {
+            Some(mark) => mark.record(writes).map_err(|source| StoreError::Io {
+                context: format!("recording the durable writes in {}", self.path.display()),
+                source,
+            }),
+            None => Ok(()),
+        }
     }
 
     fn tree_names(&self) -> Result<Vec<String>, StoreError> {
@@ -508,6 +575,54 @@ mod tests {
         let s = SledStore::open(&path, &SledOptions::default()).expect("reopen");
         assert!(s.was_recovered());
         assert_eq!(s.get("t", b"k").expect("get").as_deref(), Some(&b"v"[..]));
+    }
+
+    /// Acknowledged writes the recovered log lacks (as when sled's recovery takes a damaged
+    /// record mid-log for a torn tail and drops what follows) fail the open; writes counted but
+    /// never flushed (a crash) do not.
+    #[test]
+    fn a_log_behind_the_mark_fails_the_open() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("db");
+        {
+            let s = SledStore::open(&path, &SledOptions::default()).expect("open");
+            s.put("t", b"a", b"1").expect("put");
+            s.batch(
+                "t",
+                Batch {
+                    writes: vec![Write::Delete(b"a".to_vec())],
+                },
+            )
+            .expect("batch");
+            s.flush().expect("flush");
+            s.close().expect("close");
+        }
+        // Two writes were made durable; the mark says so, and the log holds them.
+        let (_, acked) = Mark::open(&path).expect("mark");
+        assert_eq!(acked, Some(2));
+        let s = SledStore::open(&path, &SledOptions::default()).expect("reopen");
+        s.put("t", b"b", b"2").expect("put"); // counted, flushed only by close
+        s.close().expect("close");
+        SledStore::open(&path, &SledOptions::default())
+            .expect("reopen")
+            .close()
+            .expect("close");
+        // A mark ahead of the log: writes the log lost.
+        Mark::open(&path)
+            .expect("mark")
+            .0
+            .record(10)
+            .expect("record");
+        match SledStore::open(&path, &SledOptions::default()) {
+            Err(StoreError::Damaged { detail, .. }) => {
+                assert!(detail.contains("lost acknowledged writes"), "{detail}")
+            }
+            other => panic!("expected damage, got {other:?}"),
+        }
+        // Removing the mark opens what is left.
+        std::fs::remove_file(path.join(MARK_FILE)).expect("remove mark");
+        let s = SledStore::open(&path, &SledOptions::default()).expect("open what is left");
+        assert_eq!(s.get("t", b"b").expect("get").as_deref(), Some(&b"2"[..]));
     }
 
     #[test]

@@ -137,7 +137,15 @@ pub fn run(args: AnalyzeArgs, db: &DbPath) -> Result<ExitCode> {
                 eprintln!("adjoin: {e}");
                 return Ok(ExitCode::from(1));
             }
-            db.analyze_stored(&from, &id, &against, &opts)?
+            match db.analyze_stored(&from, &id, &against, &opts) {
+                Ok(a) => a,
+                // A missing id is a negative result (exit status 1), as for `get`.
+                Err(e @ adjoin::analyze::AnalyzeError::NotFound { .. }) => {
+                    eprintln!("adjoin: {e}");
+                    return Ok(ExitCode::from(1));
+                }
+                Err(e) => return Err(e.into()),
+            }
         }
     };
     if args.json {

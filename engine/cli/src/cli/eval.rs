@@ -77,8 +77,8 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
                     let col = e.utf8_error().valid_up_to() + 1;
                     writeln!(
                         out,
-                        "error: line {}, column {col}: bytes that are not UTF-8 (the line is \
-                         skipped; expressions must be UTF-8)",
+                        "parse error: line {}, column {col}: bytes that are not UTF-8 (the \
+                         line is skipped; expressions must be UTF-8)",
                         n + 1
                     )?;
                 }

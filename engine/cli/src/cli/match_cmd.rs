@@ -168,17 +168,23 @@ pub fn run(args: MatchArgs, db: &DbPath) -> Result<ExitCode> {
     for e in &report.damaged {
         eprintln!("adjoin: {e}");
     }
+    // A request whose Preferences are malformed is left unmatched: say which and why.
+    for e in &report.bad_preferences {
+        eprintln!("adjoin: {e}");
+    }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for m in &report.matches {
         out.write_all(match_line(m, args.json)?.as_bytes())?;
     }
     out.write_all(summary_line(&report, args.json, args.dry_run).as_bytes())?;
     out.flush()?;
-    Ok(if report.damaged.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(
+        if report.damaged.is_empty() && report.bad_preferences.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        },
+    )
 }
 
 #[cfg(test)]

@@ -109,6 +109,42 @@ fn json_lines_text_trees_and_queries() {
     assert!(out.contains("\"matched\": 0"), "{out}");
 }
 
+/// A request read with `--ad` is named as `analyze --ad` names it: by its `Name` (else the file).
+#[test]
+fn a_query_names_the_request_by_its_name() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path();
+    setup(dir);
+    for (file, text, want) in [
+        (
+            "one.ad",
+            JOBS.lines().take(2).collect::<Vec<_>>().join("\n"),
+            "\"request\": \"j1\"",
+        ),
+        (
+            "anon.ad",
+            "[Ports = {[Label = cpu; MemoryReqs = 10; Requirements = cpu.Memory > 64]}]".to_owned(),
+            "anon.ad\"",
+        ),
+    ] {
+        let path = dir.join(file);
+        std::fs::write(&path, text).expect("write");
+        let args = [
+            "gang",
+            "--ad",
+            path.to_str().expect("utf8"),
+            "--offers",
+            "machines",
+            "--offers",
+            "licenses",
+            "--json",
+        ];
+        let (out, err, code) = adjoin(dir, &args);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains(want), "{out}");
+    }
+}
+
 /// A request whose search reaches `--search-bound` is reported as given up — a line naming it on
 /// stderr and in the text summary — and gets its gang with the default bound.
 #[test]

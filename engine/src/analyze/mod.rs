@@ -23,6 +23,7 @@ mod table;
 mod unmatched;
 
 pub use self::conditions::{split_requirements, Condition};
+pub use self::db::ad_id;
 pub use self::ports::{PortCount, PortsAnalysis};
 pub use self::render::render_text;
 pub use self::unmatched::{Unmatched, UnmatchedGroup};

@@ -140,9 +140,15 @@ pub fn run(args: GangArgs, db: &DbPath) -> Result<ExitCode> {
         Some(ad) => db.gang_query(ad, &opts)?,
         None => db.gang_cycle(&opts)?,
     };
-    if let Some(path) = &args.ad {
+    // A request read from a file is named as `analyze --ad` names it: its `Name` or
+    // `GlobalJobId`, else the file.
+    if let (Some(path), Some(ad)) = (&args.ad, &request) {
+        let id = match adjoin::analyze::ad_id(ad) {
+            id if id == "-" => path.display().to_string(),
+            id => id,
+        };
         for g in &mut report.gangs {
-            g.request = path.display().to_string();
+            g.request = id.clone();
         }
     }
     for e in &report.damaged {

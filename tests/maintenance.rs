@@ -64,6 +64,12 @@ fn maintenance_removes_what_a_load_leaves_behind_in_steps() {
         .expect("cycle");
     assert_eq!(r.matches.len(), 300);
     assert_eq!(due(&db), (0, 600, 0), "consumed ads stay as dead records");
+    let dead_bytes = |db: &Db| -> u64 {
+        let s = db.stats().expect("stats");
+        s.collections.iter().map(|c| c.dead_bytes).sum()
+    };
+    // Their bytes, as the blocks' directories give them: every record has a body.
+    assert!(dead_bytes(&db) >= 600, "{}", dead_bytes(&db));
     clock.store(100, Ordering::SeqCst);
     assert_eq!(
         due(&db),
@@ -76,6 +82,11 @@ fn maintenance_removes_what_a_load_leaves_behind_in_steps() {
     let rest = db.maintain(u64::MAX).expect("maintain");
     assert_eq!((rest.ads, rest.tombstones, rest.done), (0, 500, true));
     assert_eq!(due(&db), (0, 0, 0));
+    assert_eq!(
+        dead_bytes(&db),
+        0,
+        "the dead records went with their tombstones"
+    );
     let again = db.maintain(u64::MAX).expect("maintain");
     assert_eq!((again.ads, again.tombstones, again.done), (0, 0, true));
     // The held index and the store agree; the database checks clean.

@@ -286,6 +286,17 @@ impl Index {
         })
     }
 
+    /// Where collection `c`'s dead records are: block → their sequence numbers.
+    pub(crate) fn dead_places(&self, c: CollId) -> std::collections::BTreeMap<u64, Vec<u64>> {
+        let mut at: std::collections::BTreeMap<u64, Vec<u64>> = Default::default();
+        if let Some(coll) = self.colls.get(&c) {
+            for loc in coll.dead_ids.values().flatten() {
+                at.entry(loc.block).or_default().push(loc.seq);
+            }
+        }
+        at
+    }
+
     /// How many dead records (consumed, left in their blocks) collection `c` holds.
     pub(crate) fn dead_count(&self, c: CollId) -> u64 {
         self.colls.get(&c).map_or(0, |coll| coll.dead.len() as u64)

@@ -1,6 +1,6 @@
 //! Statistics: [`AdStore::stats`] counts ads per collection, tombstones and matches, and the
-//! bytes the store occupies, from the catalog, the index and the small trees, without reading
-//! ads.
+//! bytes the store occupies, from the catalog, the index and the small trees (and the
+//! directories of the blocks holding dead records, for their bytes), without reading ads.
 
 use crate::backend::KeyRange;
 use crate::codec;
@@ -9,7 +9,7 @@ use crate::format;
 use crate::key::{self, tree, CollId};
 use crate::record::Tombstone;
 use crate::store::AdStore;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Counts of one collection.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,6 +25,8 @@ pub struct CollectionStats {
     /// Records of consumed ads still in their blocks (they go with their tombstones, by
     /// maintenance or a purge).
     pub dead: u64,
+    /// The bytes of those records' bodies (from their blocks' directories).
+    pub dead_bytes: u64,
 }
 
 /// Counts of a whole store.
@@ -46,6 +48,27 @@ pub struct Stats {
 }
 
 impl AdStore {
+    /// The body bytes of the dead records `at` (block → sequence numbers) of collection `c`,
+    /// read from the blocks' directories (a directory that cannot be read counts nothing;
+    /// `check` reports it).
+    fn dead_bytes(&self, c: CollId, at: &BTreeMap<u64, Vec<u64>>) -> Result<u64, AdError> {
+        let mut bytes = 0u64;
+        for (&b, seqs) in at {
+            let k = key::block(c, b);
+            let Some(v) = self.store.get(tree::DIRS, &k)? else {
+                continue;
+            };
+            if let Ok((entries, _)) = crate::block::directory(&k, b, &v) {
+                bytes += entries
+                    .iter()
+                    .filter(|e| seqs.contains(&e.seq))
+                    .map(|e| u64::from(e.len))
+                    .sum::<u64>();
+            }
+        }
+        Ok(bytes)
+    }
+
     /// Counts per collection, matches, and size; reads the catalog, the index and
     /// `tombstones`, not the ads.
     pub fn stats(&self) -> Result<Stats, AdError> {
@@ -69,9 +92,13 @@ impl AdStore {
                 continue;
             };
             let stored = self.stored_count(&name)?;
-            let (exp, dead) = {
+            let (exp, dead, dead_at) = {
                 let index = self.index.read();
-                (index.due_count(c, now), index.dead_count(c))
+                (
+                    index.due_count(c, now),
+                    index.dead_count(c),
+                    index.dead_places(c),
+                )
             };
             collections.push(CollectionStats {
                 name,
@@ -79,6 +106,7 @@ impl AdStore {
                 expired: exp,
                 tombstones: tombs.get(&c).copied().unwrap_or(0),
                 dead,
+                dead_bytes: self.dead_bytes(c, &dead_at)?,
             });
         }
         Ok(Stats {

@@ -45,11 +45,17 @@ pub fn render(s: &Stats) -> String {
     }
     out.push_str(&format!("matches: {}\n", thousands(s.matches)));
     let dead: u64 = s.collections.iter().map(|c| c.dead).sum();
+    let dead_bytes: u64 = s.collections.iter().map(|c| c.dead_bytes).sum();
     if dead > 0 || s.lapsed_tombstones > 0 {
+        // Lapsed tombstones are due now; dead records go with their tombstones, when those
+        // lapse.
         out.push_str(&format!(
-            "due for maintenance: {} lapsed tombstones, {} dead records\n",
+            "for maintenance: {} lapsed tombstones (due now); {} dead records, {} ({} bytes), \
+             removed with their tombstones\n",
             thousands(s.lapsed_tombstones),
-            thousands(dead)
+            thousands(dead),
+            human_bytes(dead_bytes),
+            dead_bytes
         ));
     }
     out.push_str(&format!(
@@ -85,6 +91,7 @@ mod tests {
             expired,
             tombstones,
             dead: tombstones / 2,
+            dead_bytes: tombstones * 100,
         }
     }
 
@@ -112,7 +119,7 @@ mod tests {
                  jobs         5,000        0           2\n\
                  machines    20,000        1           0\n\
                  (all)       25,000        1           2\n\
-                 matches: 3\ndue for maintenance: 0 lapsed tombstones, 1 dead records\n\
+                 matches: 3\nfor maintenance: 0 lapsed tombstones (due now); 1 dead records, 200 B (200 bytes), removed with their tombstones\n\
                  bytes on disk: 2.0 KiB (2048 bytes)\n{SOURCE}"
                 ),
             ),

@@ -42,10 +42,42 @@ struct JsonMember<'m> {
     id: &'m str,
     rank: serde_json::Value,
     consumed: bool,
+    /// What the match carved out of a partitionable offer (`{"Cpus": 1, "Memory": 2048, …}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    share: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+/// A member's rank and, for a partitionable offer, its carved share: the record keeps them as
+/// one ad, `[Rank = …; Cpus = …; Memory = …]` (`cycle/partition.rs`), shown as a number and a
+/// `share` object.
+fn rank_and_share(
+    rank: Option<&Value>,
+) -> (
+    serde_json::Value,
+    Option<serde_json::Map<String, serde_json::Value>>,
+) {
+    let Some(Value::Ad(ad)) = rank else {
+        return (rank.map_or(serde_json::Value::Null, rank_json), None);
+    };
+    let value = |e: &adjoin_query::Expr| match e {
+        adjoin_query::Expr::Lit(v) => rank_json(v),
+        other => json!(other.to_string()),
+    };
+    let mut rank = serde_json::Value::Null;
+    let mut share = serde_json::Map::new();
+    for (name, e) in ad.iter() {
+        if name.key() == adjoin_query::name::kw::RANK {
+            rank = value(e);
+        } else {
+            share.insert(name.as_str().to_owned(), value(e));
+        }
+    }
+    (rank, Some(share))
 }
 
 /// One match as a JSON object on one line: `{"id", "time", "cycle", "members": [{"collection",
-/// "id", "rank", "consumed"}]}`.
+/// "id", "rank", "consumed"}]}`; a partitionable offer's member also has `"share"`, what the
+/// match carved out of it.
 pub fn match_json(m: &MatchRecord) -> String {
     let j = JsonMatch {
         id: m.id,
@@ -54,11 +86,15 @@ pub fn match_json(m: &MatchRecord) -> String {
         members: m
             .members
             .iter()
-            .map(|mem| JsonMember {
-                collection: &mem.collection,
-                id: &mem.id,
-                rank: mem.rank.as_ref().map_or(serde_json::Value::Null, rank_json),
-                consumed: mem.consumed,
+            .map(|mem| {
+                let (rank, share) = rank_and_share(mem.rank.as_ref());
+                JsonMember {
+                    collection: &mem.collection,
+                    id: &mem.id,
+                    rank,
+                    consumed: mem.consumed,
+                    share,
+                }
             })
             .collect(),
     };
@@ -179,6 +215,21 @@ mod tests {
         assert_eq!(
             match_json(&record()),
             r#"{"id":7,"time":1417808219,"cycle":2,"members":[{"collection":"jobs","id":"s#1.0#5","rank":1.5,"consumed":false},{"collection":"machines","id":"slot1@h","rank":null,"consumed":true}]}"#
+        );
+    }
+
+    /// A partitionable offer's member: its rank a number, its carved share an object.
+    #[test]
+    fn carved_shares() {
+        let ad = adjoin_query::parse::classad("[Rank = 2; Cpus = 1; Memory = 2048]").expect("ad");
+        let mut m = record();
+        m.members[1].rank = Some(Value::Ad(std::sync::Arc::new(ad)));
+        assert!(
+            match_json(&m).contains(
+                r#"{"collection":"machines","id":"slot1@h","rank":2,"consumed":true,"share":{"Cpus":1,"Memory":2048}}"#
+            ),
+            "{}",
+            match_json(&m)
         );
     }
 

@@ -58,9 +58,16 @@ fn golden_unparse() {
     );
 }
 
-/// The directory `shared/conformance` beside the repository.
-fn conformance_dir() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance")
+/// The directory `shared/conformance` beside the repository, or else the repository's copy of
+/// it (`tests/shared/conformance`).
+pub(crate) fn conformance_dir() -> std::path::PathBuf {
+    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let beside = here.join("../../shared/conformance");
+    if beside.exists() {
+        beside
+    } else {
+        here.join("../tests/shared/conformance")
+    }
 }
 
 /// Every real ad HTCondor ships as test data reads with `Format::Auto`, giving HTCondor's count,

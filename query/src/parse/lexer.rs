@@ -538,10 +538,8 @@ mod tests {
 
     #[test]
     fn conformance_one_token() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../shared/conformance/htcondor-tests.txt");
-        let text = std::fs::read_to_string(&path)
-            .expect("shared/conformance/htcondor-tests.txt beside the repo");
+        let path = crate::parse::golden_tests::conformance_dir().join("htcondor-tests.txt");
+        let text = std::fs::read_to_string(&path).expect("shared/conformance/htcondor-tests.txt");
         let mut n = 0;
         for line in text.lines() {
             let Some(rest) = line.strip_prefix("test-lexer-one-token") else {

@@ -12,7 +12,8 @@ use crate::gang::ports::{ports_key, GangAd};
 use crate::gang::search::Searcher;
 use crate::gang::Algorithm;
 use adjoin_index::IndexOptions;
-use adjoin_query::ClassAd;
+use adjoin_query::ast::BinOp;
+use adjoin_query::{ClassAd, Expr, Name, Value};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -107,7 +108,8 @@ fn gang_pool(pool: &Pool, index: Option<&IndexOptions>) -> Result<GangPool, Anal
 
 /// The offers of `pool` that could dock at port `p` of `root` with nothing else docked.
 fn candidates(root: &Arc<GangAd>, p: usize, pool: &GangPool, opts: &AnalyzeOptions) -> u64 {
-    let mut tree = Tree::root(Arc::clone(root));
+    let (root, conjuncts) = with_conjuncts(root, p);
+    let mut tree = Tree::root(root);
     let mut last = None;
     let mut n = 0;
     for c in pool.all() {
@@ -118,13 +120,74 @@ fn candidates(root: &Arc<GangAd>, p: usize, pool: &GangPool, opts: &AnalyzeOptio
             continue;
         };
         let child = tree.dock((0, p), Arc::clone(gad), c.offer(), c.port);
-        if tree.edge_holds(&tree.environment(), child, &opts.eval) != Check::No {
+        let env = tree.environment();
+        let possible = match tree.edge_holds(&env, child, &opts.eval) {
+            Check::No => false,
+            Check::Yes => true,
+            // The port's constraint waits on a port not docked: still impossible when one of
+            // its conjuncts is already decided, and not true.
+            Check::Maybe => !conjuncts.iter().any(|&name| {
+                let (v, touched) = tree.eval_port_attr(&env, 0, p, name, &opts.eval);
+                !touched && !truthy(&v)
+            }),
+        };
+        if possible {
             n += 1;
             last = Some(c.offer());
         }
         tree.undock();
     }
     n
+}
+
+/// Whether `&&` takes `v` as true (non-zero numbers count; NaN too, to stay on the safe side).
+fn truthy(v: &Value) -> bool {
+    match v {
+        Value::Bool(b) => *b,
+        Value::Int(i) => *i != 0,
+        Value::Real(r) => *r != 0.0,
+        _ => false,
+    }
+}
+
+/// `root` with the top-level conjuncts of port `p`'s constraint added to its record as
+/// attributes of their own (names no ad can write), so that each is evaluated in the record's
+/// scope; and those names (none when the constraint is not a conjunction).
+fn with_conjuncts(root: &Arc<GangAd>, p: usize) -> (Arc<GangAd>, Vec<Name>) {
+    let unchanged = (Arc::clone(root), Vec::new());
+    let (Some(port), Some(record)) = (root.ports.get(p), root.record(p)) else {
+        return unchanged;
+    };
+    let Some(c) = port.constraint.and_then(|k| record.get_key(k)) else {
+        return unchanged;
+    };
+    let Some(terms) = c.unparen().operands_of(BinOp::And) else {
+        return unchanged;
+    };
+    let terms: Vec<Expr> = terms.cloned().collect();
+    let Some(Expr::List(items)) = root.ad.get_key(ports_key()).map(Expr::unparen) else {
+        return unchanged;
+    };
+    let mut rec = record.clone();
+    let names: Vec<Name> = (0..terms.len())
+        .map(|i| Name::new(&format!("adjoin conjunct {i}")))
+        .collect();
+    for (n, t) in names.iter().zip(terms) {
+        rec.insert(*n, t);
+    }
+    let mut items = items.clone();
+    if let Some(slot) = items.get_mut(p) {
+        *slot = Expr::Ad(Arc::new(rec));
+    }
+    let mut ad = (*root.ad).clone();
+    let ports = ad
+        .entry(ports_key())
+        .map_or_else(|| Name::new("Ports"), |(n, _)| n);
+    ad.insert(ports, Expr::List(items));
+    match GangAd::new(Arc::new(ad)) {
+        Ok(g) => (Arc::new(g), names),
+        Err(_) => unchanged,
+    }
 }
 
 /// `root` with its first `n` ports only: the gang of a prefix. A later port's label is then
@@ -210,6 +273,31 @@ mod tests {
                 oracle_first(JOB, &p),
                 "case {i}: oracle"
             );
+        }
+    }
+
+    /// A port whose constraint waits on an undocked port counts no offer when another of its
+    /// conjuncts is already false for every offer (the candidates for that port alone).
+    #[test]
+    fn a_decided_conjunct_outweighs_an_undocked_port() {
+        let offers = pool(&[
+            r#"[Name = "m"; Arch = "INTEL"; Requirements = true]"#,
+            r#"[Host = "m"; Product = "matlab"; Requirements = true]"#,
+        ]);
+        for (lic, want) in [
+            (r#"lic.Host == cpu.Name && lic.Product == "nope""#, 0),
+            (r#"lic.Host == cpu.Name && lic.Product == "matlab""#, 1),
+            (r#"lic.Host == cpu.Name || lic.Product == "nope""#, 2),
+        ] {
+            let job = format!(
+                r#"[Ports = {{[Label = cpu; Requirements = cpu.Arch == "INTEL"],
+                    [Label = lic; Requirements = {lic}]}}]"#
+            );
+            let request = parse::classad(&job).expect("job");
+            let a = ports_analysis("job", &request, &offers, &AnalyzeOptions::default())
+                .expect("analysis")
+                .expect("ports");
+            assert_eq!(a.ports[1].candidates, want, "{lic}");
         }
     }
 

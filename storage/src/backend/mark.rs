@@ -52,6 +52,13 @@ fn read_slot(b: &[u8]) -> Option<u64> {
     Some(u64::from_le_bytes(b[8..16].try_into().ok()?))
 }
 
+/// The count the mark of the database in `dir` holds, read without writing (`None`: no mark,
+/// or none readable).
+pub fn read(dir: &Path) -> Option<u64> {
+    let bytes = std::fs::read(dir.join(MARK_FILE)).ok()?;
+    bytes.chunks(SLOT).take(2).filter_map(read_slot).max()
+}
+
 impl Mark {
     /// Opens (or creates) the mark of the database in `dir`; also the count it holds (`None`:
     /// no mark yet, or none readable).

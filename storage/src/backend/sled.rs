@@ -12,7 +12,7 @@
 //!   keeps such caught panics quiet (the error carries the message; no panic message and
 //!   backtrace on stderr); every other panic goes to the hook that was there before.
 
-use super::mark::{Mark, MARK_FILE};
+use super::mark::{self, Mark, MARK_FILE};
 use super::reserve;
 use super::{Batch, EntryIter, KeyRange, Recovered, Store, Tx, TxBody, TxError, UntilError, Write};
 use crate::error::StoreError;
@@ -235,20 +235,21 @@ impl SledStore {
                 .map(|v| count_of(v.as_deref()))
                 .map_err(|e| map_err(e, "opening", path))
         })?;
+        if let Some(acked) = mark::read(path).filter(|&acked| acked > writes) {
+            return Err(StoreError::Damaged {
+                context: format!("opening {}", path.display()),
+                detail: format!(
+                    "the log lost acknowledged writes: it holds {writes} writes, {acked} were \
+                     made durable (remove {} to open what is left)",
+                    path.join(MARK_FILE).display()
+                ),
+            });
+        }
+        // A mark that cannot be written (a read-only directory) records nothing; reads go on.
         let mark = match Mark::open(path) {
-            Ok((_, Some(acked))) if acked > writes => {
-                return Err(StoreError::Damaged {
-                    context: format!("opening {}", path.display()),
-                    detail: format!(
-                        "the log lost acknowledged writes: it holds {writes} writes, {acked} were \
-                         made durable (remove {} to open what is left)",
-                        path.join(MARK_FILE).display()
-                    ),
-                });
-            }
             Ok((mark, _)) => Some(std::sync::Arc::new(mark)),
             Err(e) => {
-                tracing::warn!(error = %e, "no acknowledged-writes mark: lost writes go unnoticed");
+                tracing::debug!(error = %e, "the acknowledged-writes mark cannot be written");
                 None
             }
         };

@@ -197,6 +197,7 @@ fn prefix(root: &Arc<GangAd>, n: usize) -> Arc<GangAd> {
         ad: Arc::clone(&root.ad),
         ports: root.ports.iter().take(n).cloned().collect(),
         implicit: root.implicit,
+        plain_window: Default::default(),
     })
 }
 

@@ -87,6 +87,9 @@ pub struct GangAd {
     pub ports: Vec<Port>,
     /// Whether the only port is the implicit one.
     pub implicit: bool,
+    /// An ad without ports as the gang windows read it (made once, with the TARGET fallback
+    /// setting it was made for; see [`GangAd::plain_window`]).
+    pub(crate) plain_window: std::sync::OnceLock<(bool, Arc<ClassAd>)>,
 }
 
 /// The key of `Ports`.
@@ -100,6 +103,20 @@ pub fn rank_key() -> Key {
 }
 
 impl GangAd {
+    /// This ad without ports as a gang window reads it (`PortScopes::Gang`: nothing falls back
+    /// to the partner), made on first use for each search's fallback setting.
+    pub fn plain_window(&self, fallback: bool) -> Arc<ClassAd> {
+        let make = || {
+            adjoin_index::ports::units_in(&self.ad, adjoin_index::ports::PortScopes::Gang, fallback)
+                .pop()
+                .map_or_else(|| Arc::clone(&self.ad), |u| u.ad)
+        };
+        match self.plain_window.get_or_init(|| (fallback, make())) {
+            (f, w) if *f == fallback => Arc::clone(w),
+            _ => make(),
+        }
+    }
+
     /// Checks `ad`'s ports.
     pub fn new(ad: Arc<ClassAd>) -> Result<GangAd, PortsError> {
         let Some(ports) = ad.get_key(ports_key()) else {
@@ -113,6 +130,7 @@ impl GangAd {
                 ad,
                 ports: vec![port],
                 implicit: true,
+                plain_window: Default::default(),
             });
         };
         let records = records(ports)?;
@@ -185,6 +203,7 @@ impl GangAd {
             ad,
             ports: out,
             implicit: false,
+            plain_window: Default::default(),
         })
     }
 

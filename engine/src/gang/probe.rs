@@ -13,7 +13,7 @@
 
 use super::env::Tree;
 use super::ports::GangAd;
-use adjoin_index::ports::{port_view_in, units_in, PortScopes};
+use adjoin_index::ports::{port_view_in, PortScopes};
 use adjoin_query::ast::BinOp;
 use adjoin_query::eval::EvalOptions;
 use adjoin_query::{ClassAd, Expr, Key, Name, Value};
@@ -37,9 +37,7 @@ pub fn view(
     };
     let g = &member.ad;
     if g.implicit {
-        return units_in(&g.ad, PortScopes::Gang, opts.target_fallback)
-            .pop()
-            .map_or_else(|| Arc::clone(&g.ad), |u| u.ad);
+        return g.plain_window(opts.target_fallback);
     }
     let (Some(record), Some(port)) = (g.record(p), g.ports.get(p)) else {
         return Arc::new(ClassAd::new());

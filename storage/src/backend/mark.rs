@@ -55,7 +55,11 @@ fn read_slot(b: &[u8]) -> Option<u64> {
 /// The count the mark of the database in `dir` holds, read without writing (`None`: no mark,
 /// or none readable).
 pub fn read(dir: &Path) -> Option<u64> {
-    let bytes = std::fs::read(dir.join(MARK_FILE)).ok()?;
+    recorded(&std::fs::read(dir.join(MARK_FILE)).ok()?)
+}
+
+/// The larger whole count of the two slots in `bytes`.
+fn recorded(bytes: &[u8]) -> Option<u64> {
     bytes.chunks(SLOT).take(2).filter_map(read_slot).max()
 }
 
@@ -73,7 +77,7 @@ impl Mark {
         Read::by_ref(&mut file)
             .take(2 * SLOT as u64)
             .read_to_end(&mut bytes)?;
-        let count = bytes.chunks(SLOT).filter_map(read_slot).max();
+        let count = recorded(&bytes);
         if bytes.len() < 2 * SLOT {
             // Room for both slots now, so that recording never needs a new block.
             file.set_len(2 * SLOT as u64)?;

@@ -5,6 +5,7 @@
 
 use adjoin_query::eval::{apply_binary, eval_attr_value, EvalOptions};
 use adjoin_query::{BinOp, ClassAd, Expr, Val, Value};
+use rustc_hash::FxHashMap;
 use std::fmt;
 use thiserror::Error;
 
@@ -18,6 +19,10 @@ pub const MAX_VARIABLES: usize = 64;
 pub const MAX_VALUES: usize = 255;
 /// Table rows of one variable, at most.
 pub const MAX_ROWS: usize = 4096;
+
+/// Tables of at most this many rows are scanned for the row that applies (cheaper than
+/// hashing the parents' classes); longer ones are looked up.
+const SCANNED_ROWS: usize = 8;
 /// Outcome keys are numbered below this (exact as reals too).
 const MAX_KEYS: u64 = 1 << 53;
 
@@ -172,6 +177,9 @@ pub struct Variable {
     pub domain: Vec<Value>,
     /// Its table (an unconditional `Order` is one row with an empty `When`).
     pub rows: Vec<Row>,
+    /// Each row's position by its `When` (rows' `When`s are distinct): a table of thousands
+    /// of rows is looked up at every step of a search, not scanned.
+    by_when: FxHashMap<Vec<Class>, u32>,
 }
 
 impl Variable {
@@ -197,12 +205,17 @@ impl Variable {
     /// The row that applies when the parents have these classes (`None`: no preference, all
     /// values tied).
     pub fn row(&self, parents: impl Fn(usize) -> Class) -> Option<&Row> {
-        self.rows.iter().find(|r| {
-            r.when
-                .iter()
-                .zip(&self.parents)
-                .all(|(&w, &p)| parents(p) == w)
-        })
+        if self.rows.len() <= SCANNED_ROWS {
+            return self.rows.iter().find(|r| {
+                r.when
+                    .iter()
+                    .zip(&self.parents)
+                    .all(|(&w, &p)| parents(p) == w)
+            });
+        }
+        let when: Vec<Class> = self.parents.iter().map(|&p| parents(p)).collect();
+        let &i = self.by_when.get(&when)?;
+        self.rows.get(i as usize)
     }
 
     /// The value of class `c` as text: the listed value in the language's syntax, or `other`.
@@ -466,6 +479,7 @@ fn resolve(e: &Entry, parents: Vec<usize>, earlier: &[Variable]) -> Result<Varia
         orders.push(classes);
     }
     let mut rows: Vec<Row> = Vec::with_capacity(e.rows.len());
+    let mut by_when = FxHashMap::default();
     for (r, ((when, _), order)) in e.rows.iter().zip(orders).enumerate() {
         if when.len() != parents.len() {
             return Err(Problem::WhenLength {
@@ -493,9 +507,10 @@ fn resolve(e: &Entry, parents: Vec<usize>, earlier: &[Variable]) -> Result<Varia
             }
             classes.push(c);
         }
-        if let Some(s) = rows.iter().position(|x| x.when == classes) {
-            return Err(Problem::DuplicateRow(s + 1, r + 1));
+        if let Some(&s) = by_when.get(&classes) {
+            return Err(Problem::DuplicateRow(s as usize + 1, r + 1));
         }
+        by_when.insert(classes.clone(), rows.len() as u32);
         rows.push(Row::new(classes, order, domain.len()));
     }
     Ok(Variable {
@@ -504,6 +519,7 @@ fn resolve(e: &Entry, parents: Vec<usize>, earlier: &[Variable]) -> Result<Varia
         parents,
         domain,
         rows,
+        by_when,
     })
 }
 

@@ -170,20 +170,34 @@ fn base() -> &'static Base {
     })
 }
 
-/// A copy of the clean database in a fresh directory.
-fn copy_of_base() -> (tempfile::TempDir, PathBuf) {
-    fn copy(from: &Path, to: &Path) {
-        std::fs::create_dir_all(to).expect("mkdir");
-        for e in std::fs::read_dir(from).expect("ls") {
-            let e = e.expect("entry");
-            let t = to.join(e.file_name());
-            if e.file_type().expect("type").is_dir() {
-                copy(&e.path(), &t);
-            } else {
-                std::fs::copy(e.path(), t).expect("copy");
-            }
+/// Copies the directory `from` to `to`, recursively.
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("ls") {
+        let e = e.expect("entry");
+        let t = to.join(e.file_name());
+        if e.file_type().expect("type").is_dir() {
+            copy(&e.path(), &t);
+        } else {
+            std::fs::copy(e.path(), t).expect("copy");
         }
     }
+}
+
+/// Keeps the damaged database `db` and the clean one it was copied from where a failure's
+/// message says (the temporary directories go when the test fails), so that a rare failure
+/// can be looked into after the run.
+fn keep_for_diagnosis(db: &Path) -> PathBuf {
+    let kept = std::env::temp_dir().join(format!("adjoin-storage-faults-{}", std::process::id()));
+    let n = std::fs::read_dir(&kept).map_or(0, |d| d.count());
+    let at = kept.join(format!("trial-{n}"));
+    copy(db, &at.join("damaged"));
+    copy(&base().dir.path().join("db"), &at.join("clean"));
+    at
+}
+
+/// A copy of the clean database in a fresh directory.
+fn copy_of_base() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("db");
     copy(&base().dir.path().join("db"), &db);
@@ -221,17 +235,27 @@ fn every_read_is_bounded(db: &Path, what: &str) -> usize {
                 let got = normalize(&r.stdout, db);
                 if let Some((a, b)) = got.lines().zip(clean.lines()).find(|(a, b)| a != b) {
                     let check = bounded(db, &["check"]);
+                    let kept = keep_for_diagnosis(db);
                     panic!(
                         "{what}: `{name}` exited 0 with another answer: {a:?}, not {b:?} \
-                         (stderr {:?}; check: {:?} {:?})",
-                        r.stderr, check.code, check.stdout
+                         (stderr {:?}; check: {:?} {:?}; whole answer {:?}; the databases are \
+                         kept in {})",
+                        r.stderr,
+                        check.code,
+                        check.stdout,
+                        r.stdout,
+                        kept.display()
                     );
                 }
-                assert_eq!(
-                    got.lines().count(),
-                    clean.lines().count(),
-                    "{what}: `{name}` exited 0 with another number of lines"
-                );
+                if got.lines().count() != clean.lines().count() {
+                    let kept = keep_for_diagnosis(db);
+                    panic!(
+                        "{what}: `{name}` exited 0 with another number of lines: {:?} (the \
+                         databases are kept in {})",
+                        r.stdout,
+                        kept.display()
+                    );
+                }
             }
             Some(1 | 2) => {
                 assert!(

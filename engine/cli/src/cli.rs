@@ -1,5 +1,25 @@
 //! Command-line parsing and dispatch; one module per command.
 
+/// Prints a line to standard output, as `println!` does, but as a result: a closed or full
+/// standard output is an error the command returns (a closed pipe ends it quietly), not a
+/// panic.
+macro_rules! say {
+    ($($t:tt)*) => {
+        anyhow::Context::context(
+            std::io::Write::write_fmt(&mut std::io::stdout().lock(), format_args!("{}\n", format_args!($($t)*))),
+            "writing to standard output",
+        )
+    };
+}
+
+/// Prints a line to standard error, as `eprintln!` does, but never panics: when standard
+/// error cannot be written (closed, full) there is nowhere left to say so.
+macro_rules! warn {
+    ($($t:tt)*) => {{
+        let _ = std::io::Write::write_fmt(&mut std::io::stderr().lock(), format_args!("{}\n", format_args!($($t)*)));
+    }};
+}
+
 mod analyze;
 mod candidates;
 mod check;
@@ -86,6 +106,53 @@ enum Command {
     Demo(demo::DemoArgs),
 }
 
+/// Standard output, whose errors name it ("writing to standard output: No space left on
+/// device"), keeping their kind (a closed pipe stays one, ending the command quietly).
+pub(crate) enum Stdout {
+    /// Buffered: the command flushes it at its end.
+    Buffered(std::io::BufWriter<std::io::StdoutLock<'static>>),
+    /// Line by line, as the standard library writes it (answers a reader waits for).
+    Lines(std::io::StdoutLock<'static>),
+}
+
+/// [`Stdout`], buffered, locked for the command.
+pub(crate) fn stdout() -> Stdout {
+    Stdout::Buffered(std::io::BufWriter::new(std::io::stdout().lock()))
+}
+
+/// [`Stdout`], written line by line, locked for the command.
+pub(crate) fn stdout_lines() -> Stdout {
+    Stdout::Lines(std::io::stdout().lock())
+}
+
+impl Stdout {
+    fn inner(&mut self) -> &mut dyn std::io::Write {
+        match self {
+            Stdout::Buffered(b) => b,
+            Stdout::Lines(l) => l,
+        }
+    }
+}
+
+/// `e` as an error writing standard output.
+fn named(e: std::io::Error) -> std::io::Error {
+    std::io::Error::new(e.kind(), format!("writing to standard output: {e}"))
+}
+
+impl std::io::Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.inner().write(buf).map_err(named)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.inner().write_all(buf).map_err(named)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner().flush().map_err(named)
+    }
+}
+
 /// True when `e` is a write to a closed pipe (`adjoin query | head`): not worth a message.
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
@@ -116,7 +183,7 @@ pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let wait = match cli.wait.map(std::time::Duration::try_from_secs_f64) {
         Some(Err(e)) => {
-            eprintln!("adjoin: --wait: {e}");
+            warn!("adjoin: --wait: {e}");
             return ExitCode::from(2);
         }
         Some(Ok(w)) => Some(w),
@@ -146,7 +213,7 @@ pub fn run() -> ExitCode {
         Ok(code) => code,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("adjoin: {}", error_line(&e));
+            warn!("adjoin: {}", error_line(&e));
             ExitCode::from(2)
         }
     }

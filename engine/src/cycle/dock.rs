@@ -126,6 +126,31 @@ impl Dock {
     }
 }
 
+/// The names a `--dock` expression reads other than `request` and `offer` (case-folded,
+/// sorted): nothing binds them, so each is undefined in every vector — which discards every
+/// candidate (a mistyped `reqest.Rank` would match nothing, silently).
+pub fn unknown_dock_names(e: &Expr) -> Vec<String> {
+    let sides = [Key::of("request"), Key::of("offer")];
+    let mut out = std::collections::BTreeSet::new();
+    let mut todo = vec![e];
+    while let Some(e) = todo.pop() {
+        match e {
+            Expr::Attr(n) | Expr::Root(n) => {
+                if !sides.contains(&n.key()) {
+                    out.insert(n.as_str().to_lowercase());
+                }
+            }
+            Expr::Select(x, _) | Expr::Unary(_, x) | Expr::Paren(x) => todo.push(x),
+            Expr::Index(p) | Expr::Binary(_, p) | Expr::Elvis(p) => todo.extend([&p.0, &p.1]),
+            Expr::Cond(p) => todo.extend([&p.0, &p.1, &p.2]),
+            Expr::Call(_, xs) | Expr::List(xs) | Expr::Chain(_, xs) => todo.extend(xs),
+            // A nested ad's own attributes are its own; a literal reads nothing.
+            Expr::Ad(_) | Expr::Lit(_) => {}
+        }
+    }
+    out.into_iter().collect()
+}
+
 /// The two ads and the keys naming them in dock expressions.
 struct Sides<'a> {
     request: &'a ClassAd,
@@ -186,6 +211,25 @@ mod tests {
 
     fn ad(text: &str) -> Arc<ClassAd> {
         Arc::new(parse::classad(text).expect("ad"))
+    }
+
+    #[test]
+    fn names_other_than_the_two_sides_are_unknown() {
+        for (text, want) in [
+            ("request.Rank", &[][..]),
+            ("offer.Memory - REQUEST.Want * 2", &[]),
+            (
+                "ifThenElse(offer.x > 1, request.y, 0) + size({request.z})",
+                &[],
+            ),
+            ("reqest.Rank", &["reqest"]),
+            ("Rank + offer.Rank", &["rank"]),
+            ("TARGET.Memory", &["target"]),
+            ("strcat(.x, Request.y)", &["x"]),
+        ] {
+            let e = parse::expr(text).expect("dock");
+            assert_eq!(unknown_dock_names(&e), want, "{text}");
+        }
     }
 
     /// The vector of `[Memory = 2048; Rank = …]` (offer) for `[Rank = …; Want = 3]` (request).

@@ -76,6 +76,7 @@ pub(crate) mod vector;
 pub(crate) use share::WindowShare;
 
 use self::cluster::{Clusters, Roots, RootsFinder, Shapes};
+pub use self::dock::unknown_dock_names;
 use self::dock::Dock;
 pub use self::group::GROUP;
 use self::group::{Group, Writer};

@@ -141,6 +141,12 @@ fn read_source(path: &Path) -> Result<Source, DbError> {
             source,
         })?
     };
+    // A byte-order mark opening the file is not part of its first ad.
+    let mut bytes = bytes;
+    let bom = "\u{feff}".as_bytes();
+    if bytes.starts_with(bom) {
+        bytes.drain(..bom.len());
+    }
     Ok(match String::from_utf8(bytes) {
         Ok(text) => Source::valid(name, text),
         Err(e) => Source::decode(name, e.as_bytes()),
@@ -179,6 +185,7 @@ impl Db {
         text: &str,
         opts: &LoadOptions,
     ) -> Result<LoadReport, DbError> {
+        let text = adjoin_query::parse::without_bom(text);
         let sources = vec![Source::valid(file.to_owned(), text.to_owned())];
         self.load_sources(collection, sources.into_iter().map(Ok), opts, &mut |_| {})
     }
@@ -196,9 +203,13 @@ impl Db {
         for p in paths {
             let p = p.as_ref();
             if p.as_os_str() != "-" && !p.is_file() {
+                let (kind, what) = match p.is_dir() {
+                    true => (std::io::ErrorKind::InvalidInput, "a directory, not a file"),
+                    false => (std::io::ErrorKind::NotFound, "no such file"),
+                };
                 return Err(DbError::Io {
                     path: p.to_owned(),
-                    source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
+                    source: std::io::Error::new(kind, what),
                 });
             }
         }

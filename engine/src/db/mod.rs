@@ -575,7 +575,14 @@ impl Db {
 
     /// Counts per collection, matches, and bytes on disk.
     pub fn stats(&self) -> Result<Stats, DbError> {
-        Ok(self.store.stats()?)
+        let mut stats = self.store.stats()?;
+        if let (Some(copy), Some(path)) = (&self.read_only, &self.path) {
+            // The backend names the private copy read; the user named the database.
+            let (copy, path) = (copy.path().display(), path.display());
+            stats.backend = stats.backend.replace(&copy.to_string(), &path.to_string())
+                + " (read-only: a private copy)";
+        }
+        Ok(stats)
     }
 
     /// Reads and verifies every record; the report lists damage by collection and id.
@@ -670,6 +677,10 @@ mod tests {
         };
         let ro = Db::open_with(&p, &opts).expect("read-only");
         assert!(ro.is_read_only());
+        // Statistics name the database opened, not the private copy read.
+        let backend = ro.stats().expect("stats").backend;
+        let shown = format!("{} (read-only: a private copy)", p.display());
+        assert!(backend.ends_with(&shown), "{backend}");
         assert!(ro.get("m", "a").expect("get").is_some());
         assert_eq!(ro.count("m", None).expect("count"), 1);
         let err = ro.put("m", &ad).expect_err("write");

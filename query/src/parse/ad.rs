@@ -164,6 +164,14 @@ impl Parser<'_> {
                 _ => break,
             }
         }
+        // HTCondor refuses to insert an attribute of the empty name (`''`): the ad fails.
+        if self.tok.kind == TokenKind::Ident && self.tok.text().is_empty() {
+            return Err(error_at(
+                self.src(),
+                self.tok.start,
+                "an attribute name must not be empty (HTCondor refuses '')",
+            ));
+        }
         let name = self.name("an attribute name or ']'")?;
         self.expect(TokenKind::BoundTo, "'=' after attribute name")?;
         Ok(Some(name))

@@ -171,6 +171,13 @@ impl<'s> Json<'s> {
             if name.contains('\0') {
                 return Err(self.expected("an attribute name without a NUL character"));
             }
+            if name.is_empty() {
+                // HTCondor refuses to insert an attribute of the empty name: the ad fails.
+                return Err(self.err(
+                    self.pos,
+                    "an attribute name must not be empty (HTCondor refuses \"\")",
+                ));
+            }
             self.ws();
             if self.peek() != b':' {
                 return Err(self.expected("':' after attribute name"));
@@ -278,7 +285,12 @@ impl<'s> Json<'s> {
         if !has_escape {
             return Ok((Cow::Borrowed(raw), quoted));
         }
-        let s = unescape(raw).ok_or_else(|| self.err(start, "malformed escape in string"))?;
+        let s = unescape(raw).ok_or_else(|| {
+            self.err(
+                start,
+                "malformed escape in string, or \\u0000 (a NUL, which ClassAd strings cannot hold)",
+            )
+        })?;
         Ok((Cow::Owned(s), quoted))
     }
 

@@ -64,8 +64,10 @@ pub fn classad(text: &str) -> Result<ClassAd, ParseError> {
     Ok(ad)
 }
 
-/// Parses every ad in `text` in `format`.
+/// Parses every ad in `text` in `format`. A byte-order mark (U+FEFF) opening the text is
+/// passed over, as editors on some systems write one.
 pub fn ads(text: &str, format: Format) -> Result<Vec<ClassAd>, ParseError> {
+    let text = without_bom(text);
     match format {
         Format::Auto => ads(text, detect(text)),
         Format::New => new_ads(text),
@@ -73,6 +75,11 @@ pub fn ads(text: &str, format: Format) -> Result<Vec<ClassAd>, ParseError> {
         Format::Json => json::json_ads(text),
         Format::Xml => xml::xml_ads(text),
     }
+}
+
+/// `text` without the byte-order mark (U+FEFF) that opens it, if one does.
+pub fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
 }
 
 /// Exactly one ad in `text` in `format` (an error names how many there were otherwise).

@@ -70,7 +70,7 @@ fn subject(
 /// Runs `adjoin analyze`.
 pub fn run(args: AnalyzeArgs, db: &DbPath) -> Result<ExitCode> {
     let opts = AnalyzeOptions::default();
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = super::stdout();
     if args.unmatched {
         let (Some(requests), Some(offers)) = (&args.requests, &args.offers) else {
             bail!("--unmatched needs --requests COLL and --offers COLL");
@@ -81,7 +81,7 @@ pub fn run(args: AnalyzeArgs, db: &DbPath) -> Result<ExitCode> {
         let db = db.open_existing()?;
         for c in [requests, offers] {
             if let Err(e) = require_collection(&db, c) {
-                eprintln!("adjoin: {e}");
+                warn!("adjoin: {e}");
                 return Ok(ExitCode::from(1));
             }
         }
@@ -124,24 +124,28 @@ pub fn run(args: AnalyzeArgs, db: &DbPath) -> Result<ExitCode> {
     };
     let db: Db = db.open_existing()?;
     if let Err(e) = require_collection(&db, &against) {
-        eprintln!("adjoin: {e}");
+        warn!("adjoin: {e}");
         return Ok(ExitCode::from(1));
     }
     let analysis = match subject {
         Subject::File(path) => {
             let ad = read_ad(&path)?;
-            db.analyze(&ad, &against, &opts)?
+            match db.analyze(&ad, &against, &opts) {
+                Ok(a) => a,
+                // The ad may have no name to be known by: say which file it came from.
+                Err(e) => return Err(anyhow::Error::new(e).context(format!("{}", path.display()))),
+            }
         }
         Subject::Stored { id, from } => {
             if let Err(e) = require_collection(&db, &from) {
-                eprintln!("adjoin: {e}");
+                warn!("adjoin: {e}");
                 return Ok(ExitCode::from(1));
             }
             match db.analyze_stored(&from, &id, &against, &opts) {
                 Ok(a) => a,
                 // A missing id is a negative result (exit status 1), as for `get`.
                 Err(e @ adjoin::analyze::AnalyzeError::NotFound { .. }) => {
-                    eprintln!("adjoin: {e}");
+                    warn!("adjoin: {e}");
                     return Ok(ExitCode::from(1));
                 }
                 Err(e) => return Err(e.into()),

@@ -39,10 +39,10 @@ pub struct CandidatesArgs {
     ranked: bool,
 }
 
-/// Reads the one ad in `path` (`-` for stdin), in any format `load` reads.
-pub(crate) fn read_ad(path: &std::path::Path) -> Result<adjoin::query::ClassAd> {
+/// The text of the ad file `path` (`-` for stdin).
+pub(crate) fn read_text(path: &std::path::Path) -> Result<String> {
     let shown = path.display().to_string();
-    let text = if shown == "-" {
+    Ok(if shown == "-" {
         let mut t = String::new();
         std::io::stdin()
             .read_to_string(&mut t)
@@ -50,7 +50,13 @@ pub(crate) fn read_ad(path: &std::path::Path) -> Result<adjoin::query::ClassAd> 
         t
     } else {
         std::fs::read_to_string(path).with_context(|| format!("reading {shown}"))?
-    };
+    })
+}
+
+/// Reads the one ad in `path` (`-` for stdin), in any format `load` reads.
+pub(crate) fn read_ad(path: &std::path::Path) -> Result<adjoin::query::ClassAd> {
+    let shown = path.display().to_string();
+    let text = read_text(path)?;
     parse::one_ad(&text, Format::Auto)
         .map_err(|e| anyhow::anyhow!(render::parse_error(&format!("ad {shown}"), &text, &e)))
 }
@@ -60,10 +66,10 @@ pub fn run(args: CandidatesArgs, db: &DbPath) -> Result<ExitCode> {
     let probe = Arc::new(read_ad(&args.ad)?);
     let db = db.open_existing()?;
     if let Err(e) = require_collection(&db, &args.from) {
-        eprintln!("adjoin: {e}");
+        warn!("adjoin: {e}");
         return Ok(ExitCode::from(1));
     }
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = super::stdout();
     let mut buf = String::new();
     let mut damaged = 0usize;
     if args.ranked {
@@ -71,7 +77,7 @@ pub fn run(args: CandidatesArgs, db: &DbPath) -> Result<ExitCode> {
         let ids: Vec<String> = if args.naive {
             let coll = Collection::scan(&db, &args.from)?;
             for e in &coll.damaged {
-                eprintln!("adjoin: {e}");
+                warn!("adjoin: {e}");
             }
             damaged += coll.damaged.len();
             let opts = IndexOptions::default();
@@ -93,7 +99,7 @@ pub fn run(args: CandidatesArgs, db: &DbPath) -> Result<ExitCode> {
         } else {
             let answer = db.ranked_candidates(&args.from, &probe, &label)?;
             for e in &answer.damaged {
-                eprintln!("adjoin: {e}");
+                warn!("adjoin: {e}");
             }
             damaged += answer.damaged.len();
             answer.ids
@@ -107,7 +113,7 @@ pub fn run(args: CandidatesArgs, db: &DbPath) -> Result<ExitCode> {
                         ads.insert(ad.id().to_owned(), ad.ad);
                     }
                     Err(e) => {
-                        eprintln!("adjoin: {e}");
+                        warn!("adjoin: {e}");
                         damaged += 1;
                     }
                 }
@@ -127,7 +133,7 @@ pub fn run(args: CandidatesArgs, db: &DbPath) -> Result<ExitCode> {
     } else if args.naive {
         let coll = Collection::scan(&db, &args.from)?;
         for e in &coll.damaged {
-            eprintln!("adjoin: {e}");
+            warn!("adjoin: {e}");
         }
         damaged += coll.damaged.len();
         let opts = IndexOptions::default();
@@ -151,7 +157,7 @@ pub fn run(args: CandidatesArgs, db: &DbPath) -> Result<ExitCode> {
         // Through the collection's held index (restored from its snapshot when current).
         let answer = db.candidates(&args.from, &probe)?;
         for e in &answer.damaged {
-            eprintln!("adjoin: {e}");
+            warn!("adjoin: {e}");
         }
         damaged += answer.damaged.len();
         if args.json {
@@ -163,7 +169,7 @@ pub fn run(args: CandidatesArgs, db: &DbPath) -> Result<ExitCode> {
                         out.write_all(buf.as_bytes())?;
                     }
                     Err(e) => {
-                        eprintln!("adjoin: {e}");
+                        warn!("adjoin: {e}");
                         damaged += 1;
                     }
                 }

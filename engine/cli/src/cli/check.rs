@@ -17,8 +17,8 @@ pub fn run(_args: CheckArgs, db: &DbPath) -> Result<ExitCode> {
         Ok(db) => db,
         // Damage that stops the open is what check is for: report it as found damage.
         Err(e) if is_damage(&e) => {
-            eprintln!("damaged: {}", super::error_line(&e));
-            eprintln!("adjoin: the database cannot be opened; damage found");
+            warn!("damaged: {}", super::error_line(&e));
+            warn!("adjoin: the database cannot be opened; damage found");
             return Ok(ExitCode::from(1));
         }
         Err(e) => return Err(e),
@@ -35,15 +35,15 @@ pub fn run(_args: CheckArgs, db: &DbPath) -> Result<ExitCode> {
         count(report.ads, "ad")
     );
     if report.is_clean() {
-        println!("ok: {checked}, no damage found");
+        say!("ok: {checked}, no damage found")?;
         return Ok(ExitCode::SUCCESS);
     }
     for d in &report.damage {
-        println!("damaged: {d}");
+        say!("damaged: {d}")?;
     }
-    println!(
+    say!(
         "{checked}: {}",
         count(report.damage.len() as u64, "damaged record")
-    );
+    )?;
     Ok(ExitCode::from(1))
 }

@@ -41,15 +41,45 @@ impl DbPath {
         DbPath::resolve(flag, std::env::var_os(ENV))
     }
 
-    /// Opens the database, creating it if it does not exist (for commands that write).
+    /// Opens the database, creating it if it does not exist (for commands that write). A
+    /// database is made only in a directory of its own: a new one (whose parent exists) or an
+    /// empty one, never among other files (a mistyped `--db ~` must not fill a home directory).
     pub fn open_or_create(&self) -> Result<Db> {
+        match self.contents()? {
+            Contents::Database => {}
+            Contents::Missing => {
+                let parent = match self.path.parent() {
+                    Some(p) if !p.as_os_str().is_empty() => p,
+                    _ => Path::new("."),
+                };
+                if !parent.is_dir() {
+                    bail!(
+                        "cannot create a database at {}: {} is not a directory",
+                        self.path.display(),
+                        parent.display()
+                    );
+                }
+            }
+            Contents::Empty => {}
+            Contents::Other => bail!(
+                "{} is not an adjoin database: the directory holds other files (a new database \
+                 needs a new or empty directory)",
+                self.path.display()
+            ),
+        }
+        self.open()
+    }
+
+    /// Opens the database at this path, whatever is there (the storage layer creates what is
+    /// missing).
+    fn open(&self) -> Result<Db> {
         let mut opts = DbOptions::default();
         if let Some(w) = self.wait {
             opts.lock_wait = opts.lock_wait.max(w);
         }
         let db = Db::open_with(&self.path, &opts).map_err(|e| open_error(&self.path, e))?;
         if db.is_read_only() {
-            eprintln!(
+            warn!(
                 "adjoin: note: {} is not writable; reading it read-only (a private copy)",
                 self.path.display()
             );
@@ -60,14 +90,57 @@ impl DbPath {
     /// Opens an existing database; a missing one is an error rather than a new empty database
     /// (a mistyped `--db` should not answer "0 ads").
     pub fn open_existing(&self) -> Result<Db> {
-        if !self.path.exists() {
-            bail!(
+        match self.contents()? {
+            Contents::Database => self.open(),
+            Contents::Missing | Contents::Empty => bail!(
                 "no database at {} (create one with `adjoin load`, or point --db or ${ENV} at one)",
                 self.path.display()
-            );
+            ),
+            Contents::Other => bail!(
+                "{} is not an adjoin database (it holds none of a database's files: {})",
+                self.path.display(),
+                MARKERS.join(", ")
+            ),
         }
-        self.open_or_create()
     }
+
+    /// What is at the path now.
+    fn contents(&self) -> Result<Contents> {
+        let p = &self.path;
+        if !p.exists() {
+            return Ok(Contents::Missing);
+        }
+        if !p.is_dir() {
+            // The storage layer's open says what is wrong with it.
+            return Ok(Contents::Database);
+        }
+        if MARKERS.iter().any(|m| p.join(m).exists()) {
+            return Ok(Contents::Database);
+        }
+        let mut entries = std::fs::read_dir(p)
+            .map_err(|e| anyhow::Error::new(e).context(format!("reading {}", p.display())))?;
+        Ok(match entries.next() {
+            None => Contents::Empty,
+            Some(_) => Contents::Other,
+        })
+    }
+}
+
+/// The files an adjoin database holds (sled's, then the store's own): a directory with none of
+/// them is not one, though a damaged database may have lost some.
+const MARKERS: [&str; 4] = ["db", "conf", "blobs", "adjoin-mark"];
+
+/// What a database path holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Contents {
+    /// Nothing: no such file or directory.
+    Missing,
+    /// An empty directory.
+    Empty,
+    /// A database (a directory with one of [`MARKERS`]), or a file the open will refuse.
+    Database,
+    /// A directory of other files.
+    Other,
 }
 
 /// True when an open failed because the database's files are damaged (as opposed to in use,
@@ -118,5 +191,39 @@ mod tests {
             .expect_err("missing");
         assert!(err.to_string().starts_with("no database at "), "{err}");
         assert!(!p.exists());
+    }
+
+    #[test]
+    fn databases_are_made_only_in_directories_of_their_own() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let other = dir.path().join("other");
+        std::fs::create_dir(&other).expect("mkdir");
+        std::fs::write(other.join("notes.txt"), "mine").expect("write");
+        let empty = dir.path().join("empty");
+        std::fs::create_dir(&empty).expect("mkdir");
+        let nested = dir.path().join("no").join("such.db");
+        let at = |p: &Path| DbPath::resolve(Some(p), None);
+        for (p, creating, want) in [
+            (&other, false, "is not an adjoin database"),
+            (&other, true, "is not an adjoin database"),
+            (&empty, false, "no database at "),
+            (&nested, true, "cannot create a database at "),
+            (&nested, false, "no database at "),
+        ] {
+            let got = match creating {
+                true => at(p).open_or_create(),
+                false => at(p).open_existing(),
+            };
+            let err = got.expect_err("refused").to_string();
+            assert!(err.contains(want), "{p:?} {creating}: {err}");
+        }
+        // Nothing was written where it was refused.
+        let names = |d: &Path| std::fs::read_dir(d).expect("read").count();
+        assert_eq!(names(&other), 1);
+        assert_eq!(names(&empty), 0);
+        assert!(!nested.exists() && !nested.parent().is_some_and(Path::exists));
+        // An empty directory takes a new database, which then opens as one.
+        drop(at(&empty).open_or_create().expect("created"));
+        drop(at(&empty).open_existing().expect("reopened"));
     }
 }

@@ -23,14 +23,20 @@ use std::time::{Duration, Instant};
 /// The demo's database when `--db` is not given (replaced on every run).
 const DEFAULT_NAME: &str = "adjoin-demo.db";
 
+/// The most ads of each kind the demo generates: it holds them all in memory (a slot ad is
+/// some 2 KB) before loading them.
+const MOST: u64 = 2_000_000;
+
 /// Arguments of `adjoin demo`.
 #[derive(Args)]
 pub struct DemoArgs {
-    /// Slot ads to generate.
-    #[arg(long, default_value_t = 20_000, value_name = "N")]
+    /// Slot ads to generate (1 to 2,000,000).
+    #[arg(long, default_value_t = 20_000, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..=MOST))]
     machines: u64,
-    /// Job ads to generate.
-    #[arg(long, default_value_t = 5_000, value_name = "N")]
+    /// Job ads to generate (1 to 2,000,000).
+    #[arg(long, default_value_t = 5_000, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..=MOST))]
     jobs: u64,
     /// The generator's seed (the same seed gives the same pool).
     #[arg(long, default_value_t = 1)]
@@ -41,13 +47,15 @@ pub struct DemoArgs {
 /// `adjoin-demo.db` under the system temp directory, replaced if it exists. `$ADJOIN_DB` is
 /// not used: the demo never overwrites a database it was not asked to create.
 fn demo_path(flag: Option<&Path>) -> Result<PathBuf> {
-    if let Some(p) = flag {
-        let empty_dir = p.is_dir()
+    let empty_dir = |p: &Path| -> Result<bool> {
+        Ok(p.is_dir()
             && std::fs::read_dir(p)
                 .with_context(|| format!("reading {}", p.display()))?
                 .next()
-                .is_none();
-        if p.exists() && !empty_dir {
+                .is_none())
+    };
+    if let Some(p) = flag {
+        if p.exists() && !empty_dir(p)? {
             bail!(
                 "{} already exists; the demo builds a new database: remove it or choose another --db",
                 p.display()
@@ -57,8 +65,11 @@ fn demo_path(flag: Option<&Path>) -> Result<PathBuf> {
     }
     let p = std::env::temp_dir().join(DEFAULT_NAME);
     if p.is_dir() {
-        // Refuse (rather than pull the files from under it) when another demo holds it.
-        drop(DbPath::from_flag(Some(&p)).open_existing()?);
+        // Refuse (rather than pull the files from under it) when another demo holds it, or
+        // when it is not a database.
+        if !empty_dir(&p)? {
+            drop(DbPath::from_flag(Some(&p)).open_existing()?);
+        }
         std::fs::remove_dir_all(&p).with_context(|| format!("removing {}", p.display()))?;
     } else if p.exists() {
         bail!("{} exists and is not a database directory", p.display());
@@ -376,7 +387,10 @@ pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
          adjoin --db {db_arg} matches\n",
         duration(total.elapsed())
     );
-    print!("{}", report.text);
+    anyhow::Context::context(
+        std::io::Write::write_all(&mut std::io::stdout().lock(), report.text.as_bytes()),
+        "writing to standard output",
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -12,10 +12,11 @@ use std::process::ExitCode;
 /// Arguments of `adjoin eval`.
 #[derive(Args)]
 pub struct EvalArgs {
-    /// The ad playing MY (a file in any supported format; its first ad).
+    /// The ad playing MY (a file in any supported format, `-` for stdin; the first of its
+    /// ads, all of which must parse).
     #[arg(long, value_name = "FILE")]
     ad: Option<PathBuf>,
-    /// The ad playing TARGET.
+    /// The ad playing TARGET (read as `--ad` is).
     #[arg(long, value_name = "FILE")]
     target: Option<PathBuf>,
     /// Do not look up unscoped names in TARGET when MY lacks them.
@@ -25,10 +26,9 @@ pub struct EvalArgs {
     expr: String,
 }
 
-/// Reads the first ad of `path`.
+/// Reads the first ad of `path` (`-` for stdin).
 pub fn read_first_ad(path: &Path) -> Result<ClassAd> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = super::candidates::read_text(path)?;
     let mut ads =
         parse::ads(&text, Format::Auto).map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))?;
     if ads.is_empty() {
@@ -55,8 +55,7 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
             None => eval_expr(&e, &my, &opts),
         })
     };
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let mut out = super::stdout_lines();
     if args.expr == "-" {
         // One answer line per input line. A line that is not UTF-8 is refused, as `load`
         // refuses such an ad (never read with replacement characters), and the exit status
@@ -96,7 +95,7 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
                 Ok(ExitCode::SUCCESS)
             }
             Err(e) => {
-                eprintln!("parse error: {e}");
+                warn!("parse error: {e}");
                 Ok(ExitCode::from(1))
             }
         }

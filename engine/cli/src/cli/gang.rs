@@ -122,7 +122,7 @@ pub fn run(args: GangArgs, db: &DbPath) -> Result<ExitCode> {
     let db = db.open_existing()?;
     for c in args.requests.iter().chain(&args.offers) {
         if let Err(e) = require_collection(&db, c) {
-            eprintln!("adjoin: {e}");
+            warn!("adjoin: {e}");
             return Ok(ExitCode::from(1));
         }
     }
@@ -152,17 +152,17 @@ pub fn run(args: GangArgs, db: &DbPath) -> Result<ExitCode> {
         }
     }
     for e in &report.damaged {
-        eprintln!("adjoin: {e}");
+        warn!("adjoin: {e}");
     }
     for (coll, id, e) in &report.bad {
-        eprintln!("adjoin: {coll}/{id}: {e}");
+        warn!("adjoin: {coll}/{id}: {e}");
     }
     for id in &report.gave_up {
-        eprintln!(
+        warn!(
             "adjoin: {id}: gave up at the search bound; it may have a gang (not proven without one)"
         );
     }
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = super::stdout();
     for g in &report.gangs {
         let line = if args.json {
             gang_json(g)

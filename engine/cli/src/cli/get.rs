@@ -41,11 +41,11 @@ pub fn consumed_line(coll: &str, id: &str, ts: &Tombstone) -> String {
 pub fn run(args: GetArgs, db: &DbPath) -> Result<ExitCode> {
     let db = db.open_existing()?;
     if let Err(e) = require_collection(&db, &args.from) {
-        eprintln!("adjoin: {e}");
+        warn!("adjoin: {e}");
         return Ok(ExitCode::from(1));
     }
     let style = AdStyle::from_json_flag(args.json);
-    let mut out = std::io::stdout().lock();
+    let mut out = super::stdout_lines();
     let mut missing = 0usize;
     let mut buf = String::new();
     for id in &args.ids {
@@ -58,8 +58,8 @@ pub fn run(args: GetArgs, db: &DbPath) -> Result<ExitCode> {
             None => {
                 out.flush()?;
                 match db.tombstone(&args.from, id)? {
-                    Some(ts) => eprintln!("adjoin: {}", consumed_line(&args.from, id, &ts)),
-                    None => eprintln!("adjoin: no ad {id} in {}", args.from),
+                    Some(ts) => warn!("adjoin: {}", consumed_line(&args.from, id, &ts)),
+                    None => warn!("adjoin: no ad {id} in {}", args.from),
                 }
                 missing += 1;
             }

@@ -58,16 +58,16 @@ pub fn run(args: JoinArgs, db: &DbPath) -> Result<ExitCode> {
     let db = db.open_existing()?;
     for c in [&args.requests, &args.offers] {
         if let Err(e) = require_collection(&db, c) {
-            eprintln!("adjoin: {e}");
+            warn!("adjoin: {e}");
             return Ok(ExitCode::from(1));
         }
     }
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = super::stdout();
     if !args.naive {
         // Through the offers' held index (restored from its checkpoint, not built per run).
         let joined = db.join(&args.requests, &args.offers)?;
         for e in &joined.damaged {
-            eprintln!("adjoin: {e}");
+            warn!("adjoin: {e}");
         }
         for (request, names) in &joined.rows {
             let names: Vec<&str> = names.iter().map(String::as_str).collect();
@@ -83,7 +83,7 @@ pub fn run(args: JoinArgs, db: &DbPath) -> Result<ExitCode> {
     let requests = Collection::scan(&db, &args.requests)?;
     let offers = Collection::scan(&db, &args.offers)?;
     for e in requests.damaged.iter().chain(&offers.damaged) {
-        eprintln!("adjoin: {e}");
+        warn!("adjoin: {e}");
     }
     let opts = IndexOptions::default();
     let matched = offers.naive_join(&requests.ads, &opts.eval);

@@ -151,15 +151,16 @@ pub fn run(args: LoadArgs, db: &DbPath) -> Result<ExitCode> {
         Ok(report) => print_report(&args, &report, elapsed),
         Err(DbError::Refused { bad }) => {
             let mut err = std::io::stderr().lock();
+            // Standard error that cannot be written is passed over (there is nowhere to say so).
             for b in &bad {
-                writeln!(err, "{b}")?;
+                let _ = writeln!(err, "{b}");
             }
-            writeln!(
+            let _ = writeln!(
                 err,
                 "adjoin: load refused (--strict): {}; nothing was stored in {}",
                 count(bad.len() as u64, "bad ad"),
                 args.into
-            )?;
+            );
             Ok(ExitCode::from(1))
         }
         Err(e) => Err(e.into()),
@@ -176,13 +177,13 @@ fn print_report(
     {
         let mut err = std::io::stderr().lock();
         for b in report.bad.iter().chain(&report.stale) {
-            writeln!(err, "{b}")?;
+            let _ = writeln!(err, "{b}");
         }
     }
     let stored = report.stored.len() as u64;
     let replaced = report.stored.iter().filter(|a| a.put.replaced).count();
     let generated: Vec<_> = report.stored.iter().filter(|a| a.put.generated).collect();
-    let mut out = std::io::stdout().lock();
+    let mut out = super::stdout_lines();
     let files = match args.files.as_slice() {
         [one] => display_name(one),
         many => format!("{} files", many.len()),

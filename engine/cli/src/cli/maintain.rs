@@ -19,11 +19,11 @@ pub struct MaintainArgs {
 pub fn run(args: MaintainArgs, db: &DbPath) -> Result<ExitCode> {
     let db = db.open_existing()?;
     let r = db.maintain(args.budget)?;
-    println!(
+    say!(
         "purged {} expired ads and {} lapsed tombstones{}",
         r.ads,
         r.tombstones,
         if r.done { "" } else { " (more due: run again)" }
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -6,7 +6,7 @@ use super::query::require_collection;
 use super::render;
 use adjoin::cycle::{self, CycleMatch, CycleOptions, CycleReport};
 use adjoin::query::{parse, Expr, Value};
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use std::io::Write;
 use std::process::ExitCode;
@@ -147,10 +147,22 @@ pub(super) fn ordering(
 /// Runs `adjoin match`.
 pub fn run(args: MatchArgs, db: &DbPath) -> Result<ExitCode> {
     let (order_by, dock) = ordering(args.order_by.as_deref(), &args.dock)?;
+    for (text, e) in args.dock.iter().zip(&dock) {
+        // A name nothing binds is undefined in every vector: the cycle would discard every
+        // candidate and report "0 matched" for a typo.
+        let unknown = adjoin::cycle::unknown_dock_names(e);
+        if !unknown.is_empty() {
+            bail!(
+                "--dock {text}: reads {}, which is neither request.X nor offer.X (nothing \
+                 else is bound in a docking vector)",
+                unknown.join(", ")
+            );
+        }
+    }
     let db = db.open_existing()?;
     for c in [&args.requests, &args.offers] {
         if let Err(e) = require_collection(&db, c) {
-            eprintln!("adjoin: {e}");
+            warn!("adjoin: {e}");
             return Ok(ExitCode::from(1));
         }
     }
@@ -166,13 +178,13 @@ pub fn run(args: MatchArgs, db: &DbPath) -> Result<ExitCode> {
     };
     let report = cycle::run(&db, &opts)?;
     for e in &report.damaged {
-        eprintln!("adjoin: {e}");
+        warn!("adjoin: {e}");
     }
     // A request whose Preferences are malformed is left unmatched: say which and why.
     for e in &report.bad_preferences {
-        eprintln!("adjoin: {e}");
+        warn!("adjoin: {e}");
     }
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = super::stdout();
     for m in &report.matches {
         out.write_all(match_line(m, args.json)?.as_bytes())?;
     }

@@ -60,7 +60,15 @@ pub fn run(args: MatchesArgs, db: &DbPath) -> Result<ExitCode> {
         (_, _, Some([coll, id])) => db.matches_of_ad(coll, id)?,
         _ => db.matches()?,
     };
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    if let (true, Some([coll, _])) = (matches.is_empty(), args.ad.as_deref()) {
+        // Nothing recorded for an ad of a collection the database never had: a typo, said as
+        // `query` says it (a collection emptied since still has its records shown).
+        if let Err(e) = super::query::require_collection(&db, coll) {
+            warn!("adjoin: {e}");
+            return Ok(ExitCode::from(1));
+        }
+    }
+    let mut out = super::stdout();
     if matches.is_empty() && !args.json {
         writeln!(out, "no matches recorded")?;
     }

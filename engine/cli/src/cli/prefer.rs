@@ -87,21 +87,21 @@ pub fn run(args: PreferArgs) -> Result<ExitCode> {
         let yes = matches!(answer, Dominance::Dominates(_));
         if args.json {
             let flips: Vec<serde_json::Value> = flips.iter().map(|f| flip_json(&p, f)).collect();
-            println!("{}", serde_json::json!({"dominates": yes, "flips": flips}));
+            say!("{}", serde_json::json!({"dominates": yes, "flips": flips}))?;
         } else {
             let (a, b) = (a.display(), b.display());
             if yes {
-                println!("{a} dominates {b}:");
+                say!("{a} dominates {b}:")?;
                 for f in flips {
-                    println!(
+                    say!(
                         "  {}: {} -> {}",
                         name(&p, f.variable),
                         value_text(&p, f.variable, f.from),
                         value_text(&p, f.variable, f.to)
-                    );
+                    )?;
                 }
             } else {
-                println!("{a} does not dominate {b}");
+                say!("{a} does not dominate {b}")?;
             }
         }
         return Ok(if yes {
@@ -121,10 +121,10 @@ pub fn run(args: PreferArgs) -> Result<ExitCode> {
                 format!("{key}: {}", value_json(&p, i, c))
             })
             .collect();
-        println!("{{\"best\": {{{}}}}}", fields.join(", "));
+        say!("{{\"best\": {{{}}}}}", fields.join(", "))?;
     } else {
         for (i, &c) in best.iter().enumerate() {
-            println!("{} = {}", name(&p, i), value_text(&p, i, c));
+            say!("{} = {}", name(&p, i), value_text(&p, i, c))?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -50,9 +50,10 @@ pub fn run(args: PruneArgs, db: &DbPath) -> Result<ExitCode> {
         }
         None => db.prune_matches(&retention, u64::MAX, None)?,
     };
-    println!(
+    say!(
         "pruned {} match records, {} kept",
-        report.pruned, report.kept
-    );
+        report.pruned,
+        report.kept
+    )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -118,21 +118,23 @@ pub fn run(args: QueryArgs, db: &DbPath) -> Result<ExitCode> {
     let af = parse_all("--af expression", &args.af)?;
     let sort = parse_all("--sort expression", &args.sort)?;
     let attrs = listing::attr_names(&args.attrs);
+    if attrs.is_empty() && !args.attrs.is_empty() {
+        bail!("--attrs: no attribute names given (a comma-separated list, e.g. Name,Memory)");
+    }
     let eval = EvalOptions::default();
     let db = db.open_existing()?;
     if let Err(e) = require_collection(&db, &args.from) {
-        eprintln!("adjoin: {e}");
+        warn!("adjoin: {e}");
         return Ok(ExitCode::from(1));
     }
     let answer = db.indexed_query(&args.from, &constraint)?;
     for e in &answer.damaged {
-        eprintln!("adjoin: {e}");
+        warn!("adjoin: {e}");
     }
     let mut damaged = answer.damaged.len() as u64;
     let explain = args.explain.then_some(answer.explain);
     let mut ids = answer.ids;
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out = super::stdout();
     if sort.is_empty() {
         // Load order: the first N ids are the ads to print.
         if let Some(n) = args.limit {
@@ -147,7 +149,7 @@ pub fn run(args: QueryArgs, db: &DbPath) -> Result<ExitCode> {
             match ad {
                 Ok(ad) => ads.push(ad.ad),
                 Err(e) => {
-                    eprintln!("adjoin: {e}");
+                    warn!("adjoin: {e}");
                     damaged += 1;
                 }
             }
@@ -168,7 +170,7 @@ pub fn run(args: QueryArgs, db: &DbPath) -> Result<ExitCode> {
     }
     out.flush()?;
     if let Some(ex) = explain {
-        eprintln!("{ex}");
+        warn!("{ex}");
     }
     Ok(if damaged > 0 {
         ExitCode::from(1)
@@ -245,7 +247,7 @@ impl Printer<'_> {
         }
         for (s, a) in seen.iter().zip(self.attrs) {
             if !s && !ads.is_empty() {
-                eprintln!("adjoin: warning: no ad printed has an attribute {a}");
+                warn!("adjoin: warning: no ad printed has an attribute {a}");
             }
         }
         Ok(())

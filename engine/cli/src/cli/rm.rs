@@ -23,7 +23,7 @@ pub struct RmArgs {
 pub fn run(args: RmArgs, db: &DbPath) -> Result<ExitCode> {
     let db = db.open_existing()?;
     if let Err(e) = require_collection(&db, &args.from) {
-        eprintln!("adjoin: {e}");
+        warn!("adjoin: {e}");
         return Ok(ExitCode::from(1));
     }
     let mut removed = 0u64;
@@ -32,11 +32,11 @@ pub fn run(args: RmArgs, db: &DbPath) -> Result<ExitCode> {
         if db.remove(&args.from, id)? {
             removed += 1;
         } else {
-            eprintln!("adjoin: no ad {id} in {}", args.from);
+            warn!("adjoin: no ad {id} in {}", args.from);
             missing += 1;
         }
     }
-    println!("removed {} from {}", count(removed, "ad"), args.from);
+    say!("removed {} from {}", count(removed, "ad"), args.from)?;
     Ok(if missing > 0 {
         ExitCode::from(1)
     } else {

@@ -75,7 +75,11 @@ const SOURCE: &str = "counts from the catalog and the index every write keeps (n
 /// Runs `adjoin stats`.
 pub fn run(_args: StatsArgs, db: &DbPath) -> Result<ExitCode> {
     let db = db.open_existing()?;
-    print!("{}", render(&db.stats()?));
+    let text = render(&db.stats()?);
+    anyhow::Context::context(
+        std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes()),
+        "writing to standard output",
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -171,6 +171,22 @@ fn mistakes_are_said_not_answered_with_nothing() {
         ),
         (&["matches", "--ad", "nope", "x"], 1, "no collection nope"),
         (
+            &[
+                "analyze",
+                "--reverse",
+                "--requests",
+                "jobs",
+                "--offer",
+                "m1",
+                "--from",
+                "machines",
+                "--offers",
+                "machines",
+            ],
+            2,
+            "without --offers",
+        ),
+        (
             &["query", "--from", "machines", "--attrs", ",,,"],
             2,
             "no attribute names",

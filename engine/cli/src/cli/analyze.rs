@@ -96,9 +96,18 @@ pub fn run(args: AnalyzeArgs, db: &DbPath) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let (against, subject, names) = if args.reverse {
-        if args.request.is_some() || args.offers.is_some() {
+        let extra: Vec<&str> = [
+            (args.request.is_some(), "--request"),
+            (args.offers.is_some(), "--offers"),
+        ]
+        .into_iter()
+        .filter_map(|(given, flag)| given.then_some(flag))
+        .collect();
+        if !extra.is_empty() {
             bail!(
-                "--reverse analyses an offer: --requests COLL (--ad FILE | --offer ID --from COLL)"
+                "--reverse analyses an offer: --requests COLL (--ad FILE | --offer ID --from \
+                 COLL), without {}",
+                extra.join(" or ")
             );
         }
         let Some(requests) = args.requests.clone() else {
@@ -110,8 +119,20 @@ pub fn run(args: AnalyzeArgs, db: &DbPath) -> Result<ExitCode> {
             ("jobs", "slot"),
         )
     } else {
-        if args.offer.is_some() || args.requests.is_some() {
-            bail!("analyze takes --offers COLL (--ad FILE | --request ID --from COLL); --requests and --offer go with --reverse or --unmatched");
+        let extra: Vec<&str> = [
+            (args.offer.is_some(), "--offer"),
+            (args.requests.is_some(), "--requests"),
+        ]
+        .into_iter()
+        .filter_map(|(given, flag)| given.then_some(flag))
+        .collect();
+        if !extra.is_empty() {
+            bail!(
+                "analyze takes --offers COLL (--ad FILE | --request ID --from COLL); {} {} \
+                 with --reverse or --unmatched",
+                extra.join(" and "),
+                if extra.len() > 1 { "go" } else { "goes" }
+            );
         }
         let Some(offers) = args.offers.clone() else {
             bail!("analyze needs --offers COLL");

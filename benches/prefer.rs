@@ -6,6 +6,11 @@
 //! - `ranked`: the whole ranked list through the index (one window per listed value, no value
 //!   evaluated) against the same evaluate-and-sort.
 //!
+//! - `dominance_wide_tables`: a dominance query over a net of 24 two-valued variables, each
+//!   with up to 10 parents (tables of 1,024 rows, a parity rule that makes every flip
+//!   conditional), stopped by a budget of 16,384 outcomes: each step looks up a row per
+//!   variable, which a table of thousands of rows answers by hash, not by a scan.
+//!
 //! A cycle with preferences against the same cycle without them is measured at scale by
 //! `examples/prefer_timing.rs` (one run each; criterion's ten samples of 100,000 × 100,000
 //! would take minutes).
@@ -109,5 +114,58 @@ fn single_request(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, single_request);
+/// The wide-table net: `n` variables `v0…`, each with the (up to) `k` before it as parents,
+/// preferring 1 when its parents' values sum to an even number and 0 otherwise.
+fn wide_net(n: usize, k: usize) -> String {
+    let mut entries = vec![r#"[Name = "v0"; Value = TARGET.v0; Order = {1, 0}]"#.to_owned()];
+    for i in 1..n {
+        let parents: Vec<usize> = (i.saturating_sub(k)..i).collect();
+        let rows: Vec<String> = (0..1u32 << parents.len())
+            .map(|bits| {
+                let when: Vec<String> = (0..parents.len())
+                    .map(|j| ((bits >> j) & 1).to_string())
+                    .collect();
+                let order = match bits.count_ones() % 2 {
+                    0 => "{1, 0}",
+                    _ => "{0, 1}",
+                };
+                format!("[When = {{{}}}; Order = {order}]", when.join(", "))
+            })
+            .collect();
+        let names: Vec<String> = parents.iter().map(|p| format!("\"v{p}\"")).collect();
+        entries.push(format!(
+            "[Name = \"v{i}\"; Value = TARGET.v{i}; Parents = {{{}}}; Table = {{{}}}]",
+            names.join(", "),
+            rows.join(", ")
+        ));
+    }
+    format!(
+        "[Requirements = true; Preferences = {{{}}}]",
+        entries.join(", ")
+    )
+}
+
+fn dominance(c: &mut Criterion) {
+    let n = 24;
+    let request = parse::classad(&wide_net(n, 10)).expect("request");
+    let opts = EvalOptions::default();
+    let p = Preferences::from_ad(&request, "bench", &opts)
+        .expect("prefs")
+        .expect("some");
+    let offer = |f: &dyn Fn(usize) -> u32| {
+        let attrs: Vec<String> = (0..n).map(|i| format!("v{i} = {}", f(i))).collect();
+        parse::classad(&format!("[{}]", attrs.join("; "))).expect("offer")
+    };
+    let a = p.outcome(&request, &offer(&|_| 1), &opts);
+    let b = p.outcome(&request, &offer(&|i| (i % 2) as u32), &opts);
+    let budget = 1 << 14;
+    let mut g = c.benchmark_group("prefer_dominance_wide_tables");
+    g.sample_size(10);
+    g.bench_function("budget_16k", |bench| {
+        bench.iter(|| p.dominates_within(&a, &b, budget))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, single_request, dominance);
 criterion_main!(benches);

@@ -156,6 +156,31 @@ fn mistakes_are_said_not_answered_with_nothing() {
             "a directory, not a file",
         ),
         (
+            &["--db", "fresh.db", "load", "--into", "x", "notes"],
+            2,
+            "a directory, not a file",
+        ),
+        (
+            &["eval", "--ad", "-", "-"],
+            2,
+            "standard input (`-`) can be read once",
+        ),
+        (&["load", "--into", "more", "j.ads"], 0, "loaded 1 ad"),
+        (
+            &[
+                "match",
+                "--dry-run",
+                "--requests",
+                "more",
+                "--offers",
+                "machines",
+                "--dock",
+                "offer.Memory - CurrentTime",
+            ],
+            0,
+            "1 matched",
+        ),
+        (
             &[
                 "match",
                 "--dry-run",
@@ -203,5 +228,8 @@ fn mistakes_are_said_not_answered_with_nothing() {
     // The refusals wrote nothing where they were refused.
     assert_eq!(std::fs::read_dir(p.join("notes")).expect("ls").count(), 1);
     assert_eq!(std::fs::read_dir(p.join("empty")).expect("ls").count(), 0);
-    assert!(!p.join("no").exists() && !p.join("d").exists());
+    assert!(!p.join("no").exists() && !p.join("d").exists() && !p.join("fresh.db").exists());
+    // A byte-order mark opening the expressions read from standard input is passed over.
+    let out = cli::run(&["eval", "-"], p, "\u{feff}1 + 1\n2 * 3\n", &[]);
+    assert_eq!((out.code, out.stdout.as_str()), (0, "2\n6\n"), "{out:?}");
 }

@@ -188,8 +188,9 @@ fn copy(from: &Path, to: &Path) {
 /// message says (the temporary directories go when the test fails), so that a rare failure
 /// can be looked into after the run.
 fn keep_for_diagnosis(db: &Path) -> PathBuf {
+    static KEPT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = KEPT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let kept = std::env::temp_dir().join(format!("adjoin-storage-faults-{}", std::process::id()));
-    let n = std::fs::read_dir(&kept).map_or(0, |d| d.count());
     let at = kept.join(format!("trial-{n}"));
     copy(db, &at.join("damaged"));
     copy(&base().dir.path().join("db"), &at.join("clean"));
@@ -234,8 +235,9 @@ fn every_read_is_bounded(db: &Path, what: &str) -> usize {
             Some(0) => {
                 let got = normalize(&r.stdout, db);
                 if let Some((a, b)) = got.lines().zip(clean.lines()).find(|(a, b)| a != b) {
-                    let check = bounded(db, &["check"]);
+                    // Kept before `check` opens (and may repair) it.
                     let kept = keep_for_diagnosis(db);
+                    let check = bounded(db, &["check"]);
                     panic!(
                         "{what}: `{name}` exited 0 with another answer: {a:?}, not {b:?} \
                          (stderr {:?}; check: {:?} {:?}; whole answer {:?}; the databases are \

@@ -126,11 +126,23 @@ impl Dock {
     }
 }
 
-/// The names a `--dock` expression reads other than `request` and `offer` (case-folded,
-/// sorted): nothing binds them, so each is undefined in every vector — which discards every
+/// The names a `--dock` expression reads other than `request`, `offer` and those the context
+/// ad resolves (`CurrentTime`; `MY`, `self`, `root`, `toplevel`: the context ad itself), case-folded
+/// and sorted: nothing binds them, so each is undefined in every vector — which discards every
 /// candidate (a mistyped `reqest.Rank` would match nothing, silently).
 pub fn unknown_dock_names(e: &Expr) -> Vec<String> {
-    let sides = [Key::of("request"), Key::of("offer")];
+    // The two sides, and the names the context ad resolves itself (`CurrentTime`, and `MY`,
+    // `self`, `root`, `toplevel`: the context ad).
+    let sides = [
+        "request",
+        "offer",
+        "currenttime",
+        "my",
+        "self",
+        "root",
+        "toplevel",
+    ]
+    .map(Key::of);
     let mut out = std::collections::BTreeSet::new();
     let mut todo = vec![e];
     while let Some(e) = todo.pop() {
@@ -226,6 +238,12 @@ mod tests {
             ("Rank + offer.Rank", &["rank"]),
             ("TARGET.Memory", &["target"]),
             ("strcat(.x, Request.y)", &["x"]),
+            ("offer.LastHeard - CurrentTime", &[]),
+            (
+                "MY.offer.Memory + self.request.Rank + root.offer.x + toplevel.offer.y",
+                &[],
+            ),
+            ("parent.x + other.y", &["other", "parent"]),
         ] {
             let e = parse::expr(text).expect("dock");
             assert_eq!(unknown_dock_names(&e), want, "{text}");

@@ -175,7 +175,8 @@ pub struct Variable {
     pub parents: Vec<usize>,
     /// The values its orders list, in order of first appearance: class `i` is `domain[i]`.
     pub domain: Vec<Value>,
-    /// Its table (an unconditional `Order` is one row with an empty `When`).
+    /// Its table (an unconditional `Order` is one row with an empty `When`). Read it only:
+    /// [`Variable::row`] finds rows through an index of their `When`s made with the table.
     pub rows: Vec<Row>,
     /// Each row's position by its `When` (rows' `When`s are distinct): a table of thousands
     /// of rows is looked up at every step of a search, not scanned.
@@ -578,6 +579,50 @@ mod tests {
     fn parse_prefs(prefs: &str) -> Result<Option<Preferences>, PreferenceError> {
         let ad = parse::classad(&format!("[Preferences = {prefs}]")).expect("ad");
         Preferences::from_ad(&ad, "req.ad", &EvalOptions::default())
+    }
+
+    #[test]
+    fn long_tables_are_looked_up_as_scanned() {
+        // Four three-valued parents, a table of 40 of their 81 combinations (longer than
+        // SCANNED_ROWS): every combination of classes, `other` and Class::MAX included, finds
+        // the row a scan finds.
+        let parents: Vec<String> = (0..4)
+            .map(|i| format!("[Name = \"p{i}\"; Value = {i}; Order = {{1, 2, 3}}]"))
+            .collect();
+        let rows: Vec<String> = (0..81)
+            .filter(|c| c % 2 == 0 && *c < 80)
+            .map(|c: u32| {
+                let when: Vec<String> = (0..4)
+                    .map(|d| (c / 3u32.pow(d) % 3 + 1).to_string())
+                    .collect();
+                format!(
+                    "[When = {{{}}}; Order = {{{}, {}}}]",
+                    when.join(", "),
+                    c % 5,
+                    c % 7 + 5
+                )
+            })
+            .collect();
+        let net = format!(
+            "{{{}, [Name = \"x\"; Value = 1; Parents = {{\"p0\", \"p1\", \"p2\", \"p3\"}}; Table = {{{}}}]}}",
+            parents.join(", "),
+            rows.join(", ")
+        );
+        let p = parse_prefs(&net).expect("parses").expect("some");
+        let x = p.vars.last().expect("x");
+        assert!(x.rows.len() > SCANNED_ROWS);
+        let classes = [0, 1, 2, 3, Class::MAX];
+        let mut found = 0;
+        for c in 0..classes.len().pow(4) {
+            let of = |p: usize| classes[c / classes.len().pow(p as u32) % classes.len()];
+            let scanned = x
+                .rows
+                .iter()
+                .find(|r| r.when.iter().zip(&x.parents).all(|(&w, &p)| of(p) == w));
+            assert_eq!(x.row(of), scanned, "combination {c}");
+            found += usize::from(scanned.is_some());
+        }
+        assert_eq!(found, x.rows.len());
     }
 
     #[test]

@@ -167,6 +167,7 @@ impl<'s> Json<'s> {
                 b'"' => {}
                 _ => return Err(self.expected("an attribute name (a string) or '}'")),
             }
+            let name_at = self.pos;
             let (name, _) = self.string_raw()?;
             if name.contains('\0') {
                 return Err(self.expected("an attribute name without a NUL character"));
@@ -174,7 +175,7 @@ impl<'s> Json<'s> {
             if name.is_empty() {
                 // HTCondor refuses to insert an attribute of the empty name: the ad fails.
                 return Err(self.err(
-                    self.pos,
+                    name_at,
                     "an attribute name must not be empty (HTCondor refuses \"\")",
                 ));
             }

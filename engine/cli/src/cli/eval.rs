@@ -39,6 +39,15 @@ pub fn read_first_ad(path: &Path) -> Result<ClassAd> {
 
 /// Runs `adjoin eval`.
 pub fn run(args: EvalArgs) -> Result<ExitCode> {
+    let stdin = [args.ad.as_deref(), args.target.as_deref()]
+        .into_iter()
+        .flatten()
+        .filter(|p| p.as_os_str() == "-")
+        .count()
+        + usize::from(args.expr == "-");
+    if stdin > 1 {
+        bail!("standard input (`-`) can be read once: for the ad, the target or the expressions");
+    }
     let my = match &args.ad {
         Some(p) => read_first_ad(p)?,
         None => ClassAd::new(),
@@ -67,7 +76,12 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
                 line.pop();
             }
             match String::from_utf8(line) {
-                Ok(text) => match eval_one(&text) {
+                // A byte-order mark opening the input is not part of its first expression.
+                Ok(text) => match eval_one(if n == 0 {
+                    parse::without_bom(&text)
+                } else {
+                    &text
+                }) {
                     Ok(v) => writeln!(out, "{v}")?,
                     Err(e) => writeln!(out, "parse error: {e}")?,
                 },

@@ -23,32 +23,44 @@ fn int(ad: &ClassAd, name: &str) -> i64 {
     }
 }
 
-/// An offer: `Key`, resources, partitionable or not, a rank.
-fn offer(k: usize, cpus: i64, mem: i64, part: bool, rank: u8) -> String {
-    let rank = ["0", "MY.Memory / 1024", "TARGET.RequestCpus", "MY.Cpus"][rank as usize % 4];
+/// An offer: `Key`, resources, partitionable or not, a rank (`shape` 0–3) and Requirements
+/// that check the request's share (`shape` 0–3) or read nothing of it (4–7: only the carving
+/// stands between a request and an offer too small for it).
+fn offer(k: usize, cpus: i64, mem: i64, part: bool, shape: u8) -> String {
+    let rank = ["0", "MY.Memory / 1024", "TARGET.RequestCpus", "MY.Cpus"][shape as usize % 4];
+    let requirements = match shape < 4 {
+        true => "TARGET.RequestCpus <= MY.Cpus && TARGET.RequestMemory <= MY.Memory",
+        false => "true",
+    };
     format!(
         "[Key = \"m{k}\"; Cpus = {cpus}; Memory = {mem}; Disk = 10000; PartitionableSlot = {part}; \
-         Rank = {rank}; Requirements = TARGET.RequestCpus <= MY.Cpus && TARGET.RequestMemory <= MY.Memory]"
+         Rank = {rank}; Requirements = {requirements}]"
     )
 }
 
-/// A request: `Key`, what it asks, how many, a rank.
-fn request(k: usize, cpus: i64, mem: i64, count: i64, rank: u8) -> String {
+/// A request: `Key`, what it asks, how many, a rank (`shape` 0–3), and Requirements reading
+/// the offer's Cpus (`shape` 0–3) or nothing (4–7).
+fn request(k: usize, cpus: i64, mem: i64, count: i64, shape: u8) -> String {
+    let rank = shape;
     let rank = [
         "0",
         "TARGET.Memory",
         "-TARGET.Cpus",
         "TARGET.Cpus * 1000 - TARGET.Memory",
     ][rank as usize % 4];
+    let requirements = match shape < 4 {
+        true => "TARGET.Cpus >= RequestCpus",
+        false => "true",
+    };
     format!(
         "[Key = \"j{k}\"; RequestCpus = {cpus}; RequestMemory = {mem}; RequestDisk = 100; \
-         RequestCount = {count}; Rank = {rank}; Requirements = TARGET.Cpus >= RequestCpus]"
+         RequestCount = {count}; Rank = {rank}; Requirements = {requirements}]"
     )
 }
 
 fn pool() -> impl Strategy<Value = (Vec<String>, Vec<String>)> {
-    let offers = prop::collection::vec((1i64..9, 1i64..9, any::<bool>(), 0u8..4), 1..8);
-    let requests = prop::collection::vec((1i64..4, 1i64..5, 1i64..4, 0u8..4), 1..14);
+    let offers = prop::collection::vec((1i64..9, 1i64..9, any::<bool>(), 0u8..8), 1..8);
+    let requests = prop::collection::vec((1i64..4, 1i64..5, 1i64..4, 0u8..8), 1..14);
     (offers, requests).prop_map(|(os, rs)| {
         let offers = os
             .into_iter()
@@ -220,4 +232,44 @@ fn real_slot_ads_load_match_and_load_again() {
     assert_eq!(int(&back.ad, "Cpus"), 4);
     assert_eq!(db.matches().expect("matches").len(), 3);
     assert!(db.check().expect("check").is_clean());
+}
+
+#[test]
+fn requests_alike_but_for_their_shares_carve_their_own() {
+    // Nothing reads the requests' shares but the carving: requests of one shape that ask for
+    // different shares must not stand in for each other (`big` cannot have 8 of 4 CPUs).
+    let offers = [
+        "[Key = \"s1\"; PartitionableSlot = true; Cpus = 4; Memory = 8192; Requirements = true]",
+    ];
+    let requests = [
+        "[Key = \"small0\"; RequestCpus = 1; Requirements = true]",
+        "[Key = \"big\"; RequestCpus = 8; Requirements = true]",
+        "[Key = \"small\"; RequestCpus = 1; Requirements = true]",
+    ];
+    let dir = tempfile::tempdir().expect("tempdir");
+    for on_disk in [false, true] {
+        let db = match on_disk {
+            true => Db::open(dir.path().join("db")).expect("db"),
+            false => Db::open_in_memory().expect("db"),
+        };
+        load(&db, "machines", &offers);
+        load(&db, "jobs", &requests);
+        for naive in [false, true] {
+            let got = run(&db, |o| {
+                o.dry_run = true;
+                o.naive = naive;
+            });
+            let pairs: Vec<(&str, &str)> = got
+                .matches
+                .iter()
+                .map(|m| (m.request.as_str(), m.offer.as_str()))
+                .collect();
+            assert_eq!(
+                pairs,
+                [("small0", "s1"), ("small", "s1")],
+                "naive {naive}, on disk {on_disk}"
+            );
+        }
+        db.close().expect("close");
+    }
 }

@@ -212,6 +212,13 @@ impl RootsFinder {
                 }
                 seen.push(Arc::clone(o));
             }
+            if o.contains("PartitionableSlot") {
+                // A partitionable offer (whatever the value, which offers of one shape need
+                // not share) carves each request's own `RequestR` out of it: requests that ask
+                // for different shares are not alike.
+                let shares = super::partition::resources(o);
+                names.extend(shares.iter().map(|r| Key::of(&format!("Request{r}"))));
+            }
             for u in pairwise_units(o, opts) {
                 if u.ad.iter().any(|(_, e)| dynamic(e)) {
                     self.names = None;

@@ -44,7 +44,7 @@ pub(crate) fn is_partitionable(ad: &ClassAd, eval: &EvalOptions) -> bool {
 
 /// The resources a match carves from `offer`: `Cpus`, `Memory`, `Disk`, then each other `R`
 /// the offer has a `ConsumptionR` for, in the offer's order.
-fn resources(offer: &ClassAd) -> Vec<String> {
+pub(crate) fn resources(offer: &ClassAd) -> Vec<String> {
     let mut out: Vec<String> = ["Cpus", "Memory", "Disk"].map(String::from).to_vec();
     const POLICY: &str = "Consumption";
     for (name, _) in offer.iter() {

@@ -28,7 +28,7 @@ const MAX_KEYS: u64 = 1 << 53;
 
 /// Why an ad's `Preferences` could not be read.
 #[derive(Clone, Debug, Error, PartialEq)]
-#[error("ad {ad}: {}{problem}", entry.as_ref().map(|e| format!("Preferences entry {e} ")).unwrap_or_else(|| "Preferences ".into()))]
+#[error("ad {ad}: {}{problem}", subject(entry.as_deref(), problem))]
 pub struct PreferenceError {
     /// The ad, as the caller named it (a file or a stored id).
     pub ad: String,
@@ -36,6 +36,16 @@ pub struct PreferenceError {
     pub entry: Option<String>,
     /// What is wrong.
     pub problem: Problem,
+}
+
+/// What an error is about: the entry, the `Preferences` list, or nothing for a problem that
+/// names its own attribute (`PreferenceKeep`).
+fn subject(entry: Option<&str>, problem: &Problem) -> String {
+    match (entry, problem) {
+        (Some(e), _) => format!("Preferences entry {e} "),
+        (None, Problem::Keep(_)) => String::new(),
+        (None, _) => "Preferences ".into(),
+    }
 }
 
 /// What is wrong with a `Preferences` list or one of its entries.
@@ -123,7 +133,7 @@ pub enum Problem {
     #[error("has too many outcomes to rank (the product of its orders' lengths exceeds 2^53)")]
     TooManyOutcomes,
     /// `PreferenceKeep` is not a number in (0, 1].
-    #[error("Keep is {0}, not a number in (0, 1]")]
+    #[error("PreferenceKeep is {0}, not a number in (0, 1]")]
     Keep(String),
 }
 
@@ -771,6 +781,12 @@ mod tests {
             .expect("ad");
             let got = Preferences::from_ad(&ad, "r", &EvalOptions::default());
             assert_eq!(got.is_ok(), ok, "{keep}");
+            if let Err(e) = got {
+                // As docs/preferences.md spells it: the attribute's own name.
+                let e = e.to_string();
+                assert!(e.starts_with("ad r: PreferenceKeep is "), "{e}");
+                assert!(e.ends_with(", not a number in (0, 1]"), "{e}");
+            }
         }
     }
 

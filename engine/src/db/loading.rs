@@ -124,6 +124,25 @@ impl Source {
     }
 }
 
+/// Fails on the first of `paths` (`-` is standard input) that is not a file to read: missing,
+/// or a directory. [`Db::load_files`] checks first; a caller may check before opening anything.
+pub fn check_files(paths: &[impl AsRef<Path>]) -> Result<(), DbError> {
+    for p in paths {
+        let p = p.as_ref();
+        if p.as_os_str() != "-" && !p.is_file() {
+            let (kind, what) = match p.is_dir() {
+                true => (std::io::ErrorKind::InvalidInput, "a directory, not a file"),
+                false => (std::io::ErrorKind::NotFound, "no such file"),
+            };
+            return Err(DbError::Io {
+                path: p.to_owned(),
+                source: std::io::Error::new(kind, what),
+            });
+        }
+    }
+    Ok(())
+}
+
 fn read_source(path: &Path) -> Result<Source, DbError> {
     let name = path.display().to_string();
     let bytes = if name == "-" {
@@ -200,19 +219,7 @@ impl Db {
         opts: &LoadOptions,
         progress: &mut dyn FnMut(&LoadProgress),
     ) -> Result<LoadReport, DbError> {
-        for p in paths {
-            let p = p.as_ref();
-            if p.as_os_str() != "-" && !p.is_file() {
-                let (kind, what) = match p.is_dir() {
-                    true => (std::io::ErrorKind::InvalidInput, "a directory, not a file"),
-                    false => (std::io::ErrorKind::NotFound, "no such file"),
-                };
-                return Err(DbError::Io {
-                    path: p.to_owned(),
-                    source: std::io::Error::new(kind, what),
-                });
-            }
-        }
+        check_files(paths)?;
         let sources = paths.iter().map(|p| read_source(p.as_ref()));
         self.load_sources(collection, sources, opts, progress)
     }

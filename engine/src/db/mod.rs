@@ -18,7 +18,7 @@ mod restoring;
 pub use self::checkpoints::CheckpointPolicy;
 pub use self::history::{match_json, rank_json, RetentionPolicy, RETENTION_STEP};
 pub use self::indexes::{Held, Made, SharedIndex};
-pub use self::loading::{LoadOptions, LoadProgress, LoadReport, LoadedAd};
+pub use self::loading::{check_files, LoadOptions, LoadProgress, LoadReport, LoadedAd};
 pub use self::maintenance::{MaintainReport, Maintenance};
 pub(crate) use self::query::same_eval;
 pub use self::query::{selects, Answer, Joined, Query};

@@ -67,6 +67,14 @@ fn subject(
     }
 }
 
+/// The flags of `flags` that were given.
+fn given(flags: [(bool, &'static str); 2]) -> Vec<&'static str> {
+    flags
+        .into_iter()
+        .filter_map(|(given, flag)| given.then_some(flag))
+        .collect()
+}
+
 /// Runs `adjoin analyze`.
 pub fn run(args: AnalyzeArgs, db: &DbPath) -> Result<ExitCode> {
     let opts = AnalyzeOptions::default();
@@ -96,13 +104,10 @@ pub fn run(args: AnalyzeArgs, db: &DbPath) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let (against, subject, names) = if args.reverse {
-        let extra: Vec<&str> = [
+        let extra = given([
             (args.request.is_some(), "--request"),
             (args.offers.is_some(), "--offers"),
-        ]
-        .into_iter()
-        .filter_map(|(given, flag)| given.then_some(flag))
-        .collect();
+        ]);
         if !extra.is_empty() {
             bail!(
                 "--reverse analyses an offer: --requests COLL (--ad FILE | --offer ID --from \
@@ -119,13 +124,10 @@ pub fn run(args: AnalyzeArgs, db: &DbPath) -> Result<ExitCode> {
             ("jobs", "slot"),
         )
     } else {
-        let extra: Vec<&str> = [
+        let extra = given([
             (args.offer.is_some(), "--offer"),
             (args.requests.is_some(), "--requests"),
-        ]
-        .into_iter()
-        .filter_map(|(given, flag)| given.then_some(flag))
-        .collect();
+        ]);
         if !extra.is_empty() {
             bail!(
                 "analyze takes --offers COLL (--ad FILE | --request ID --from COLL); {} {} \

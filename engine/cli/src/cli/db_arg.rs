@@ -117,13 +117,20 @@ impl DbPath {
         if MARKERS.iter().any(|m| p.join(m).exists()) {
             return Ok(Contents::Database);
         }
-        let mut entries = std::fs::read_dir(p)
-            .map_err(|e| anyhow::Error::new(e).context(format!("reading {}", p.display())))?;
-        Ok(match entries.next() {
-            None => Contents::Empty,
-            Some(_) => Contents::Other,
+        Ok(match empty_dir(p)? {
+            true => Contents::Empty,
+            false => Contents::Other,
         })
     }
+}
+
+/// True when `p` is a directory with nothing in it.
+pub fn empty_dir(p: &Path) -> Result<bool> {
+    Ok(p.is_dir()
+        && std::fs::read_dir(p)
+            .map_err(|e| anyhow::Error::new(e).context(format!("reading {}", p.display())))?
+            .next()
+            .is_none())
 }
 
 /// The files an adjoin database holds (sled's, then the store's own): a directory with none of

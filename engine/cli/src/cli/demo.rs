@@ -3,7 +3,7 @@
 //! the real job ad), loads it, runs a few queries and a matchmaking cycle (which records
 //! matches and consumes the matched ads), reopens the database, and prints what each step took.
 
-use super::db_arg::DbPath;
+use super::db_arg::{empty_dir, DbPath};
 use super::query::parse_constraint;
 use super::render::{count, duration, human_bytes, thousands, Table};
 use adjoin::cycle::CycleOptions;
@@ -47,13 +47,6 @@ pub struct DemoArgs {
 /// `adjoin-demo.db` under the system temp directory, replaced if it exists. `$ADJOIN_DB` is
 /// not used: the demo never overwrites a database it was not asked to create.
 fn demo_path(flag: Option<&Path>) -> Result<PathBuf> {
-    let empty_dir = |p: &Path| -> Result<bool> {
-        Ok(p.is_dir()
-            && std::fs::read_dir(p)
-                .with_context(|| format!("reading {}", p.display()))?
-                .next()
-                .is_none())
-    };
     if let Some(p) = flag {
         if p.exists() && !empty_dir(p)? {
             bail!(
@@ -387,10 +380,9 @@ pub fn run(args: DemoArgs, db_flag: Option<&Path>) -> Result<ExitCode> {
          adjoin --db {db_arg} matches\n",
         duration(total.elapsed())
     );
-    anyhow::Context::context(
-        std::io::Write::write_all(&mut std::io::stdout().lock(), report.text.as_bytes()),
-        "writing to standard output",
-    )?;
+    let mut out = super::stdout();
+    std::io::Write::write_all(&mut out, report.text.as_bytes())?;
+    std::io::Write::flush(&mut out)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -133,15 +133,7 @@ fn progress_bar(files: &[PathBuf]) -> ProgressBar {
 /// Runs `adjoin load`.
 pub fn run(args: LoadArgs, db: &DbPath) -> Result<ExitCode> {
     // The files first: a load of nothing readable makes no database.
-    for f in &args.files {
-        if f.as_os_str() != "-" && !f.is_file() {
-            let what = match f.is_dir() {
-                true => "a directory, not a file",
-                false => "no such file",
-            };
-            anyhow::bail!("{}: {what}", f.display());
-        }
-    }
+    adjoin::db::check_files(&args.files)?;
     let db = db.open_or_create()?;
     let opts = args.options();
     let bar = progress_bar(&args.files);

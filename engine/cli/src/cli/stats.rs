@@ -7,6 +7,7 @@ use super::render::{human_bytes, thousands, Table};
 use adjoin::storage::Stats;
 use anyhow::Result;
 use clap::Args;
+use std::io::Write;
 use std::process::ExitCode;
 
 /// Arguments of `adjoin stats`.
@@ -75,11 +76,9 @@ const SOURCE: &str = "counts from the catalog and the index every write keeps (n
 /// Runs `adjoin stats`.
 pub fn run(_args: StatsArgs, db: &DbPath) -> Result<ExitCode> {
     let db = db.open_existing()?;
-    let text = render(&db.stats()?);
-    anyhow::Context::context(
-        std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes()),
-        "writing to standard output",
-    )?;
+    let mut out = super::stdout();
+    out.write_all(render(&db.stats()?).as_bytes())?;
+    out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -323,6 +323,8 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
             pool,
             dock,
             taken: vec![false; offers.ads.len()],
+            carves: vec![0; offers.ads.len()],
+            unchanged: Default::default(),
             report,
         };
         c.serve(&serving)?;

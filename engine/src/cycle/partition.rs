@@ -11,6 +11,13 @@
 //! the share (or a share that is not a non-negative number) cannot take the request: the
 //! candidate is passed over. The remainder keeps integers integers.
 //!
+//! Two bounds keep a cycle finite whatever the ads say (a `RequestCount` of 2^63 is a
+//! number like any other): a carve that leaves the offer as it was (every share 0, or too
+//! small to change a huge real such as `Cpus = 1e300`) matches the request to that offer once,
+//! the request's further matches going to other offers; and an offer is carved at most
+//! [`MAX_CARVES`] times in one cycle, then left to the next (a slot of 1,024 cores given one
+//! core a match is carved 1,024 times; only shares of nothing or of fractions go further).
+//!
 //! A cycle whose offers hold a partitionable one is served here, one request at a time and
 //! uncached: each request's candidates are searched afresh (through the index, or every pair
 //! for `naive`) and ranked by a docking vector made afresh (preferences included), as a
@@ -35,6 +42,7 @@ use adjoin_index::AdId;
 use adjoin_query::eval::{eval_attr_in_match, eval_attr_value, EvalOptions, MatchAds};
 use adjoin_query::{ClassAd, Expr, Value};
 use adjoin_storage::{AdError, AfterRefusal, Carve, Durability, MatchRecord, NewMatch, NewMember};
+use rustc_hash::FxHashSet;
 use std::sync::Arc;
 
 /// True when `ad` is a partitionable offer (`PartitionableSlot` evaluates to true in it).
@@ -123,12 +131,27 @@ pub(crate) fn carve(
 /// A share carved: each resource and the amount taken.
 type Share = Vec<(String, Value)>;
 
+/// Carves of one offer in one cycle, at most (see the module documentation); it then leaves
+/// the cycle with what is left.
+pub(crate) const MAX_CARVES: u32 = 4096;
+
+/// True when carving `offer` to `rest` took something: some resource is less than it was.
+fn shrinks(offer: &ClassAd, rest: &ClassAd, share: &Share, eval: &EvalOptions) -> bool {
+    share.iter().any(|(r, _)| {
+        let had = number(&eval_attr_value(offer, r, eval));
+        let has = number(&eval_attr_value(rest, r, eval));
+        matches!((had, has), (Some(a), Some(b)) if b < a)
+    })
+}
+
 /// One decision of the request being served.
 struct Decision {
     offer: AdId,
     vector: Vec<Value>,
     /// For a partitionable offer: the share carved, and the offer's version before.
     carved: Option<(Share, Arc<ClassAd>)>,
+    /// A carve that took nothing (the request matches that offer once).
+    unchanged: bool,
 }
 
 /// A cycle over offers some of which are partitionable.
@@ -144,6 +167,10 @@ pub(super) struct Carving<'a> {
     pub(super) pool: Offers,
     pub(super) dock: Dock,
     pub(super) taken: Vec<bool>,
+    /// Each offer's carves this cycle ([`MAX_CARVES`]: then it is taken).
+    pub(super) carves: Vec<u32>,
+    /// The offers the request being served carved without changing them.
+    pub(super) unchanged: FxHashSet<AdId>,
     pub(super) report: CycleReport,
 }
 
@@ -177,17 +204,32 @@ impl Carving<'_> {
                 let vector = vector.to_vec();
                 let oi = o as usize;
                 if self.partitionable.get(oi).copied().unwrap_or(false) {
+                    if self.unchanged.contains(&o) {
+                        list.advance();
+                        continue;
+                    }
                     let Some((share, rest)) = carve(req, &self.current[oi], &self.eval) else {
                         list.advance();
                         continue;
                     };
+                    let unchanged = !shrinks(&self.current[oi], &rest, &share, &self.eval);
                     let rest = Arc::new(rest);
                     let before = std::mem::replace(&mut self.current[oi], rest.clone());
                     self.pool.update(o, &rest);
+                    if unchanged {
+                        self.unchanged.insert(o);
+                    }
+                    if let Some(n) = self.carves.get_mut(oi) {
+                        *n += 1;
+                        if *n >= MAX_CARVES {
+                            take(&mut self.taken, o);
+                        }
+                    }
                     out.push(Decision {
                         offer: o,
                         vector,
                         carved: Some((share, before)),
+                        unchanged,
                     });
                     got += 1;
                     // The offer changed: search again.
@@ -199,6 +241,7 @@ impl Carving<'_> {
                     offer: o,
                     vector,
                     carved: None,
+                    unchanged: false,
                 });
                 got += 1;
                 if got >= want {
@@ -218,6 +261,17 @@ impl Carving<'_> {
                 Some((_, before)) => {
                     self.current[oi] = before.clone();
                     self.pool.update(d.offer, before);
+                    if d.unchanged {
+                        self.unchanged.remove(&d.offer);
+                    }
+                    if let Some(n) = self.carves.get_mut(oi) {
+                        if *n >= MAX_CARVES {
+                            if let Some(t) = self.taken.get_mut(oi) {
+                                *t = false;
+                            }
+                        }
+                        *n = n.saturating_sub(1);
+                    }
                 }
                 None => {
                     if let Some(t) = self.taken.get_mut(oi) {
@@ -245,6 +299,7 @@ impl Carving<'_> {
             }
         }
         let mut got = 0;
+        self.unchanged.clear();
         loop {
             let ds = self.decide(req, got, want);
             if ds.is_empty() {
@@ -469,6 +524,8 @@ mod tests {
             pool: Offers::naive(offers, eval.clone()),
             dock: Dock::for_offers(Vec::new(), &offers.ads),
             taken: vec![false; offers.ads.len()],
+            carves: vec![0; offers.ads.len()],
+            unchanged: FxHashSet::default(),
             report: CycleReport {
                 cycle: 1,
                 ..CycleReport::default()
@@ -539,6 +596,59 @@ mod tests {
         );
         let m0 = db.get("machines", "m0").expect("get").expect("m0");
         assert_eq!(m0.ad.eval_attr("Cpus").as_i64(), Some(4));
+    }
+
+    #[test]
+    fn carves_that_take_nothing_or_too_often_are_bounded() {
+        // (offers, request, matches per offer in order, indexed and naive alike): a share
+        // that leaves the slot as it was matches each slot once; a slot is carved at most
+        // MAX_CARVES times a cycle; a huge RequestCount ends with the offers.
+        let cap = MAX_CARVES as usize;
+        for (offers, request, want) in [
+            (
+                vec!["[Name = \"m0\"; PartitionableSlot = true; Requirements = true; Cpus = 4; Memory = 100]"],
+                "[Requirements = true; RequestCpus = 0; RequestMemory = 0; RequestCount = 9223372036854775807]",
+                vec![1],
+            ),
+            (
+                vec![
+                    "[Name = \"m0\"; PartitionableSlot = true; Requirements = true; Cpus = 1e300; Memory = 100]",
+                    "[Name = \"m1\"; PartitionableSlot = true; Requirements = true; Cpus = 2; Memory = 100]",
+                ],
+                "[Requirements = true; RequestCount = 1e30]",
+                vec![1, 2],
+            ),
+            (
+                vec!["[Name = \"m0\"; PartitionableSlot = true; Requirements = true; Cpus = 4; Memory = 1000000]"],
+                "[Requirements = true; RequestCpus = 0; RequestMemory = 1; RequestCount = 100000]",
+                vec![cap],
+            ),
+            (
+                // Shrinking by a little each time is not bounded by the first rule.
+                vec!["[Name = \"m0\"; PartitionableSlot = true; Requirements = true; Cpus = 4; Memory = 10]"],
+                "[Requirements = true; RequestCpus = 0; RequestMemory = 1; RequestCount = 100]",
+                vec![10],
+            ),
+        ] {
+            for naive in [false, true] {
+                let db = Db::open_in_memory().expect("db");
+                for o in &offers {
+                    db.put("machines", &ad(o)).expect("put");
+                }
+                db.put("jobs", &ad(request)).expect("put");
+                let mut opts = CycleOptions::new("jobs", "machines");
+                opts.naive = naive;
+                opts.dry_run = true;
+                let report = crate::cycle::run(&db, &opts).expect("cycle");
+                let got: Vec<usize> = (0..offers.len())
+                    .map(|i| {
+                        let name = format!("m{i}");
+                        report.matches.iter().filter(|m| m.offer == name).count()
+                    })
+                    .collect();
+                assert_eq!(got, want, "{offers:?} / {request} (naive {naive})");
+            }
+        }
     }
 
     #[test]

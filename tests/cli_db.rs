@@ -455,7 +455,7 @@ fn matches_are_listed() {
     );
     assert_eq!(
         s.ok(&["matches", "--json"]),
-        "{\"id\":1,\"time\":1417808219,\"cycle\":3,\"members\":[{\"collection\":\"jobs\",\"id\":\"s#1.0#5\",\"rank\":2.5,\"consumed\":false},{\"collection\":\"machines\",\"id\":\"slot1\",\"rank\":null,\"consumed\":true}]}\n"
+        "{\"id\": 1, \"time\": 1417808219, \"cycle\": 3, \"members\": [{\"collection\": \"jobs\", \"id\": \"s#1.0#5\", \"rank\": 2.5, \"consumed\": false}, {\"collection\": \"machines\", \"id\": \"slot1\", \"rank\": null, \"consumed\": true}]}\n"
     );
     // A consumed slot is gone and tombstoned; `get` names the match; a reload under its id
     // re-advertises it (the match record stays), an older update is refused as stale.
@@ -541,7 +541,7 @@ fn matches_are_listed() {
     assert_eq!(ids(&["matches", "--json"]), [2]);
     let exported = std::fs::read_to_string(s.path("old.jsonl")).expect("export");
     assert!(
-        exported.starts_with("{\"id\":1,\"time\":1417808219,\"cycle\":3,"),
+        exported.starts_with("{\"id\": 1, \"time\": 1417808219, \"cycle\": 3, "),
         "{exported}"
     );
     assert_eq!(

@@ -26,6 +26,7 @@ pub mod cycle;
 pub mod db;
 pub(crate) mod files;
 pub mod gang;
+pub mod json;
 
 pub use adjoin_index as index;
 pub use adjoin_storage as storage;

@@ -99,7 +99,7 @@ pub fn match_json(m: &MatchRecord) -> String {
             .collect(),
     };
     // Serializing plain strings and numbers cannot fail.
-    serde_json::to_string(&j).unwrap_or_default()
+    crate::json::to_string(&j).unwrap_or_default()
 }
 
 /// An export's write failure as the error a prune reports.
@@ -214,7 +214,7 @@ mod tests {
     fn json_lines() {
         assert_eq!(
             match_json(&record()),
-            r#"{"id":7,"time":1417808219,"cycle":2,"members":[{"collection":"jobs","id":"s#1.0#5","rank":1.5,"consumed":false},{"collection":"machines","id":"slot1@h","rank":null,"consumed":true}]}"#
+            r#"{"id": 7, "time": 1417808219, "cycle": 2, "members": [{"collection": "jobs", "id": "s#1.0#5", "rank": 1.5, "consumed": false}, {"collection": "machines", "id": "slot1@h", "rank": null, "consumed": true}]}"#
         );
     }
 
@@ -226,7 +226,7 @@ mod tests {
         m.members[1].rank = Some(Value::Ad(std::sync::Arc::new(ad)));
         assert!(
             match_json(&m).contains(
-                r#"{"collection":"machines","id":"slot1@h","rank":2,"consumed":true,"share":{"Cpus":1,"Memory":2048}}"#
+                r#"{"collection": "machines", "id": "slot1@h", "rank": 2, "consumed": true, "share": {"Cpus": 1, "Memory": 2048}}"#
             ),
             "{}",
             match_json(&m)

@@ -95,8 +95,7 @@ pub fn run(args: AnalyzeArgs, db: &DbPath) -> Result<ExitCode> {
         }
         let u = db.analyze_unmatched(requests, offers, &opts)?;
         if args.json {
-            serde_json::to_writer(&mut out, &u)?;
-            writeln!(out)?;
+            writeln!(out, "{}", adjoin::json::to_string(&u)?)?;
         } else {
             write_unmatched(&mut out, &u)?;
         }
@@ -176,8 +175,7 @@ pub fn run(args: AnalyzeArgs, db: &DbPath) -> Result<ExitCode> {
         }
     };
     if args.json {
-        serde_json::to_writer(&mut out, &analysis)?;
-        writeln!(out)?;
+        writeln!(out, "{}", adjoin::json::to_string(&analysis)?)?;
     } else {
         out.write_all(render_text(&analysis, names.0, names.1).as_bytes())?;
     }

@@ -54,13 +54,28 @@ fn name(p: &Preferences, i: usize) -> &str {
     p.vars.get(i).map_or("?", |v| v.name.as_str())
 }
 
-/// A flip as JSON: `{"variable": …, "from": …, "to": …}`.
-fn flip_json(p: &Preferences, f: &Flip) -> serde_json::Value {
-    serde_json::json!({
-        "variable": name(p, f.variable),
-        "from": value_json(p, f.variable, f.from),
-        "to": value_json(p, f.variable, f.to),
-    })
+/// A flip as JSON, its fields in this order: `{"variable": …, "from": …, "to": …}`.
+#[derive(serde::Serialize)]
+struct FlipJson<'a> {
+    variable: &'a str,
+    from: serde_json::Value,
+    to: serde_json::Value,
+}
+
+/// Flip `f` of `p` as JSON.
+fn flip_json<'a>(p: &'a Preferences, f: &Flip) -> FlipJson<'a> {
+    FlipJson {
+        variable: name(p, f.variable),
+        from: value_json(p, f.variable, f.from),
+        to: value_json(p, f.variable, f.to),
+    }
+}
+
+/// The answer of `--dominates --json`, its fields in the order.
+#[derive(serde::Serialize)]
+struct DominatesJson<'a> {
+    dominates: bool,
+    flips: Vec<FlipJson<'a>>,
 }
 
 /// Runs `adjoin prefer`.
@@ -86,8 +101,11 @@ pub fn run(args: PreferArgs) -> Result<ExitCode> {
         };
         let yes = matches!(answer, Dominance::Dominates(_));
         if args.json {
-            let flips: Vec<serde_json::Value> = flips.iter().map(|f| flip_json(&p, f)).collect();
-            say!("{}", serde_json::json!({"dominates": yes, "flips": flips}))?;
+            let line = DominatesJson {
+                dominates: yes,
+                flips: flips.iter().map(|f| flip_json(&p, f)).collect(),
+            };
+            say!("{}", adjoin::json::to_string(&line)?)?;
         } else {
             let (a, b) = (a.display(), b.display());
             if yes {

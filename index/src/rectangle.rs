@@ -121,7 +121,13 @@ enum Converted {
     Dead(Option<(Key, Inconsistency)>),
 }
 
-fn convert_profile(p: &crate::profile::Profile) -> Converted {
+/// One profile's properties as alternative intervals per attribute.
+///
+/// An attribute split into more than `cap` alternatives (`X != 1 && X != 2 && …`) is
+/// replaced by their hull as it goes, and the profile is then not exact: [`rectangles`] would
+/// take the hull of so many anyway, and merging each further conjunct with every alternative
+/// made a long chain of `!=` quadratic (40,000 conjuncts took 12 s to convert).
+fn convert_profile(p: &crate::profile::Profile, cap: usize) -> Converted {
     let mut dims: BTreeMap<Key, Vec<MangledInterval>> = BTreeMap::new();
     let mut deviant = p.deviant;
     let mut exact = true;
@@ -161,6 +167,12 @@ fn convert_profile(p: &crate::profile::Profile) -> Converted {
                 out
             }
         };
+        let merged = if merged.len() > cap {
+            exact = false;
+            vec![hull(&merged)]
+        } else {
+            merged
+        };
         dims.insert(prop.attr, merged);
     }
     Converted::Live(dims, deviant, exact && !deviant)
@@ -175,7 +187,7 @@ pub fn rectangles(dpf: &Dpf, cap: usize) -> Rectangles {
         exact: dpf.exact,
     };
     for (i, p) in dpf.profiles.iter().enumerate() {
-        let (mut dims, deviant, exact) = match convert_profile(p) {
+        let (mut dims, deviant, exact) = match convert_profile(p, cap) {
             Converted::Live(dims, deviant, exact) => (dims, deviant, exact),
             Converted::Dead(err) => {
                 if let Some((attr, kind)) = err {
@@ -399,6 +411,28 @@ mod tests {
     /// A profile's rectangles come in the order of the names they bound, whichever name was
     /// read first in the process (keys are numbered in that order); each one's bounds are
     /// sorted by key, as [`Rectangle::get`] searches them.
+    /// A long chain of `!=` on one attribute becomes a few inexact rectangles spanning what
+    /// the chain's other conjuncts allow (hulled as it goes: the chain was quadratic).
+    #[test]
+    fn long_chains_of_not_equal_are_hulled() {
+        for (tail, end) in [("", "inf)"), (" && other.X < 9000", "9000)")] {
+            let chain: Vec<String> = (0..5_000).map(|i| format!("other.X != {i}")).collect();
+            let r = convert(&format!("[Requirements = {}{tail}]", chain.join(" && ")));
+            assert!(!r.exact);
+            assert!((1..=RECTANGLE_CAP).contains(&r.rects.len()));
+            let shown: Vec<String> = (r.rects.iter())
+                .map(|rect| rect.get(Key::of("X")).map(show).unwrap_or_default())
+                .collect();
+            let (first, last) = (shown.first(), shown.last());
+            assert!(first.is_some_and(|f| f.starts_with("(-inf,")), "{shown:?}");
+            assert!(last.is_some_and(|l| l.ends_with(end)), "{shown:?}");
+        }
+        // Few enough alternatives stay as they are, exact.
+        let r = convert("[Requirements = other.X != 1 && other.X != 2]");
+        assert!(r.exact);
+        assert_eq!(r.rects.len(), 3);
+    }
+
     #[test]
     fn rectangles_come_in_the_order_of_names_not_of_keys() {
         for (a, b, read_first) in [

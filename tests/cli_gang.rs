@@ -189,3 +189,60 @@ fn a_search_stopped_at_its_bound_is_reported() {
     assert!(err.is_empty(), "{err}");
     assert!(out.contains("1 requests, 1 given gangs in "), "{out}");
 }
+
+/// A request of 64 ports (a gang of 65 members, past the limit of 64) is reported as a bad
+/// request, by id, with exit status 1, and searched no further; with `--ad` it is the
+/// command's error.
+#[test]
+fn a_request_past_the_member_limit_is_refused() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path();
+    let ports: Vec<String> = (0..64)
+        .map(|i| format!("[Label = p{i}; Requirements = p{i}.X >= 0]"))
+        .collect();
+    let wide = format!("[Name = \"wide\"; Ports = {{{}}}]\n", ports.join(", "));
+    let vals: String = (0..70)
+        .map(|i| format!("[Name = \"v{i}\"; X = {i}; Requirements = true]\n"))
+        .collect();
+    for (coll, text) in [("jobs", &wide), ("vals", &vals)] {
+        let f = dir.join(format!("{coll}.ad"));
+        std::fs::write(&f, text).expect("write");
+        let (_, err, code) = adjoin(dir, &["load", "--into", coll, f.to_str().expect("utf8")]);
+        assert_eq!(code, 0, "{err}");
+    }
+    let args = [
+        "gang",
+        "--requests",
+        "jobs",
+        "--offers",
+        "vals",
+        "--dry-run",
+    ];
+    let (out, err, code) = adjoin(dir, &args);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        err.trim_end(),
+        "adjoin: jobs/wide: a gang has at most 64 members; this request has 65"
+    );
+    assert!(
+        out.starts_with("1 requests, 0 given gangs in ") && out.contains("0 probes, 0 evaluations"),
+        "{out}"
+    );
+    let f = dir.join("wide.ad");
+    std::fs::write(&f, &wide).expect("write");
+    let (_, err, code) = adjoin(
+        dir,
+        &[
+            "gang",
+            "--ad",
+            f.to_str().expect("utf8"),
+            "--offers",
+            "vals",
+        ],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("request: a gang has at most 64 members; this request has 65"),
+        "{err}"
+    );
+}

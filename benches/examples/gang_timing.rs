@@ -99,8 +99,8 @@ fn main() -> Result<(), Box<dyn Error>> {
         let r = db.gang_cycle(&o)?;
         let cpu = cpu_seconds() - cpu;
         println!(
-            "{alg:>6} {label}: gangs {:>6} / {:>6}  {:>8.3} s ({cpu:.2} s CPU)  probes {:>9}  evaluations {:>10}  gave up {}",
-            r.matched, r.requests, r.seconds, r.probes, r.evaluations, r.gave_up.len()
+            "{alg:>6} {label}: gangs {:>6} / {:>6}  {:>8.3} s ({cpu:.2} s CPU)  probes {:>9}  evaluations {:>10}  gave up {}  most work {}",
+            r.matched, r.requests, r.seconds, r.probes, r.evaluations, r.gave_up.len(), r.most_work
         );
     }
     if durable {

@@ -6,7 +6,8 @@
 //! undone and its request searched again without that offer.
 //!
 //! Ads whose `Ports` are bad are reported ([`GangReport::bad`]) and take no part; the cycle
-//! goes on without them.
+//! goes on without them. So are requests whose gang would have more than
+//! [`MAX_MEMBERS`](super::env::MAX_MEMBERS) members (64 ports or more), before any search.
 
 use super::env::Tree;
 use super::pool::Pool;
@@ -69,12 +70,14 @@ pub struct GangReport {
     pub algorithm: Algorithm,
     /// Ads with bad ports: (collection, id, why); they took no part.
     pub bad: Vec<(String, String, PortsError)>,
-    /// Requests whose search the cycle gave up on at the safety bound on dockings
+    /// Requests whose search the cycle gave up on at the safety bound on work
     /// ([`GangOptions::search_bound`]): left without a gang though one may exist (every other
     /// request left without a gang has none among the offers still free at its turn).
     pub gave_up: Vec<String>,
     /// Ads the scans could not read (skipped).
     pub damaged: Vec<DbError>,
+    /// The most work units one request's search spent (see [`GangOptions::search_bound`]).
+    pub most_work: u64,
 }
 
 /// Why a gang cycle failed.
@@ -118,7 +121,7 @@ impl Db {
         opts: &GangOptions,
     ) -> Result<GangReport, GangError> {
         let start = Instant::now();
-        let gad = GangAd::new(Arc::new(request.clone())).map_err(GangError::BadRequest)?;
+        let gad = GangAd::root(Arc::new(request.clone())).map_err(GangError::BadRequest)?;
         let mut report = GangReport {
             algorithm: opts.algorithm,
             requests: 1,
@@ -139,6 +142,7 @@ impl Db {
             report.gave_up.push("request".to_owned());
         }
         report.evaluations = s.evaluations;
+        report.most_work = s.most_work;
         report.probes = pool.probes;
         report.seconds = start.elapsed().as_secs_f64();
         Ok(report)
@@ -269,7 +273,7 @@ fn run_with(
         let (Some(ad), Some(id)) = (requests.ads.get(ri), requests.ids.get(ri)) else {
             continue;
         };
-        let root = match GangAd::new(Arc::clone(ad)) {
+        let root = match GangAd::root(Arc::clone(ad)) {
             Ok(g) => Arc::new(g),
             Err(e) => {
                 report.bad.push((opts.requests.clone(), id.clone(), e));
@@ -322,6 +326,7 @@ fn run_with(
         }
     }
     report.evaluations = s.evaluations;
+    report.most_work = s.most_work;
     report.probes = pool.probes;
     if !opts.dry_run {
         db.flush()?;

@@ -121,9 +121,11 @@ pub struct GangOptions {
     pub dry_run: bool,
     /// Index and evaluation options.
     pub index: IndexOptions,
-    /// Dockings the search may try per request before it gives up on it (`None`: the safety
-    /// bound `search::SEARCH_BOUND`, 20,000,000). A request given up on is listed in
-    /// [`GangReport::gave_up`], never taken for one without a gang.
+    /// Work units the search may spend per request before it gives up on it (`None`: the
+    /// safety bound `search::SEARCH_BOUND`, 100,000,000, a few seconds at most): one per
+    /// candidate tried, one per expression node evaluated in the gang environment, and per
+    /// index probe a cost growing with its window (see `docs/gangs.md`). A request given up on
+    /// is listed in [`GangReport::gave_up`], never taken for one without a gang.
     pub search_bound: Option<u64>,
 }
 
@@ -138,6 +140,8 @@ impl GangOptions {
     }
 }
 
+#[cfg(test)]
+mod bound_tests;
 #[cfg(test)]
 mod golden_tests;
 #[cfg(test)]

@@ -8,8 +8,11 @@
 //!
 //! Checks ([`PortsError`]): `Ports` is a non-empty list of records, every port has a label,
 //! labels are distinct, no port's record refers to the label of a later port, and the
-//! attributes of the ad and its ports do not refer to one another in a cycle.
+//! attributes of the ad and its ports do not refer to one another in a cycle. A request
+//! ([`GangAd::root`]) also needs a gang of at most [`MAX_MEMBERS`] members: itself and one
+//! offer per port.
 
+use super::env::MAX_MEMBERS;
 use adjoin_query::eval::requirements_key;
 use adjoin_query::name::kw;
 use adjoin_query::{ClassAd, Expr, Key, Name, Value};
@@ -61,6 +64,10 @@ pub enum PortsError {
     /// Attributes refer to one another in a cycle.
     #[error("attribute {0} refers to itself through a cycle of references")]
     Cycle(String),
+    /// A request with so many ports that its gang (itself and an offer per port) would have
+    /// more members than a gang may: refused before any search.
+    #[error("a gang has at most {MAX_MEMBERS} members; this request has {0}")]
+    TooManyMembers(usize),
 }
 
 /// One port.
@@ -205,6 +212,17 @@ impl GangAd {
             implicit: false,
             plain_window: Default::default(),
         })
+    }
+
+    /// `ad` checked as a request, the root of a gang: [`GangAd::new`], and its gang (itself and
+    /// an offer per port) within [`MAX_MEMBERS`].
+    pub fn root(ad: Arc<ClassAd>) -> Result<GangAd, PortsError> {
+        let g = GangAd::new(ad)?;
+        let members = g.ports.len() + 1;
+        if members > MAX_MEMBERS {
+            return Err(PortsError::TooManyMembers(members));
+        }
+        Ok(g)
     }
 
     /// The record of port `p`: the port's record, or the ad itself for the implicit port.
@@ -463,6 +481,25 @@ mod tests {
         for (text, want) in cases {
             assert_eq!(gang(text).err(), Some(want), "{text}");
         }
+    }
+
+    /// A request of 64 ports is a good offer but no request: its gang would have 65 members.
+    #[test]
+    fn a_request_whose_gang_would_pass_the_member_limit_is_refused() {
+        let ports = |n: usize| {
+            let ps: Vec<String> = (0..n)
+                .map(|i| format!("[Label = p{i}; Requirements = true]"))
+                .collect();
+            Arc::new(parse::classad(&format!("[Ports = {{{}}}]", ps.join(", "))).expect("ad"))
+        };
+        let err = GangAd::root(ports(64)).err();
+        assert_eq!(err, Some(PortsError::TooManyMembers(65)));
+        assert_eq!(
+            err.map(|e| e.to_string()).as_deref(),
+            Some("a gang has at most 64 members; this request has 65")
+        );
+        assert!(GangAd::new(ports(64)).is_ok());
+        assert_eq!(GangAd::root(ports(63)).map(|g| g.ports.len()), Ok(63));
     }
 
     /// A cycle of references is named by the member written first, and the search meets

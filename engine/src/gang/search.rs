@@ -11,10 +11,17 @@
 //!   holds.
 //! - Backtracking tries every candidate of every port in turn, so the search is complete: a
 //!   root is left without a gang only if none exists among the free offers. The one exception
-//!   is a safety bound on the dockings tried per root ([`SEARCH_BOUND`]: gangmatching is a
-//!   constraint problem, exponential in the ports at worst); a root that reaches it is
-//!   reported as *given up* ([`Searcher::gave_up`]), never as gangless. Windows and
-//!   consistency only ever remove candidates that cannot dock.
+//!   is a safety bound on the work spent per root ([`SEARCH_BOUND`] work units: gangmatching
+//!   is a constraint problem, exponential in the ports at worst); a root that reaches it is
+//!   reported as *given up* ([`Searcher::gave_up`]), never as gangless. Work is what the
+//!   search actually does, not the dockings it counts: one unit per candidate tried, every
+//!   expression node evaluated in the gang environment (dockings checked, candidates ranked,
+//!   windows specialized), and per index probe its window's size and the square of it over
+//!   [`PROBE_SQUARE_DIVISOR`] (the index's cost grows with the square of a window's `!=`
+//!   conjuncts on one attribute) — so a root whose every docking costs a thousand-conjunct
+//!   evaluation and probe stops as soon, in time, as one of cheap dockings. A root of more
+//!   ports than a gang has members is refused before any search ([`Searcher::find`]).
+//!   Windows and consistency only ever remove candidates that cannot dock.
 //! - History sets are the recursion itself: each candidate is tried once per state of the
 //!   ports before it, and a port's candidates are computed afresh when those change.
 //! - Interchangeable offers (equal [`Signature`](super::signature::Signature)s): once a
@@ -31,16 +38,27 @@ use super::Algorithm;
 use crate::cycle::dock::Dock;
 use crate::cycle::vector::{component, rank_number};
 use adjoin_index::Bits;
+use adjoin_query::eval::counters::thread_nodes;
 use adjoin_query::eval::{eval_tracked, EvalOptions};
-use adjoin_query::{Name, Value};
+use adjoin_query::{ClassAd, Expr, Name, Value};
 use rustc_hash::FxHashMap;
 use std::cmp::Ordering;
 use std::sync::Arc;
 
-/// Dockings a root may try before the search gives up on it (reported, not taken for "no
-/// gang"): far beyond what any pool of the benches needs (a 2-port root over n offers may need
-/// n² dockings), bounded for adversarial pools.
-pub const SEARCH_BOUND: u64 = 20_000_000;
+/// Work units a root may spend before the search gives up on it (reported, not taken for "no
+/// gang"): one per candidate tried, one per expression node evaluated, and each probe's
+/// [`probe_cost`]. Far beyond what any pool of the benches needs (their roots spend at most
+/// a few thousand units; a 2-port root over n offers may need n² dockings, and the
+/// 210,000-docking root of `tests/gang.rs` spends about 21 million), and a few seconds of
+/// search at most on adversarial pools.
+pub const SEARCH_BOUND: u64 = 100_000_000;
+
+/// A probe's window of `n` nodes costs `PROBE_BASE + n + n² / PROBE_SQUARE_DIVISOR` work
+/// units.
+pub const PROBE_SQUARE_DIVISOR: u64 = 64;
+
+/// What any probe costs, whatever its window (an index probe per collection and port).
+pub const PROBE_BASE: u64 = 256;
 
 /// Distinct buckets a consistency check considers per port (more: the port is not checked).
 const MAX_BUCKETS: usize = 32;
@@ -57,7 +75,7 @@ pub struct Searcher<'p> {
     pub dock: Option<Dock>,
     /// Constraint evaluations in the gang environment.
     pub evaluations: u64,
-    /// Dockings a root may try ([`SEARCH_BOUND`] unless set).
+    /// Work units a root may spend ([`SEARCH_BOUND`] unless set).
     pub bound: u64,
     /// Whether the last [`Searcher::find`] reached the bound (its root may have a gang).
     gave_up: bool,
@@ -66,8 +84,12 @@ pub struct Searcher<'p> {
     /// What each bucket admits at a port through a translation, per collection (`None`: its
     /// constraint does not translate, so it bounds nothing).
     supports: FxHashMap<SupportKey, Option<Vec<Bits>>>,
-    /// Dockings tried for the current root.
+    /// Work spent on the current root besides evaluation: candidates tried, probes.
     work: u64,
+    /// [`thread_nodes`] when the current root's search began.
+    nodes_at_start: u64,
+    /// The most work one root of this searcher spent (given up or not).
+    pub most_work: u64,
 }
 
 /// A bucket, the port its constraint is translated to, and the translations (attribute,
@@ -113,15 +135,35 @@ impl<'p> Searcher<'p> {
             rng: 0x9E37_79B9_7F4A_7C15,
             supports: FxHashMap::default(),
             work: 0,
+            nodes_at_start: 0,
+            most_work: 0,
         }
+    }
+
+    /// Work spent on the current root: candidates tried, probes, and every expression node
+    /// evaluated since it began (this thread's evaluations are the search's).
+    pub fn spent(&self) -> u64 {
+        self.work
+            .saturating_add(thread_nodes().wrapping_sub(self.nodes_at_start))
+    }
+
+    /// Whether the current root has spent more than the bound.
+    fn over(&self) -> bool {
+        self.spent() > self.bound
     }
 
     /// A gang for `root` among the free offers, if there is one (nothing is taken).
     pub fn find(&mut self, root: Arc<GangAd>) -> Option<Tree> {
         let _span = tracing::debug_span!("gang_root", algorithm = %self.alg).entered();
         self.work = 0;
+        self.nodes_at_start = thread_nodes();
         self.gave_up = false;
         let n = root.ports.len();
+        // Refused before any search (the cycles report it as a bad request): its gang would
+        // have more members than a gang may.
+        if n >= MAX_MEMBERS {
+            return None;
+        }
         let mut st = State {
             tree: Tree::root(root),
             status: vec![Check::Yes],
@@ -130,13 +172,13 @@ impl<'p> Searcher<'p> {
             gens: vec![0],
             next_gen: 1,
         };
-        if self.alg.dynamic() && !self.initial(&mut st, 0) {
-            return None;
-        }
-        if self.solve(&mut st) {
+        let found = (!self.alg.dynamic() || self.initial(&mut st, 0)) && self.solve(&mut st);
+        let spent = self.spent();
+        self.most_work = self.most_work.max(spent);
+        if found {
             Some(st.tree)
         } else {
-            self.gave_up = self.work > self.bound;
+            self.gave_up = spent > self.bound;
             None
         }
     }
@@ -173,7 +215,7 @@ impl<'p> Searcher<'p> {
                 continue;
             }
             self.work += 1;
-            if self.work > self.bound || st.tree.members.len() >= MAX_MEMBERS {
+            if self.over() || st.tree.members.len() >= MAX_MEMBERS {
                 break;
             }
             // The offer itself, or a free member of the group it represents, not in the gang.
@@ -237,11 +279,15 @@ impl<'p> Searcher<'p> {
     }
 
     /// The initial probes of member `m`'s open ports (DYN): false when one has no candidate,
-    /// or when path consistency shows two of them cannot be filled together.
+    /// when path consistency shows two of them cannot be filled together, or past the bound.
     fn initial(&mut self, st: &mut State, m: usize) -> bool {
         let slots: Vec<(usize, usize)> = st.open.iter().copied().filter(|s| s.0 == m).collect();
         let gen = st.gen();
         for &slot in &slots {
+            // Past the bound: the root is given up ([`Searcher::find`]), not found gangless.
+            if self.over() {
+                return false;
+            }
             let a = self.probe(st, slot);
             if a.iter().all(Bits::is_empty) {
                 return false;
@@ -350,6 +396,7 @@ impl<'p> Searcher<'p> {
     fn probe(&mut self, st: &State, (m, p): (usize, usize)) -> Answer {
         let env = st.tree.environment();
         let v = probe::view(&st.tree, &env, m, p, self.alg.dynamic(), &self.opts);
+        self.work = self.work.saturating_add(probe_cost(&v));
         self.pool.probe(&v)
     }
 
@@ -364,6 +411,10 @@ impl<'p> Searcher<'p> {
         let mut tree = st.tree.clone();
         let mut keyed: Vec<(Vec<f64>, Cand)> = Vec::with_capacity(list.len());
         for &c in list.iter() {
+            // Past the bound the list is cut short: the search stops at its first candidate.
+            if self.over() {
+                break;
+            }
             let Some(c) = self.pool.resolve(c, |o| st.tree.uses(o)) else {
                 continue;
             };
@@ -467,6 +518,43 @@ impl<'p> Searcher<'p> {
         self.rng = x;
         x
     }
+}
+
+/// The work units of probing with the window `view` of `n` nodes: [`PROBE_BASE`]` + n + n² /`
+/// [`PROBE_SQUARE_DIVISOR`] (an index probe converts the window into rectangles, and a
+/// conjunct splitting an attribute's intervals, `X != 3`, is merged with every alternative
+/// before it).
+pub fn probe_cost(view: &ClassAd) -> u64 {
+    let n: u64 = view.iter().map(|(_, e)| nodes(e)).sum();
+    PROBE_BASE
+        .saturating_add(n)
+        .saturating_add(n.saturating_mul(n) / PROBE_SQUARE_DIVISOR)
+}
+
+/// The nodes of `e` (nested records included), counted without recursion.
+fn nodes(e: &Expr) -> u64 {
+    let mut n = 0u64;
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        n += 1;
+        match e {
+            Expr::Attr(_) | Expr::Lit(_) | Expr::Root(_) => {}
+            Expr::Ad(ad) => stack.extend(ad.iter().map(|(_, x)| x)),
+            Expr::Select(b, _) => stack.push(b),
+            Expr::Index(b) | Expr::Binary(_, b) | Expr::Elvis(b) => {
+                stack.push(&b.0);
+                stack.push(&b.1);
+            }
+            Expr::Unary(_, x) | Expr::Paren(x) => stack.push(x),
+            Expr::Cond(b) => {
+                stack.push(&b.0);
+                stack.push(&b.1);
+                stack.push(&b.2);
+            }
+            Expr::Call(_, xs) | Expr::List(xs) | Expr::Chain(_, xs) => stack.extend(xs.iter()),
+        }
+    }
+    n
 }
 
 /// A `--dock` value as a component, as in the bilateral cycle (an undefined or error value

@@ -32,6 +32,8 @@ thread_local! {
             nodes: Cell::new(0),
         }
     };
+    /// Every node this thread's evaluators visited, never reset (see [`thread_nodes`]).
+    static THREAD_NODES: Cell<u64> = const { Cell::new(0) };
 }
 
 static EVALUATIONS: AtomicU64 = AtomicU64::new(0);
@@ -74,9 +76,18 @@ pub fn evaluation_count() -> u64 {
     counters().evaluations
 }
 
+/// Expression nodes (and work units of built-in functions) visited by the evaluations this
+/// thread finished so far: exact, whatever other threads do, so a caller can tell what a
+/// piece of its own work cost by the difference of two readings (the gangmatcher's search
+/// bound does).
+pub fn thread_nodes() -> u64 {
+    THREAD_NODES.try_with(Cell::get).unwrap_or(0)
+}
+
 /// Adds one evaluator's counts to this thread's tally.
 #[inline]
 pub(crate) fn record(evaluations: u64, nodes: u64) {
+    let _ = THREAD_NODES.try_with(|t| t.set(t.get().wrapping_add(nodes)));
     let flushed = LOCAL.try_with(|l| {
         let e = l.evaluations.get() + evaluations;
         let n = l.nodes.get() + nodes;
@@ -116,5 +127,15 @@ mod tests {
         let d = counters().since(before);
         // Other tests may run concurrently: the totals only grow.
         assert!(d.evaluations >= 3 && d.nodes >= 10);
+    }
+
+    #[test]
+    fn thread_nodes_count_this_thread_only() {
+        let before = thread_nodes();
+        record(1, 7);
+        std::thread::spawn(|| record(1, 1000))
+            .join()
+            .expect("thread");
+        assert_eq!(thread_nodes() - before, 7);
     }
 }

@@ -45,8 +45,10 @@ pub struct GangArgs {
     /// Decide the gangs but consume and record nothing.
     #[arg(long)]
     dry_run: bool,
-    /// Dockings the search may try per request; a request that reaches it is reported as
-    /// given up (on stderr and in the summary), never as gangless [default: 20000000].
+    /// Work units the search may spend per request (one per candidate tried, per expression
+    /// node evaluated, and per probe a cost growing with its window); a request that reaches
+    /// it is reported as given up (on stderr and in the summary), never as gangless [default:
+    /// 100000000, a few seconds at most].
     #[arg(long, value_name = "N")]
     search_bound: Option<u64>,
     /// One JSON object per gang, then a summary object.

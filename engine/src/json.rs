@@ -59,8 +59,8 @@ mod tests {
             (json!([]), "[]"),
             (json!({"a": 1}), r#"{"a": 1}"#),
             (
-                json!({"dominates": true, "flips": [{"variable": "os", "to": "a, b: c"}]}),
-                r#"{"dominates": true, "flips": [{"variable": "os", "to": "a, b: c"}]}"#,
+                json!({"dominates": true, "flips": [{"from": "a, b: c", "variable": "os"}]}),
+                r#"{"dominates": true, "flips": [{"from": "a, b: c", "variable": "os"}]}"#,
             ),
             (json!([1, [2, 3], null, 1.5]), "[1, [2, 3], null, 1.5]"),
         ] {

@@ -43,6 +43,9 @@ pub struct AnalyzeOptions {
     pub max_conflict_size: usize,
     /// Subsets of conditions tested for conflicts beyond triples before the search stops.
     pub conflict_budget: u64,
+    /// Steps of the value-conflict search (a witness value tried on a comparison, 64 witnesses
+    /// or comparisons intersected at once, a set confirmed: 64) before it stops.
+    pub value_conflict_budget: u64,
     /// Most suggestions of each metric.
     pub max_suggestions: usize,
     /// Most candidate values tried per attribute on the offer side.
@@ -58,12 +61,16 @@ impl Default for AnalyzeOptions {
             eval: EvalOptions::default(),
             max_conflict_size: 6,
             conflict_budget: 20_000,
+            value_conflict_budget: VALUE_CONFLICT_BUDGET,
             max_suggestions: 3,
             max_offer_values: 16,
             max_detail_offers: 256,
         }
     }
 }
+
+/// The default [`AnalyzeOptions::value_conflict_budget`]: a few tens of milliseconds.
+pub const VALUE_CONFLICT_BUDGET: u64 = 20_000_000;
 
 /// The analysis of one request against a pool of offers (the JSON of `adjoin analyze`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -82,6 +89,10 @@ pub struct Analysis {
     pub conditions: Vec<ConditionCount>,
     /// Sets of conditions no offer (or no value at all) satisfies together.
     pub conflicts: Vec<Conflict>,
+    /// The conflict searches (`value`, `data`) a work budget stopped before they were
+    /// complete: more conflicts of that kind may exist (absent from the JSON when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conflicts_cut_short: Vec<ConflictKind>,
     /// Changes to the Requirements, each checked by re-matching.
     pub suggestions: Vec<Suggestion>,
     /// The request's attributes that offers reject it over.
@@ -337,7 +348,9 @@ pub(crate) fn detail(
     offer_at: offer_side::OfferAt<'_>,
 ) -> Analysis {
     let mut a = full.counts(id, conds);
-    a.conflicts = conflicts::conflicts(conds, full, opts);
+    let found = conflicts::conflicts(conds, full, opts);
+    a.conflicts = found.conflicts;
+    a.conflicts_cut_short = found.cut_short;
     a.suggestions = suggest::suggestions(request, conds, full, values, opts, rematch);
     let whole = (whole, full.accepting.len());
     a.offer_side = offer_side::offer_side(request, tally, opts, rematch, whole, offer_at);

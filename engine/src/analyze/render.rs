@@ -40,7 +40,7 @@ fn render(s: &mut String, a: &Analysis, offers: &str, request: &str) -> std::fmt
         a.rejecting_request
     )?;
     writeln!(s, "  {:>8} match", a.matching)?;
-    if !a.conflicts.is_empty() {
+    if !a.conflicts.is_empty() || !a.conflicts_cut_short.is_empty() {
         writeln!(s)?;
         writeln!(
             s,
@@ -55,6 +55,16 @@ fn render(s: &mut String, a: &Analysis, offers: &str, request: &str) -> std::fmt
             };
             writeln!(s, "  {}  ({why})", ids.join(" "))?;
         }
+    }
+    for k in &a.conflicts_cut_short {
+        let kind = match k {
+            ConflictKind::Data => "data",
+            ConflictKind::Value => "value",
+        };
+        writeln!(
+            s,
+            "  (the search for {kind} conflicts stopped at its work budget: there may be more)"
+        )?;
     }
     if !a.suggestions.is_empty() {
         writeln!(s)?;

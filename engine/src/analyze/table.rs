@@ -126,6 +126,7 @@ impl Table {
             rejecting_request: n - self.accepting.len(),
             conditions,
             conflicts: Vec::new(),
+            conflicts_cut_short: Vec::new(),
             suggestions: Vec::new(),
             offer_side: Vec::new(),
             gang: None,

@@ -191,7 +191,7 @@ pub(crate) fn why_table(
         if let Some(c) = a.conditions.iter().find(|c| c.matched == 0) {
             return Some(("condition".into(), c.condition.clone()));
         }
-        if let Some(c) = conflicts::conflicts(conds, t, opts).first() {
+        if let Some(c) = conflicts::conflicts(conds, t, opts).conflicts.first() {
             let text: Vec<&str> = c
                 .conditions
                 .iter()

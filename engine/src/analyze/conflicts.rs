@@ -490,14 +490,48 @@ fn witnesses(cs: &[&Simple]) -> Vec<Value> {
         }
     }
     for s in cs {
-        if let Value::Str(_) = s.value {
+        if let Value::Str(text) = &s.value {
             ws.push(s.value.clone());
+            // `==` ignores case and `=!=` does not: `x == "ab" && x =!= "ab" && x =!= "AB"`
+            // holds for "Ab". Spellings of each literal differing only in case, enough that
+            // the two `=!=` of a triple cannot exclude them all when the literal has them.
+            ws.extend(case_variants(text).into_iter().map(|v| Value::str(&v)));
         }
     }
     ws.push(Value::str("\u{1}none of the literals"));
     ws.push(Value::Bool(true));
     ws.push(Value::Bool(false));
     ws
+}
+
+/// `text` spelled otherwise in case: all lower, all upper, and its first two letters each
+/// toggled (the spellings equal to `text` left out, duplicates removed).
+fn case_variants(text: &str) -> Vec<String> {
+    let toggled = |n: usize| -> String {
+        let mut seen = 0;
+        text.chars()
+            .map(|c| {
+                let cased = c.is_lowercase() || c.is_uppercase();
+                let flip = cased && seen == n;
+                seen += usize::from(cased);
+                match (flip, c.is_lowercase()) {
+                    (false, _) => c.to_string(),
+                    (true, true) => c.to_uppercase().collect(),
+                    (true, false) => c.to_lowercase().collect(),
+                }
+            })
+            .collect()
+    };
+    let mut out: Vec<String> = vec![
+        text.to_lowercase(),
+        text.to_uppercase(),
+        toggled(0),
+        toggled(1),
+    ];
+    out.retain(|v| v != text);
+    out.sort();
+    out.dedup();
+    out
 }
 
 #[cfg(test)]
@@ -546,6 +580,16 @@ mod tests {
             ("TARGET.x < 3 && TARGET.y > 7", &[]),
             ("TARGET.x != true && TARGET.x != false", &[]),
             ("TARGET.x == true && TARGET.x != 1", &[&[0, 1]]),
+            // "Ab" holds for all three; a one-letter literal has only two spellings.
+            (
+                "TARGET.x == \"ab\" && TARGET.x =!= \"ab\" && TARGET.x =!= \"AB\"",
+                &[],
+            ),
+            (
+                "TARGET.x == \"a\" && TARGET.x =!= \"a\" && TARGET.x =!= \"A\"",
+                &[&[0, 1, 2]],
+            ),
+            ("TARGET.x =?= \"aB\" && TARGET.x == \"AB\"", &[]),
         ];
         for (req, want) in cases {
             let want: Vec<Vec<usize>> = want.iter().map(|w| w.to_vec()).collect();

@@ -222,6 +222,9 @@ pub(crate) fn tally_bounds(
 pub(crate) struct EveryOffer {
     by_attr: Vec<(Key, Bits, AdId)>,
     rest: Pool,
+    /// Each of `rest` converted exactly, if it is: made by the first cluster weighed, for
+    /// every one (a batch weighs them all with the same options).
+    rest_rects: std::sync::OnceLock<Vec<Option<Vec<adjoin_index::Rectangle>>>>,
     numbers: Vec<AdId>,
     spellers: FxHashMap<AdId, Arc<ClassAd>>,
 }
@@ -269,6 +272,7 @@ impl EveryOffer {
         Ok(Some(EveryOffer {
             by_attr,
             rest,
+            rest_rects: std::sync::OnceLock::new(),
             numbers,
             spellers: at.into_iter().zip(spelling.ads).collect(),
         }))
@@ -294,8 +298,13 @@ impl EveryOffer {
             };
             tally.add_rejecting(*k, bounding.len() - inside, Some(*first));
         }
-        for (offer, n) in self.rest.ads.iter().zip(&self.numbers) {
-            tally.offer(request, offer, eval, *n);
+        let rest_rects = self.rest_rects.get_or_init(|| {
+            (self.rest.ads.iter())
+                .map(|o| super::offer_side::exact_rectangles(o, eval))
+                .collect()
+        });
+        for ((offer, n), rects) in self.rest.ads.iter().zip(&self.numbers).zip(rest_rects) {
+            tally.offer_converted(request, offer, rects.as_deref(), eval, *n);
         }
         // `numbers` ascend: the offers were read back in the index's number order.
         let offer_at = |n: AdId| match self.numbers.binary_search(&n) {

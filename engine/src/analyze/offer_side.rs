@@ -293,7 +293,21 @@ impl Tally {
         eval: &EvalOptions,
         at: u32,
     ) {
-        if let Some(rects) = exact_rectangles(offer, eval) {
+        let rects = exact_rectangles(offer, eval);
+        self.offer_converted(request, offer, rects.as_deref(), eval, at);
+    }
+
+    /// [`Tally::offer`] with the offer's exact conversion made beforehand ([`exact_rectangles`],
+    /// once for every request weighed against it).
+    pub(crate) fn offer_converted(
+        &mut self,
+        request: &ClassAd,
+        offer: &ClassAd,
+        rects: Option<&[adjoin_index::Rectangle]>,
+        eval: &EvalOptions,
+        at: u32,
+    ) {
+        if let Some(rects) = rects {
             let bounds: Vec<Bounds<'_>> = rects.iter().map(|r| r.exp.as_slice()).collect();
             if self.bounds(request, &bounds, eval, at) {
                 return;
@@ -372,7 +386,7 @@ impl Tally {
 
 /// The rectangles of `offer`'s constraint as the index converts it, when it has no ports and
 /// the conversion is exact.
-fn exact_rectangles(
+pub(crate) fn exact_rectangles(
     offer: &Arc<ClassAd>,
     eval: &EvalOptions,
 ) -> Option<Vec<adjoin_index::Rectangle>> {

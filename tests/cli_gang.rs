@@ -27,11 +27,29 @@ const LICENSES: &str = r#"[Name = "l1"; App = "sim"; Ports = {[Label = job; Requ
 "#;
 
 fn setup(dir: &Path) {
-    for (coll, text) in [
-        ("jobs", JOBS),
-        ("machines", MACHINES),
-        ("licenses", LICENSES),
-    ] {
+    load(
+        dir,
+        &[
+            ("jobs", JOBS),
+            ("machines", MACHINES),
+            ("licenses", LICENSES),
+        ],
+    );
+}
+
+/// A dry-run gang cycle of `jobs` over `vals`.
+const GANG_JOBS_OVER_VALS: [&str; 6] = [
+    "gang",
+    "--requests",
+    "jobs",
+    "--offers",
+    "vals",
+    "--dry-run",
+];
+
+/// Loads each `(collection, text)` into the database in `dir`, through a file.
+fn load(dir: &Path, colls: &[(&str, &str)]) {
+    for (coll, text) in colls {
         let f = dir.join(format!("{coll}.ad"));
         std::fs::write(&f, text).expect("write");
         let (_, err, code) = adjoin(dir, &["load", "--into", coll, f.to_str().expect("utf8")]);
@@ -159,20 +177,8 @@ fn a_search_stopped_at_its_bound_is_reported() {
     let vals: String = (0..n)
         .map(|i| format!("[Name = \"v{i}\"; X = {i}; Requirements = true]\n"))
         .collect();
-    for (coll, text) in [("jobs", jobs), ("vals", vals)] {
-        let f = dir.join(format!("{coll}.ad"));
-        std::fs::write(&f, text).expect("write");
-        let (_, err, code) = adjoin(dir, &["load", "--into", coll, f.to_str().expect("utf8")]);
-        assert_eq!(code, 0, "{err}");
-    }
-    let base = [
-        "gang",
-        "--requests",
-        "jobs",
-        "--offers",
-        "vals",
-        "--dry-run",
-    ];
+    load(dir, &[("jobs", &jobs), ("vals", &vals)]);
+    let base = GANG_JOBS_OVER_VALS;
     let mut args = base.to_vec();
     args.extend(["--search-bound", "50"]);
     let (out, err, code) = adjoin(dir, &args);
@@ -204,20 +210,8 @@ fn a_request_past_the_member_limit_is_refused() {
     let vals: String = (0..70)
         .map(|i| format!("[Name = \"v{i}\"; X = {i}; Requirements = true]\n"))
         .collect();
-    for (coll, text) in [("jobs", &wide), ("vals", &vals)] {
-        let f = dir.join(format!("{coll}.ad"));
-        std::fs::write(&f, text).expect("write");
-        let (_, err, code) = adjoin(dir, &["load", "--into", coll, f.to_str().expect("utf8")]);
-        assert_eq!(code, 0, "{err}");
-    }
-    let args = [
-        "gang",
-        "--requests",
-        "jobs",
-        "--offers",
-        "vals",
-        "--dry-run",
-    ];
+    load(dir, &[("jobs", &wide), ("vals", &vals)]);
+    let args = GANG_JOBS_OVER_VALS;
     let (out, err, code) = adjoin(dir, &args);
     assert_eq!(code, 1, "{err}");
     assert_eq!(

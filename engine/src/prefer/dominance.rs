@@ -9,6 +9,13 @@
 //! above `a` (other than `a`) is expanded; and only variables that differ between `a` and `b`,
 //! or are ancestors of one that does, are flipped (dropping the other flips from any improving
 //! sequence leaves one).
+//!
+//! When the budget runs out, one more, linear, try: flipping each differing variable straight
+//! to its value in `a`, the first that improves each time ([`Preferences::direct_flips`]). Such
+//! a sequence is as short as any can be (each differing variable flips at least once), so
+//! many independent improvements — trivially `a ≻ b`, but too many outcomes in between for a
+//! breadth-first search — are still answered; a query it cannot answer stays stopped at its
+//! budget. Within the budget the answer is the breadth-first one, as before.
 
 use super::net::{Class, Preferences};
 use super::outcome::Outcome;
@@ -117,7 +124,10 @@ impl Preferences {
                         continue;
                     }
                     if came.len() >= budget {
-                        return Err(BudgetExceeded(came.len()));
+                        return match self.direct_flips(a, b) {
+                            Some(flips) => Ok(Dominance::Dominates(flips)),
+                            None => Err(BudgetExceeded(came.len())),
+                        };
                     }
                     came.insert(next.clone(), Some((s.clone(), flip)));
                     todo.push_back(next);
@@ -125,6 +135,37 @@ impl Preferences {
             }
         }
         Ok(Dominance::No)
+    }
+
+    /// An improving flipping sequence from `b` to `a` that moves each differing variable once,
+    /// straight to its value in `a`: at each step the first such flip that improves given the
+    /// outcome so far. `None` when at some step none does (another order, or flips through
+    /// other values, may still lead there).
+    pub fn direct_flips(&self, a: &[Class], b: &[Class]) -> Option<Vec<Flip>> {
+        if a.len() != self.vars.len() || b.len() != a.len() || a == b {
+            return None;
+        }
+        let mut s = b.to_vec();
+        let mut flips = Vec::new();
+        while s.as_slice() != a {
+            let i = (0..s.len()).find(|&i| {
+                let (Some(v), Some(&from), Some(&to)) = (self.vars.get(i), s.get(i), a.get(i))
+                else {
+                    return false;
+                };
+                from != to
+                    && v.row(|p| s.get(p).copied().unwrap_or(Class::MAX))
+                        .is_some_and(|row| row.position(to) < row.position(from))
+            })?;
+            let (from, to) = (s[i], a[i]);
+            s[i] = to;
+            flips.push(Flip {
+                variable: i,
+                from,
+                to,
+            });
+        }
+        Some(flips)
     }
 
     /// Whether `flips` is an improving flipping sequence from `b` to `a`.
@@ -193,10 +234,86 @@ mod tests {
         }
     }
 
+    /// The paper's outcomes, as letters.
+    fn outcomes() -> Vec<String> {
+        let mut out = Vec::new();
+        for os in ['a', 'l'] {
+            for cpu in ['p', 'x'] {
+                for lib in ['e', 'n'] {
+                    out.push(format!("{os}{cpu}{lib}"));
+                }
+            }
+        }
+        out
+    }
+
     #[test]
-    fn the_budget_stops_the_search() {
+    fn the_budget_stops_the_search_where_direct_flips_do_not_lead() {
         let (_, p) = paper();
-        let got = p.dominates_within(&named(&p, "ape"), &named(&p, "lpn"), 1);
-        assert_eq!(got, Err(BudgetExceeded(1)));
+        let mut stopped = 0;
+        for a in outcomes() {
+            for b in outcomes() {
+                let (x, y) = (named(&p, &a), named(&p, &b));
+                let whole = p.dominates(&x, &y).expect("within budget");
+                let direct = p.direct_flips(&x, &y);
+                // Direct flips are a shortest witness, found only where one is.
+                if let Some(flips) = &direct {
+                    assert!(p.check_flips(&x, &y, flips), "{a} > {b}");
+                    match &whole {
+                        Dominance::Dominates(f) => assert_eq!(f.len(), flips.len(), "{a} > {b}"),
+                        Dominance::No => panic!("{a} > {b}: direct {flips:?}"),
+                    }
+                }
+                let cut = p.dominates_within(&x, &y, 1);
+                match (&whole, &direct) {
+                    (Dominance::Dominates(_), None) if x != y => {
+                        if let Err(e) = cut {
+                            assert_eq!(e, BudgetExceeded(1));
+                            stopped += 1;
+                        }
+                    }
+                    (Dominance::Dominates(_), Some(f)) => {
+                        // Answered within the budget, or by the direct flips after it.
+                        assert!(
+                            matches!(cut, Ok(Dominance::Dominates(_))),
+                            "{a} > {b}: {f:?}"
+                        );
+                    }
+                    _ => assert!(!matches!(cut, Ok(Dominance::Dominates(_))), "{a} > {b}"),
+                }
+            }
+        }
+        assert!(stopped > 0, "some query needs more than direct flips");
+    }
+
+    /// Many independent improvements: trivially a dominates b, but 2^24 outcomes lie between
+    /// them for a breadth-first search.
+    #[test]
+    fn independent_improvements_are_answered_past_the_budget() {
+        let vars: Vec<String> = (0..24)
+            .map(|i| format!("[Name = \"v{i}\"; Value = TARGET.X{i}; Order = {{true, false}}]"))
+            .collect();
+        let ad = adjoin_query::parse::classad(&format!("[Preferences = {{{}}}]", vars.join(", ")))
+            .expect("ad");
+        let opts = adjoin_query::eval::EvalOptions::default();
+        let p = Preferences::from_ad(&ad, "r", &opts)
+            .expect("net")
+            .expect("preferences");
+        let side = |v: bool| {
+            let xs: Vec<String> = (0..24).map(|i| format!("X{i} = {v}")).collect();
+            adjoin_query::parse::classad(&format!("[{}]", xs.join("; "))).expect("offer")
+        };
+        let (a, b) = (
+            p.outcome(&ad, &side(true), &opts),
+            p.outcome(&ad, &side(false), &opts),
+        );
+        match p.dominates_within(&a, &b, 64) {
+            Ok(Dominance::Dominates(flips)) => {
+                assert_eq!(flips.len(), 24);
+                assert!(p.check_flips(&a, &b, &flips));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(p.dominates_within(&b, &a, 64), Ok(Dominance::No));
     }
 }

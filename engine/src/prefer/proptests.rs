@@ -243,6 +243,11 @@ proptest! {
             for (a, b) in [(a, b), (&opt, b), (b, a)] {
                 let (ca, cb) = (classes(&p, a), classes(&p, b));
                 let want = a != b && spec_dominates(&specs, a, b);
+                // The direct flips tried past the budget find only real witnesses.
+                if let Some(flips) = p.direct_flips(&ca, &cb) {
+                    prop_assert!(want, "direct {:?} > {:?}", a, b);
+                    prop_assert!(p.check_flips(&ca, &cb, &flips));
+                }
                 match p.dominates(&ca, &cb).expect("within budget") {
                     Dominance::Dominates(flips) => {
                         prop_assert!(want, "{:?} > {:?}", a, b);

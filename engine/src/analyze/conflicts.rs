@@ -201,7 +201,8 @@ impl Budget {
 /// Steps charged for confirming one set by [`satisfiable`] (a few dozen evaluations).
 const CONFIRM_STEPS: u64 = 64;
 
-/// A fixed-size set of small numbers, 64 to a word.
+/// A fixed-size set of small numbers, 64 to a word. Not `adjoin_index::Bits`: the triple search
+/// works on the words from a member's on (`Group::triples`), which that set does not lend.
 #[derive(Clone)]
 struct Bits(Vec<u64>);
 

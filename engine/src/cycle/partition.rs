@@ -85,15 +85,17 @@ fn minus(have: &Value, take: &Value) -> Option<Value> {
     }
 }
 
-/// The share `request` takes of partitionable `offer` and what is left of the offer, or
-/// `None` when the offer has not enough of some resource (see the module documentation).
+/// The share `request` takes of partitionable `offer`, what is left of the offer, and whether
+/// that is less than the offer had of some resource; `None` when the offer has not enough of
+/// some resource (see the module documentation).
 pub(crate) fn carve(
     request: &ClassAd,
     offer: &ClassAd,
     eval: &EvalOptions,
-) -> Option<(Share, ClassAd)> {
+) -> Option<(Share, ClassAd, bool)> {
     let mut share = Vec::new();
     let mut rest = offer.clone();
+    let mut shrank = false;
     for r in resources(offer) {
         let policy = format!("Consumption{r}");
         let want = if offer.contains(&policy) {
@@ -119,13 +121,17 @@ pub(crate) fn carve(
         }
         let have = eval_attr_value(offer, &r, eval);
         let left = minus(&have, &want)?;
-        if !number(&left).is_some_and(|l| l >= 0.0) {
+        let (Some(h), Some(l)) = (number(&have), number(&left)) else {
+            return None;
+        };
+        if l < 0.0 {
             return None;
         }
+        shrank |= l < h;
         rest.set(&r, Expr::lit(left));
         share.push((r, want));
     }
-    Some((share, rest))
+    Some((share, rest, shrank))
 }
 
 /// A share carved: each resource and the amount taken.
@@ -134,15 +140,6 @@ type Share = Vec<(String, Value)>;
 /// Carves of one offer in one cycle, at most (see the module documentation); it then leaves
 /// the cycle with what is left.
 pub(crate) const MAX_CARVES: u32 = 4096;
-
-/// True when carving `offer` to `rest` took something: some resource is less than it was.
-fn shrinks(offer: &ClassAd, rest: &ClassAd, share: &Share, eval: &EvalOptions) -> bool {
-    share.iter().any(|(r, _)| {
-        let had = number(&eval_attr_value(offer, r, eval));
-        let has = number(&eval_attr_value(rest, r, eval));
-        matches!((had, has), (Some(a), Some(b)) if b < a)
-    })
-}
 
 /// One decision of the request being served.
 struct Decision {
@@ -208,11 +205,12 @@ impl Carving<'_> {
                         list.advance();
                         continue;
                     }
-                    let Some((share, rest)) = carve(req, &self.current[oi], &self.eval) else {
+                    let Some((share, rest, shrank)) = carve(req, &self.current[oi], &self.eval)
+                    else {
                         list.advance();
                         continue;
                     };
-                    let unchanged = !shrinks(&self.current[oi], &rest, &share, &self.eval);
+                    let unchanged = !shrank;
                     let rest = Arc::new(rest);
                     let before = std::mem::replace(&mut self.current[oi], rest.clone());
                     self.pool.update(o, &rest);
@@ -488,7 +486,7 @@ mod tests {
             ),
         ] {
             let got = carve(&ad(request), &ad(offer), &eval);
-            let shown = got.map(|(share, rest)| {
+            let shown = got.map(|(share, rest, _)| {
                 let s: Vec<String> = share.iter().map(|(n, v)| format!("{n} {v}")).collect();
                 let r: Vec<String> = ["Cpus", "Memory", "Disk"]
                     .iter()

@@ -82,10 +82,13 @@ impl Numbers {
 
     /// [`Numbers::positions`] of a word set: one shift per word for a shifted numbering (a
     /// collection's seqs start at 1, so that is the usual one).
-    fn positions_bits(&self, ids: Bits) -> Bits {
+    fn positions_bits(&self, mut ids: Bits) -> Bits {
         match self {
             Numbers::Same => ids,
-            Numbers::Shifted(base) => ids.shifted_down(*base),
+            Numbers::Shifted(base) => {
+                ids.shift_down(*base);
+                ids
+            }
             Numbers::Sparse { ids: all, .. } => {
                 let hint = all.len() as u32;
                 ids.mapped(hint, |id| self.position(id))

@@ -35,6 +35,10 @@ pub struct Matchlist {
     /// ([`Matchlist::fill`]), so that a list read no further than its first few entries is
     /// not sorted whole.
     rest: Vec<(u32, u32, AdId)>,
+    /// By vector number, when `rest` has entries and the vectors allow it ([`order_keys`]):
+    /// one integer per vector, ascending as the vectors descend, so that ordering `rest`
+    /// compares integers instead of values.
+    keys: Vec<u128>,
     /// How many entries of `rest` the next [`Matchlist::fill`] orders.
     chunk: usize,
     next: usize,
@@ -71,6 +75,7 @@ impl Matchlist {
             vectors: b.vectors,
             entries: b.entries,
             rest: Vec::new(),
+            keys: Vec::new(),
             chunk: 0,
             next: 0,
             unconfirmed: None,
@@ -93,11 +98,16 @@ impl Matchlist {
             cmp_vectors(vector(b.0), vector(a.0)).then(a.1.cmp(&b.1))
         };
         let k = self.chunk.clamp(1, self.rest.len());
-        if k < self.rest.len() {
-            self.rest.select_nth_unstable_by(k - 1, best_first);
+        match self.keys.is_empty() {
+            true => select_best(&mut self.rest, k, best_first),
+            false => {
+                let keys = &self.keys;
+                let key = |n: u32| keys.get(n as usize).copied().unwrap_or(u128::MAX);
+                select_best(&mut self.rest, k, |a, b| {
+                    key(a.0).cmp(&key(b.0)).then(a.1.cmp(&b.1))
+                });
+            }
         }
-        let head = self.rest.get_mut(..k).unwrap_or_default();
-        head.sort_unstable_by(best_first);
         self.entries
             .extend(self.rest.drain(..k).map(|(n, _, o)| (n, o)));
         self.chunk = self.chunk.saturating_mul(2);
@@ -127,6 +137,7 @@ impl Matchlist {
             vectors: Vec::new(),
             entries: Vec::new(),
             rest: Vec::new(),
+            keys: Vec::new(),
             chunk: 0,
             next: 0,
             unconfirmed: u,
@@ -254,6 +265,7 @@ impl Matchlist {
             vectors: b.vectors,
             entries: entries.into_iter().map(|(_, v, o)| (v, o)).collect(),
             rest: Vec::new(),
+            keys: Vec::new(),
             chunk: 0,
             next: 0,
             unconfirmed: self.unconfirmed,
@@ -335,6 +347,7 @@ impl Builder {
             let rest = (0..).zip(entries).map(|(i, (n, o))| (n, i, o)).collect();
             return Matchlist {
                 dim,
+                keys: order_keys(dim, &vectors).unwrap_or_default(),
                 vectors,
                 entries: Vec::new(),
                 rest,
@@ -385,12 +398,68 @@ impl Builder {
             vectors,
             entries,
             rest: Vec::new(),
+            keys: Vec::new(),
             chunk: 0,
             next: 0,
             unconfirmed: None,
             walk: None,
         }
     }
+}
+
+/// Puts the first `k` entries of `rest` in order (`cmp`), the others after them in any order.
+fn select_best<T>(rest: &mut [T], k: usize, mut cmp: impl FnMut(&T, &T) -> Ordering) {
+    if k < rest.len() {
+        rest.select_nth_unstable_by(k - 1, &mut cmp);
+    }
+    if let Some(head) = rest.get_mut(..k) {
+        head.sort_unstable_by(cmp);
+    }
+}
+
+/// Each of `vectors` (`dim` components each, at most two) as one integer, ascending as the
+/// vectors descend by [`cmp_vectors`] and equal exactly when they compare equal: a component
+/// as the integer itself where every vector's is an integer, else as the bits of the double
+/// it compares as, ordered as `f64::total_cmp` orders them (`None` when some integer there is
+/// beyond 2^53, which compares by its exact value, or the vectors are longer).
+fn order_keys(dim: usize, vectors: &[Value]) -> Option<Vec<u128>> {
+    const EXACT: i64 = 1 << 53;
+    if dim == 0 || dim > 2 {
+        return None;
+    }
+    let mut ints = [true; 2];
+    for (j, all) in ints.iter_mut().enumerate().take(dim) {
+        *all = (vectors.iter().skip(j).step_by(dim)).all(|v| matches!(v, Value::Int(_)));
+    }
+    // Ascending as the component descends.
+    let descending = |k: i64| u64::MAX - ((k as u64) ^ (1 << 63));
+    let component = |v: &Value, ints: bool| -> Option<u64> {
+        let k = match v {
+            Value::Int(i) if ints => *i,
+            Value::Int(i) if (-EXACT..=EXACT).contains(i) => total_bits(*i as f64),
+            Value::Int(_) => return None,
+            Value::Real(r) => total_bits(*r),
+            // What `cmp_vectors` compares anything else as.
+            _ => total_bits(0.0),
+        };
+        Some(descending(k))
+    };
+    vectors
+        .chunks_exact(dim)
+        .map(|v| {
+            let mut key = 0u128;
+            for ((x, &ints), shift) in v.iter().zip(&ints).zip([64, 0]) {
+                key |= u128::from(component(x, ints)?) << shift;
+            }
+            Some(key)
+        })
+        .collect()
+}
+
+/// `x` as an integer ordered as `f64::total_cmp` orders the doubles.
+fn total_bits(x: f64) -> i64 {
+    let b = x.to_bits() as i64;
+    b ^ (((b >> 63) as u64) >> 1) as i64
 }
 
 #[cfg(test)]
@@ -464,6 +533,70 @@ mod tests {
             assert_eq!(got, want, "{n}");
             l.rewind();
             assert_eq!(l.peek(&taken).map(|x| x.1), want.first().copied());
+        }
+    }
+
+    /// Components of every kind a vector may hold: integers (beyond 2^53 too), reals (-0,
+    /// NaN, infinities, one integral beyond 2^53), and what compares as 0.
+    fn component(i: usize) -> Value {
+        const BIG: i64 = 1 << 53;
+        match i % 16 {
+            0 => Value::Int(0),
+            1 => Value::Int(1),
+            2 => Value::Int(-3),
+            3 => Value::Int(BIG + 1),
+            4 => Value::Int(i64::MIN),
+            5 => Value::Real(-0.0),
+            6 => Value::Real(0.0),
+            7 => Value::Real(1.0),
+            8 => Value::Real(-2.5),
+            9 => Value::Real(f64::NAN),
+            10 => Value::Real(f64::INFINITY),
+            11 => Value::Real(f64::NEG_INFINITY),
+            12 => Value::Real(BIG as f64),
+            13 => Value::Bool(true),
+            14 => Value::Int(i64::MAX),
+            _ => Value::Int(7),
+        }
+    }
+
+    proptest::proptest! {
+        /// A long list ordered as read through integer keys (or values, where the keys cannot
+        /// say) gives the entries in the order of its vectors compared as values.
+        #[test]
+        fn keyed_lists_order_as_vectors_compare(
+            dim in 1usize..4,
+            picks in proptest::collection::vec((0usize..16, 0usize..5), 65..400),
+            ints in proptest::bool::ANY,
+        ) {
+            let kinds = if ints { 5 } else { 16 };
+            let vectors: Vec<Vec<Value>> = (0..picks.len())
+                .map(|o| {
+                    (0..dim)
+                        .map(|j| {
+                            let (k, small) = picks[(o + j * 7) % picks.len()];
+                            match k % kinds {
+                                // Many distinct integers, so that the list is ordered as read.
+                                0 => Value::Int((o % 97) as i64 - small as i64),
+                                k => component(k),
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            let mut want: Vec<AdId> = (0..vectors.len() as AdId).collect();
+            want.sort_by(|&a, &b| cmp_vectors(&vectors[b as usize], &vectors[a as usize]));
+            let mut b = Builder::new(dim);
+            for (o, v) in (0..).zip(&vectors) {
+                let n = b.vector(v.iter().cloned());
+                b.push(n, o);
+            }
+            let l = b.finish();
+            if dim <= 2 && ints && !l.rest.is_empty() {
+                proptest::prop_assert!(!l.keys.is_empty(), "integers are keyed");
+            }
+            let got: Vec<AdId> = l.read_whole(vectors.len()).iter().map(|e| e.1).collect();
+            proptest::prop_assert_eq!(got, want);
         }
     }
 

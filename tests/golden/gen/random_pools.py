@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """random-pools.golden: random pools matched both ways by HTCondor's library.
 
-    python3 random_pools.py gen SEED NM NJ DIR [--ranks] [--no-compat]   # DIR/machines.ads, DIR/jobs.ads
+    python3 random_pools.py gen SEED NM NJ DIR [--ranks] [--no-compat] [--wild]   # DIR/machines.ads, DIR/jobs.ads
     VENV/bin/python random_pools.py oracle DIR old|new   # DIR/expected-MODE.json
     python3 random_pools.py golden DIR...          # the golden file, from dirs made as above
 
@@ -11,6 +11,15 @@ Requirements are random and/or trees of comparisons (every operator, `is`/`=?=` 
 `member`, `regexp`, `stringListMember`, `isUndefined`, `ifThenElse`, the elvis operator,
 arithmetic across both ads, references scoped `TARGET.`, `MY.` or not at all; some
 Requirements are constants (`true`, `false`, `undefined`, `1`, `0.0`, `error`) or absent.
+`--wild` adds what real pools hold and the plain draw never reaches (the plain draw's output
+for a seed does not change): attributes defined and referenced in odd case (`memory`,
+`TARGET.MEMORY`, `My.Cpus`), references to attributes no ad has (also inside `ifThenElse` and
+the elvis), `==` against strings of mixed case, `=?=`/`is` between reals and integers, list
+literals in `member`/`identicalMember`, `toLower`/`strcmp`/`size`/`int`/`real`/`string`
+conversions, `%`, bitwise and shift operators, division by zero, the `?:` ternary, numbers
+compared with strings, integers near 2^63 and reals near 1e308, Ranks that are strings,
+absent attributes, huge, infinite or NaN, attributes whose values are expressions (over either
+ad, loops, the other ad's Requirements) and Requirements that read a `Start` attribute.
 `oracle` decides every pair with `job.symmetricMatch(machine)`, under old-ClassAd semantics
 (`old`: one old-syntax ad parsed first, as HTCondor's daemons evaluate) or strict new ones (with HTCondor's compatibility functions registered, as in a daemon).
 """
@@ -18,6 +27,11 @@ import json, os, random, sys
 
 RANKS = []
 NOCOMPAT = "--no-compat" in sys.argv
+WILD = "--wild" in sys.argv
+WILD_RANKS = ['"fast"', "TARGET.NoSuchAttr", "target.memory", "9223372036854775807", "TARGET.Memory * 9223372036854775807",
+              "1e308 * 10", "-1e308 * 10", "real(\"NaN\")", "TARGET.MEMORY + MY.memory", "TARGET.Cpus =?= 1.0",
+              "ifThenElse(TARGET.NoSuchAttr > 0, 1, 2)", "TARGET.Memory ?: -5", "{1, 2}", "-0.0", "TARGET.Tag + 0.5",
+              "TARGET.Cpus / 0", "TARGET.Cpus % 3", "int(TARGET.LoadAvg * 10)", "TARGET.Arch == \"X86_64\""]
 RANK_SHAPES = ["TARGET.Memory", "-TARGET.LoadAvg", "TARGET.Cpus * 100 + TARGET.Memory / 1024",
                "(TARGET.Site == MY.Site) * 10", "TARGET.HasGPU", "TARGET.Arch", "undefined", "error",
                "TARGET.Tag", "TARGET.Memory * 1e308", "TARGET.Disk > 2", "-1", "0.5", "Memory",
@@ -50,13 +64,56 @@ class Maker:
         p = r.random()
         if p < 0.12: return None
         if p < 0.16: return val(r.choice(["undef", "err", "bool", "list"]))
+        if WILD and r.random() < 0.1:  # an expression, as real ads hold (Start, Cpus = ..., loops)
+            return r.choice(["MY.Cpus * 1024", "Cpus + 1", "TARGET.Memory", "TARGET.NoSuchAttr", "target.cpus * 2",
+                             "ifThenElse(TARGET.Cpus > 1, 2048, 1024)", "MY.Memory", "Memory / 2", "TARGET.Arch",
+                             'strcat("x86", "_64")', "Start", "TARGET.Requirements", "MY.Tag ?: 4", "-Disk",
+                             "HasGPU || TARGET.HasGPU", 'toUpper(Arch)', "{Cpus, TARGET.Cpus}", "real(Cpus) / 3"])
+        if WILD and r.random() < 0.15:
+            return r.choice(["9223372036854775807", "-9223372036854775808", "1.0", "2.0", "1e308", "-0.0", "2048.0",
+                             '"1"', '"X86_64"', '"x86_64 "', '{"x86_64", "INTEL"}', '{1, 2.0, "a"}', '[ a = 1 ]', "1024", "4"])
         if a in NUMS and a != "Tag": return val(r.choice(["int", "int", "int", "real"]))
         if a == "HasGPU": return val("bool")
         if a == "Tag": return val(r.choice(["int", "str"]))
         return val("str")
 
+    def wild_name(self, a):
+        r = self.r
+        return r.choice([a, a, a.lower(), a.upper()])
+
+    def wild_term(self, side, other):
+        r, val = self.r, self.val
+        a = r.choice(ATTRS + ["NoSuchAttr"])
+        osc = r.choice([other, other, other.lower(), other.capitalize()])
+        ref = r.choice([f"{osc}.{self.wild_name(a)}", self.wild_name(a), f"{side.capitalize()}.{self.wild_name(a)}"])
+        b = r.choice(NUMS)
+        k = r.randrange(20)
+        q = lambda *xs: r.choice(['"%s"' % x for x in xs])  # noqa: E731 a string literal
+        if k == 0: return f"ifThenElse({other}.NoSuchAttr > {val('int')}, {val('bool')}, {ref} > {val('int')})"
+        if k == 1: return f"ifThenElse({ref}, {other}.{self.wild_name(b)} > 1, {other}.NoSuchAttr =?= undefined)"
+        if k == 2: return f"{ref} == {q('X86_64', 'x86_64', 'LiNuX', 'linux', 'H2', 'A,B')}"
+        if k == 3: return f"{ref} {r.choice(['=?=', '=!=', 'is', 'isnt', '==', '!='])} {r.choice(['1.0', '1', '2048', '2048.0', '0', '-0.0', '0.0', '4.0', q('1')])}"
+        if k == 4: return f"member({ref}, {r.choice(['{1, 2.0, %s}' % q('a'), '{%s, %s}' % (q('x86_64'), q('INTEL')), '{}', '{2048, 4096.0}', '{undefined, 1}', '{%s}' % q('LINUX')])})"
+        if k == 5: return f"identicalMember({ref}, {r.choice(['{1, 2.0, %s}' % q('a'), '{%s, %s}' % (q('X86_64'), q('INTEL')), '{2048, 4096.0}', '{undefined}'])})"
+        if k == 6: return f"toLower({ref}) == {q('x86_64', 'linux', '1')}"
+        if k == 7: return f"strcmp({ref}, {q('x86_64', 'LINUX', '')}) {r.choice(['==', '<', '>'])} 0"
+        if k == 8: return f"size({ref}) {r.choice(['>', '==', '<='])} {r.choice(['0', '1', '2', '6'])}"
+        if k == 9: return f"int({ref}) {r.choice(['==', '>=', '<'])} {val('int')}"
+        if k == 10: return f"real({ref}) > {val('real')}"
+        if k == 11: return f"string({ref}) == {q('1', '2048', 'X86_64', 'undefined')}"
+        if k == 12: return f"{ref} % {r.choice(['2', '3', '0', '-2'])} == {r.choice(['0', '1'])}"
+        if k == 13: return f"({ref} {r.choice(['&', '|', '^', '<<', '>>', '>>>'])} {r.choice(['1', '2', '3'])}) > {r.choice(['0', '1', '4'])}"
+        if k == 14: return f"{ref} / {r.choice(['0', '0.0', '2', '-1'])} > {val('int')}"
+        if k == 15: return f"({ref} ? {other}.{self.wild_name(b)} > 1 : {val('bool')})"
+        if k == 16: return f"{ref} {r.choice(['<', '>=', '==', '!='])} {q('100', '', 'a')}"
+        if k == 17: return f"{ref} {r.choice(['<', '>', '>=', '=='])} {r.choice(['9223372036854775807', '-9223372036854775808', '1e308', '1e309', '-1e309', 'real(%s)' % q('NaN')])}"
+        if k == 18: return f"({other}.NoSuchAttr ?: {ref} ?: {val('int')}) > {val('int')}"
+        return f"{ref} {r.choice(['>=', '<', '=='])} {side}.{self.wild_name(b)} {r.choice(['+', '*', '-'])} {r.choice(['1', '0.5', '2'])}"
+
     def term(self, side, other):
         r, val = self.r, self.val
+        if WILD and r.random() < 0.4:
+            return self.wild_term(side, other)
         a = r.choice(ATTRS)
         ref = r.choice([f"{other}.{a}", f"{other}.{a}", f"{other}.{a}", a, f"{side}.{a}"])
         k = r.randrange(14)
@@ -90,14 +147,22 @@ class Maker:
         parts = [f'Name = "{name}"']
         for a in ATTRS:
             v = self.attrval(a)
-            if v is not None: parts.append(f"{a} = {v}")
+            if v is not None: parts.append(f"{self.wild_name(a) if WILD else a} = {v}")
         if RANKS and r.random() < 0.7:
-            parts.append("Rank = " + r.choice(RANKS))
+            rank = r.choice(WILD_RANKS) if WILD and r.random() < 0.4 else r.choice(RANKS)
+            parts.append(f"{self.wild_name('Rank') if WILD else 'Rank'} = " + rank)
         if requirements is not None:
             parts.append(f"Requirements = {requirements}")
             return "[ " + "; ".join(parts) + " ]"
         p = r.random()
-        if p < req_p: parts.append(f"Requirements = {self.constraint(side, other)}")
+        req = self.wild_name("Requirements") if WILD else "Requirements"
+        if WILD and r.random() < 0.3:  # the daemons' pattern: Requirements read a Start attribute
+            parts.append(f"{self.wild_name('Start')} = {self.constraint(side, other)}")
+            if p < req_p:
+                parts.append(f"{req} = " + r.choice(["START", "MY.Start", f"Start && {self.term(side, other)}",
+                                                     f"({self.term(side, other)} || start)"]))
+                return "[ " + "; ".join(parts) + " ]"
+        if p < req_p: parts.append(f"{req} = {self.constraint(side, other)}")
         elif p < req_p + 0.05: parts.append(f"Requirements = {r.choice(['true', 'false', 'undefined', '1', '0.0', 'error'])}")
         return "[ " + "; ".join(parts) + " ]"
 

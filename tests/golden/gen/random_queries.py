@@ -1,6 +1,6 @@
 """random-queries.golden: random constraints over random ads, answered by HTCondor's library.
 
-    python3 random_queries.py gen - SEED COUNT > constraints.txt
+    python3 random_queries.py gen - SEED COUNT [--wild] > constraints.txt
     VENV/bin/python random_queries.py oracle POOLDIR constraints.txt > expected.jsonl
     python3 random_queries.py golden POOLDIR constraints.txt expected.jsonl > ../random-queries.golden
 
@@ -9,7 +9,11 @@ tree of comparisons (every operator), `member`, case-insensitive `regexp`, `isUn
 arithmetic across attributes and bare attributes (a number counts as true when non-zero), over
 names unscoped, `MY.`-scoped or in another case, one of them absent from every ad. The oracle
 keeps the ads in which the constraint, set as an attribute of the ad, evaluates to true under
-old-ClassAd semantics (as condor_status -constraint does).
+old-ClassAd semantics (as condor_status -constraint does). `--wild` (a seed's plain output does
+not change) adds names in upper case, `TARGET.` references (undefined in a query), `=?=`/`is`
+between reals and integers, `==` on strings of mixed case, list literals in `member`,
+`ifThenElse`/elvis over absent names, the `?:` ternary, `toLower`, `strcmp`, `size`, `int`,
+`%`, division by zero and comparisons with strings, huge numbers and NaN.
 """
 import json, os, random, sys
 mode = sys.argv[1]
@@ -20,7 +24,26 @@ if mode == "gen":
     def val():
         return r.choice(["0", "1", "2", "4", "512", "1024", "2048", "8192", "-1", "0.5", "1.5", "2048.0", "3.25",
                          '"X86_64"', '"x86_64"', '"INTEL"', '"LINUX"', '"linux"', '""', '"h2"', '"b"', "true", "false", "undefined"])
+    WILD = "--wild" in sys.argv
+    def wild_term():
+        a = r.choice(ATTRS); ref = r.choice([a.upper(), "TARGET." + a, "my." + a.lower(), "My." + a, a])
+        k = r.randrange(14)
+        if k == 0: return f'''{ref} {r.choice(['=?=', '=!=', 'is', 'isnt'])} {r.choice(['1.0', '1', '2048', '2048.0', '0', '-0.0', '0.5'])}'''
+        if k == 1: return f'''{ref} {r.choice(['==', '!=', '<', '>='])} {r.choice(['"X86_64"', '"x86_64"', '"LiNuX"', '"H2"', '"A,B"'])}'''
+        if k == 2: return f'''member({ref}, {r.choice(['{1, 2.0, "a"}', '{"x86_64", "INTEL"}', '{}', '{2048, 4096.0}', '{undefined, 1}'])})'''
+        if k == 3: return f'''ifThenElse({r.choice(['NoSuchAttr', 'TARGET.Memory', ref])} > 1, {ref} > 2, {r.choice(['true', 'false', 'undefined', ref])})'''
+        if k == 4: return f'''(NoSuchAttr ?: {ref} ?: 3) > {r.choice(['0', '2', '1024'])}'''
+        if k == 5: return f'''({ref} ? {r.choice(ATTRS)} > 1 : {r.choice(['true', 'false'])})'''
+        if k == 6: return f'''toLower({ref}) == {r.choice(['"x86_64"', '"linux"', '"1"'])}'''
+        if k == 7: return f'''strcmp({ref}, "x86_64") {r.choice(['==', '<', '>'])} 0'''
+        if k == 8: return f'''size({ref}) {r.choice(['>', '==', '<='])} {r.choice(['0', '1', '2', '6'])}'''
+        if k == 9: return f'''int({ref}) {r.choice(['==', '>=', '<'])} {r.choice(['0', '1', '2048'])}'''
+        if k == 10: return f'''{ref} % {r.choice(['2', '3', '0'])} == {r.choice(['0', '1'])}'''
+        if k == 11: return f'''{ref} / {r.choice(['0', '0.0', '2'])} > {r.choice(['0', '1', '100'])}'''
+        if k == 12: return f'''{ref} {r.choice(['<', '>', '>=', '=='])} {r.choice(['9223372036854775807', '-9223372036854775808', '1e308', '1e309', 'real("NaN")', '"100"'])}'''
+        return f'''{ref} {r.choice(['>=', '<'])} {r.choice(ATTRS)} {r.choice(['+', '*', '-'])} {r.choice(['1', '0.5'])}'''
     def term():
+        if WILD and r.random() < 0.5: return wild_term()
         a = r.choice(ATTRS); ref = r.choice([a, "MY." + a, a.lower()])
         k = r.randrange(10)
         if k < 5: return f"{ref} {r.choice(['<','<=','>','>=','==','!=','=?=','=!=','is','isnt'])} {val()}"

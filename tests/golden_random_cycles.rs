@@ -45,7 +45,7 @@ fn as_f64(v: &Value) -> f64 {
 #[test]
 fn cycles_agree_with_htcondor_on_random_ranked_pools() {
     let pools = pools();
-    assert_eq!(pools.len(), 4);
+    assert_eq!(pools.len(), 5);
     let mut total = 0;
     for (pool, cycle) in &pools {
         let db = Db::open_in_memory().expect("db");

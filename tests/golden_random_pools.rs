@@ -53,7 +53,7 @@ fn pools() -> Vec<Pool> {
 #[test]
 fn joins_agree_with_htcondor_on_random_pools() {
     let pools = pools();
-    assert_eq!(pools.len(), 3, "three pools in the golden file");
+    assert_eq!(pools.len(), 4, "four pools in the golden file");
     let mut pairs = 0;
     for pool in &pools {
         for old in [true, false] {

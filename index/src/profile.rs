@@ -26,7 +26,7 @@ use adjoin_query::ast::{BinOp, UnOp};
 use adjoin_query::eval::{eval_expr, requirements_key, EvalOptions};
 use adjoin_query::name::kw;
 use adjoin_query::refs::references;
-use adjoin_query::specialize::specialize_attr;
+use adjoin_query::specialize::specialize_attr_top;
 use adjoin_query::{ClassAd, Expr, Key, Value};
 
 /// The default cap on the number of profiles of one constraint (and of one sub-formula).
@@ -503,7 +503,7 @@ pub fn constraint_dpf(ad: &ClassAd, opts: &EvalOptions, cap: usize) -> Dpf {
     let Some(key) = requirements_key(ad) else {
         return Dpf::never();
     };
-    match specialize_attr(ad, key.as_str(), opts) {
+    match specialize_attr_top(ad, key.as_str(), opts) {
         Some(e) => dpf(&e, &AdOperands { ad, opts }, cap),
         None => Dpf::never(),
     }

@@ -52,6 +52,15 @@ pub fn specialize_attr(ad: &ClassAd, name: &str, opts: &EvalOptions) -> Option<E
     )
 }
 
+/// Specializes the expression of attribute `name` of `ad` as evaluated at the top level (as a
+/// match reads `Requirements`, HTCondor's `EvaluateAttr`: the attribute itself not in
+/// progress, see [`Evaluator::eval_attr_top`](crate::eval::Evaluator::eval_attr_top));
+/// `None` when the ad lacks it.
+pub fn specialize_attr_top(ad: &ClassAd, name: &str, opts: &EvalOptions) -> Option<Expr> {
+    let e = ad.get_key(Key::find(name)?)?;
+    Some(specialize(e, ad, opts))
+}
+
 /// A copy of `ad` with every attribute's expression specialized.
 pub fn specialize_ad(ad: &ClassAd, opts: &EvalOptions) -> ClassAd {
     ad.iter()

@@ -34,7 +34,7 @@ use adjoin_index::{
 };
 use adjoin_query::ast::{BinOp, Expr};
 use adjoin_query::eval::{eval_in_match, requirements_key, EvalOptions, MatchAds};
-use adjoin_query::specialize::specialize_attr;
+use adjoin_query::specialize::specialize_attr_top;
 use adjoin_query::{ClassAd, Key, Name, Value};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -511,7 +511,7 @@ fn best_value(
 /// (a string whatever its case, `true` for 1, `2048.0` for 2048).
 fn spelled(offer: &ClassAd, name: Name, v: &Value, eval: &EvalOptions) -> Option<Value> {
     let key = requirements_key(offer)?;
-    let e = specialize_attr(offer, key.as_str(), eval)?;
+    let e = specialize_attr_top(offer, key.as_str(), eval)?;
     let names = |x: &Expr| matches!(x.unparen(), Expr::Select(_, n) | Expr::Attr(n) if n.key() == name.key());
     first_in(&e, |x| {
         let Expr::Binary(_, p) = x.unparen() else {

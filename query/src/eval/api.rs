@@ -49,9 +49,21 @@ impl<'a> Evaluator<'a> {
 
     /// Evaluates attribute `key` of `scope`'s ad as a top-level evaluation: `error` if a budget
     /// ran out, `undefined` if the ad lacks it.
+    ///
+    /// As HTCondor's `ClassAd::EvaluateAttr` (how its daemons read `Requirements` and `Rank`):
+    /// the attribute's expression is evaluated as it stands, the attribute itself *not* in
+    /// progress, so a reference that cycles back to it evaluates it once more (the cycle is cut
+    /// one level further in). `[a = ifThenElse(isUndefined(b), 1, 10); b = a]` gives `a` = 10
+    /// here, while the expression `a` (a reference, which marks `a`) gives 1.
     pub fn eval_attr_top(&mut self, scope: &'a Scope<'a>, key: Key) -> Val<'a> {
         self.root = Some(scope);
-        let v = self.eval_attr(scope, key);
+        let v = match super::scope::get_key(scope.ad, key) {
+            Some(e) => {
+                self.evals += 1;
+                self.eval(e, scope)
+            }
+            None => Val::Undefined,
+        };
         self.finish(v)
     }
 }
@@ -118,14 +130,13 @@ fn requirements_of(ad: &ClassAd) -> Option<(&Expr, Key)> {
         .find_map(|k| super::scope::get_key(ad, k).map(|e| (e, k)))
 }
 
-/// The value of `scope`'s requirements in its match context (`undefined` without any).
+/// The value of `scope`'s requirements in its match context (`undefined` without any),
+/// evaluated as a top-level attribute ([`Evaluator::eval_attr_top`]: HTCondor's matchmaking
+/// does not hold the Requirements themselves in progress, so a cycle back to them through the
+/// other ad evaluates them once more).
 fn requirements_value<'a>(ev: &mut Evaluator<'a>, scope: &'a Scope<'a>) -> Val<'a> {
-    ev.root = Some(scope);
     match requirements_of(scope.ad) {
-        Some((e, key)) => {
-            let v = ev.eval_attr_expr(e, scope, key);
-            ev.finish(v)
-        }
+        Some((_, key)) => ev.eval_attr_top(scope, key),
         None => Val::Undefined,
     }
 }

@@ -464,3 +464,37 @@ fn self_reference_terminates() {
         check_in(my, e, want);
     }
 }
+
+/// An attribute evaluated at the top level (HTCondor's `EvaluateAttr`, how a match reads
+/// Requirements and Rank) is not itself in progress: a cycle back to it evaluates it once
+/// more, where a reference to it (which marks it) cuts the cycle one level sooner. HTCondor
+/// 25.14.1 (`classad2`): `ad.eval("a")` = 10, `ExprTree("a").eval(ad)` = 1; in a match
+/// (`symmetricMatch`), a job's Requirements reached again through the machine's
+/// `Memory = TARGET.Requirements` are evaluated again, so both jobs below match nothing
+/// (found by the random pools' differential run with `--wild`: adjoin matched them).
+#[test]
+fn top_level_attribute_is_not_in_progress() {
+    let o = opts();
+    let a = ad("[a = ifThenElse(isUndefined(b), 1, 10); b = a]");
+    assert_eq!(eval_attr_value(&a, "a", &o).to_string(), "10");
+    assert_eq!(eval_expr(&expr("a"), &a, &o).to_string(), "1");
+    let m = ad("[Name = \"m\"; memory = TARGET.Requirements; Requirements = true]");
+    for (req, want) in [
+        ("isUndefined(TARGET.Memory)", false),
+        ("(TARGET.Memory ?: 2048) > 512", false),
+        ("isError(TARGET.Memory)", false),
+        ("TARGET.Memory || true", true),
+    ] {
+        let j = ad(&format!("[Name = \"j\"; Requirements = {req}]"));
+        assert_eq!(symmetric_match(&j, &m, &o), want, "{req}");
+        assert_eq!(matches(&j, &m, &o), want, "{req}");
+    }
+    // Within one ad: Requirements = isUndefined(x), x = Requirements is false (HTCondor).
+    let loops = ad("[Requirements = isUndefined(x); x = Requirements]");
+    let t = ad("[Requirements = true]");
+    assert!(!symmetric_match(&t, &loops, &o));
+    // Rank as the negotiator reads it (EvaluateAttr): 10, not the reference's 1.
+    let r = ad("[Requirements = true; Rank = ifThenElse(isUndefined(y), 1, 10); y = Rank]");
+    let ads = MatchAds { my: &r, target: &t };
+    assert_eq!(eval_attr_in_match("Rank", ads, &o).to_string(), "10");
+}

@@ -57,6 +57,22 @@ def gen(seed, nm, nr, d):
     json.dump(conditions, open(os.path.join(d, "conditions.json"), "w"))
 
 
+class TopRequirements:
+    """Each side's Requirements as symmetricMatch and the daemons read them (HTCondor's
+    EvaluateAttr): the expression evaluated as it stands, MY the ad, the other ad TARGET; an ad
+    without Requirements rejects (undefined). A reference `MY.Requirements` would hold the
+    Requirements in progress and cut a cycle back to them through the other ad one level sooner
+    than symmetricMatch does."""
+
+    def __init__(self, c):
+        self.c = c
+
+    def eval(self, my, target):
+        if "requirements" not in {k.lower() for k in my.keys()}:
+            return self.c.Value.Undefined
+        return my.lookup("Requirements").eval(my, target)
+
+
 def oracle(d, mode):
     if mode == "new":
         os.environ["_CONDOR_STRICT_CLASSAD_EVALUATION"] = "true"
@@ -68,9 +84,7 @@ def oracle(d, mode):
     machines = [c.ClassAd(line) for line in open(os.path.join(d, "machines.ads")) if line.strip()]
     requests = [c.ClassAd(line) for line in open(os.path.join(d, "requests.ads")) if line.strip()]
     conditions = json.load(open(os.path.join(d, "conditions.json")))
-    # MY.Requirements: an ad without Requirements rejects (as symmetricMatch has it); an unscoped
-    # name would fall back to the other ad's Requirements under old semantics.
-    reqs = c.ExprTree("MY.Requirements")
+    reqs = TopRequirements(c)
     out = []
     for req, conds in zip(requests, conditions):
         out += request_lines(req["Name"], req, conds, machines, reqs, (2, 3), "failing")

@@ -20,15 +20,16 @@ import os
 import sys
 
 import classad2 as c
-from oracle_lib import parse_expr, turn_on_old_semantics
-
-RANK = parse_expr("Rank")
+from oracle_lib import turn_on_old_semantics
 
 
 def component(my, target):
     if "rank" not in {k.lower() for k in my.keys()}:
         return 0.0
-    v = RANK.eval(my, target)
+    # The Rank expression evaluated as it stands (HTCondor's EvaluateAttr, as the negotiator
+    # reads Rank): a reference `Rank` would hold Rank in progress and cut a cycle back to it
+    # one level sooner.
+    v = my.lookup("Rank").eval(my, target)
     if isinstance(v, c.Value):  # undefined, error
         return 0.0
     if isinstance(v, bool):

@@ -22,7 +22,7 @@ const GOLDEN: &str = "tests/golden/random-analyze.golden";
 #[test]
 fn analyses_agree_with_htcondor_on_random_pools() {
     let pools = common::golden_pools(GOLDEN);
-    assert_eq!(pools.len(), 3, "three pools in the golden file");
+    assert_eq!(pools.len(), 4, "four pools in the golden file");
     let mut checked = 0;
     let mut matching = 0;
     let mut failing = 0;
@@ -86,7 +86,7 @@ fn analyses_agree_with_htcondor_on_random_pools() {
             }
         }
     }
-    assert_eq!(checked, 240, "every golden case");
+    assert_eq!(checked, 320, "every golden case");
     assert!(
         matching >= 10 && failing >= 20,
         "the pools test something ({matching} matching requests, {failing} failing sets)"

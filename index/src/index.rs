@@ -434,6 +434,15 @@ impl Index {
         v
     }
 
+    /// Whether every stored ad's value of each of `keys` is known to be a constant (each has
+    /// an imported axis, none of whose values is deviant): then a constraint over those
+    /// attributes alone has the same answer whatever ad plays TARGET
+    /// ([`Query::against`](crate::Query::against)).
+    pub fn constant_values(&self, keys: &[Key]) -> bool {
+        keys.iter()
+            .all(|k| self.imported.get(k).is_some_and(|a| a.deviant().is_empty()))
+    }
+
     /// The attributes with an imported axis, sorted.
     pub fn imported_attrs(&self) -> Vec<Key> {
         let mut v: Vec<Key> = self.imported.keys().copied().collect();

@@ -28,7 +28,7 @@ use crate::bits::Bits;
 use crate::index::{AdId, AdSource, Counters, Index, UnitData};
 use crate::position::{ends, Pos};
 use crate::rectangle::{imp_value, ImpValue};
-use crate::window::{accepts, satisfies, Direction, Query};
+use crate::window::{accepts, satisfies, satisfies_against, Direction, Query};
 use adjoin_query::eval::{one_side_match, symmetric_match};
 use adjoin_query::{ClassAd, Expr, Key};
 use roaring::RoaringBitmap;
@@ -544,7 +544,10 @@ impl Index {
         match (q.direction, &q.probe, &q.constraint) {
             (Direction::TwoSided, Some(p), _) => symmetric_match(view, &p.ad, opts),
             (Direction::Reverse, Some(p), _) => accepts(view, &p.ad, opts),
-            (Direction::OneSided, _, Some(c)) => satisfies(view, c, opts),
+            (Direction::OneSided, _, Some(c)) => match &q.target {
+                Some(t) => satisfies_against(view, t, c, opts),
+                None => satisfies(view, c, opts),
+            },
             _ => false,
         }
     }

@@ -13,7 +13,9 @@ use crate::index::IndexOptions;
 use crate::ports::{units_for, Unit};
 use crate::profile::{constraint_dpf, dpf, query_dpf, AdOperands};
 use crate::rectangle::{rectangles, ConsistencyError, Rectangle};
-use adjoin_query::eval::{eval_attr_in_match, eval_expr, requirements_key, EvalOptions, MatchAds};
+use adjoin_query::eval::{
+    eval_attr_in_match, eval_expr, eval_in_match, requirements_key, EvalOptions, MatchAds,
+};
 use adjoin_query::specialize::specialize;
 use adjoin_query::{ClassAd, Expr, Key, Value};
 use std::fmt;
@@ -55,6 +57,9 @@ pub struct Query {
     pub(crate) probe: Option<Unit>,
     /// The ad-hoc constraint (one-sided).
     pub(crate) constraint: Option<Expr>,
+    /// The ad playing TARGET while the one-sided constraint is evaluated in a stored ad, if
+    /// any ([`Query::against`]).
+    pub(crate) target: Option<Arc<ClassAd>>,
     /// The window's rectangles (one empty rectangle for reverse).
     pub(crate) rects: Vec<Rectangle>,
     /// The probe's side converted exactly.
@@ -78,6 +83,7 @@ impl Query {
                     direction: Direction::TwoSided,
                     probe: Some(u),
                     constraint: None,
+                    target: None,
                     rects: conv.rects,
                     exact: conv.exact,
                     errors: conv.errors,
@@ -106,6 +112,7 @@ impl Query {
             direction: Direction::TwoSided,
             probe: Some(probe.clone()),
             constraint: None,
+            target: None,
             rects: conv.rects,
             exact: conv.exact,
             errors: conv.errors,
@@ -121,6 +128,7 @@ impl Query {
                 direction: Direction::Reverse,
                 probe: Some(u),
                 constraint: None,
+                target: None,
                 rects: vec![Rectangle {
                     exp: Vec::new(),
                     deviant: false,
@@ -143,11 +151,22 @@ impl Query {
             direction: Direction::OneSided,
             probe: None,
             constraint: Some(constraint.clone()),
+            target: None,
             rects: conv.rects,
             exact: conv.exact,
             errors: conv.errors,
             explained: false,
         }
+    }
+
+    /// This one-sided query with `target` as TARGET while its constraint is evaluated in each
+    /// stored ad (a condition of a request rewritten over the offers, whose own attributes may
+    /// read the request: `Memory = TARGET.RequestMemory`, or an unscoped name the offer lacks
+    /// under the old semantics). The window is unchanged: a stored value that depends on the
+    /// other ad is deviant, a candidate confirmed by this evaluation.
+    pub fn against(mut self, target: Arc<ClassAd>) -> Query {
+        self.target = Some(target);
+        self
     }
 
     /// The query counting candidates after every step, for [`crate::Explain`].
@@ -215,6 +234,20 @@ pub fn accepts(my: &ClassAd, target: &ClassAd, opts: &EvalOptions) -> bool {
         )),
         None => false,
     }
+}
+
+/// Whether an ad-hoc constraint is true with `ad` as MY and `target` as TARGET.
+pub fn satisfies_against(
+    ad: &ClassAd,
+    target: &ClassAd,
+    constraint: &Expr,
+    opts: &EvalOptions,
+) -> bool {
+    selects(&eval_in_match(
+        constraint,
+        MatchAds { my: ad, target },
+        opts,
+    ))
 }
 
 /// Whether an ad-hoc constraint is true with `ad` as MY.

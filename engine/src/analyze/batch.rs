@@ -169,10 +169,12 @@ pub(crate) fn quick(
         .into_iter()
         .reduce(|a, b| Expr::binary(BinOp::And, a, b))
         .unwrap_or(Expr::Lit(Value::Bool(true)));
-    if !any_hit(held, &Query::one_sided(&all, &iopts), available) {
+    let probe = Arc::new(request.clone());
+    // With the request as TARGET: the offers' own attributes may read it.
+    let q = Query::one_sided(&all, &iopts).against(Arc::clone(&probe));
+    if !any_hit(held, &q, available) {
         return None;
     }
-    let probe = Arc::new(request.clone());
     if Query::reverse(&probe, &iopts)
         .iter()
         .any(|q| any_hit(held, q, available))

@@ -22,7 +22,8 @@ use adjoin_index::{
 };
 use adjoin_query::ast::Expr;
 use adjoin_query::eval::EvalOptions;
-use adjoin_query::name::kw;
+use adjoin_query::name::{kw, Name};
+use adjoin_query::refs::references;
 use adjoin_query::specialize::specialize;
 use adjoin_query::{ClassAd, Key, Value};
 use rustc_hash::FxHashMap;
@@ -55,7 +56,12 @@ pub(crate) fn over_offer(e: &Expr, request: &ClassAd, fallback: bool, depth: u32
             }
         }
         Expr::Select(base, n) => match base.unparen() {
-            Expr::Attr(s) if s.key() == kw::TARGET || s.key() == kw::OTHER => Expr::Attr(*n),
+            // `MY.x`, not `x`: the rewritten condition is evaluated with the request as TARGET
+            // (the offer's own attributes may read it), where an unscoped name the offer lacks
+            // would fall back to the request.
+            Expr::Attr(s) if s.key() == kw::TARGET || s.key() == kw::OTHER => {
+                Expr::Select(Box::new(Expr::Attr(Name::new("MY"))), *n)
+            }
             Expr::Attr(s) if s.key() == kw::MY || s.key() == kw::SELF => {
                 if request.get_key(n.key()).is_some() {
                     return None;
@@ -85,6 +91,23 @@ pub(crate) fn over_offer(e: &Expr, request: &ClassAd, fallback: bool, depth: u32
         Expr::Index(p) => Expr::Index(Box::new((rec(&p.0)?, rec(&p.1)?))),
         Expr::Cond(t) => Expr::Cond(Box::new((rec(&t.0)?, rec(&t.1)?, rec(&t.2)?))),
     })
+}
+
+/// Whether every attribute of the offers that `e` (a condition rewritten over the offer)
+/// reads is held by the index as a constant in every offer: then its answer does not depend
+/// on which request plays TARGET.
+fn reads_constants(held: &Held, e: &Expr) -> bool {
+    let opts = EvalOptions {
+        target_fallback: true,
+        ..EvalOptions::default()
+    };
+    // Written over an empty ad: `MY.x` reads are internal, unscoped names external; both are
+    // the offer's attributes.
+    let refs = references(e, &ClassAd::default(), &opts);
+    let keys: Option<Vec<Key>> = (refs.internal.iter().chain(&refs.external))
+        .map(|n| Key::find(n))
+        .collect();
+    refs.complete && keys.is_some_and(|k| held.index.constant_values(&k))
 }
 
 /// The available offers of a held index at `now`.
@@ -126,16 +149,23 @@ pub(crate) fn index_table(
         None => universe(held, now),
     };
     let mut sets = Vec::with_capacity(conds.len());
+    let target = Arc::new(request.clone());
     for e in &rewritten {
-        let key = memo.map(|_| e.to_string());
+        // The offers' own attributes may read the request (`Memory = TARGET.RequestMemory`,
+        // or, under the old semantics, a name the offer lacks): the rewritten condition is
+        // evaluated with the request as TARGET, and its set is remembered for the next
+        // request only when every offer's value of what it reads is a constant.
+        let q = IndexQuery::one_sided(e, &iopts).against(Arc::clone(&target));
+        held.index.prepare(&q);
+        let key = memo
+            .filter(|_| reads_constants(held, e))
+            .map(|_| e.to_string());
         let known = memo
             .zip(key.as_ref())
             .and_then(|(m, k)| m.sets.borrow().get(k).cloned());
         let found = match known {
             Some(found) => found,
             None => {
-                let q = IndexQuery::one_sided(e, &iopts);
-                held.index.prepare(&q);
                 let mut a = held.index.candidates(&q);
                 let found = held.index.confirm_ads(&q, &mut a);
                 if let Some((m, k)) = memo.zip(key) {

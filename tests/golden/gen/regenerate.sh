@@ -33,7 +33,12 @@ for s in 1 2 3; do
   run gen/random_pools.py oracle "$T/pool$s" old
   run gen/random_pools.py oracle "$T/pool$s" new
 done
-python3 gen/random_pools.py golden "$T/pool1" "$T/pool2" "$T/pool3" > random-pools.golden
+# A fourth pool drawn with --wild: expression-valued attributes (cycles through the other ad),
+# odd case, absent names in ifThenElse/elvis, reals vs integers, list literals, Start.
+python3 gen/random_pools.py gen 1017 300 100 "$T/wild1017" --wild
+run gen/random_pools.py oracle "$T/wild1017" old
+run gen/random_pools.py oracle "$T/wild1017" new
+python3 gen/random_pools.py golden "$T/pool1" "$T/pool2" "$T/pool3" "$T/wild1017" > random-pools.golden
 rm -rf "$T"
 # Random constraints over the first random pool's machines.
 T=$(mktemp -d)
@@ -49,14 +54,18 @@ for s in 11 12 13; do
   run gen/random_analyze.py oracle "$T/a$s" old
   run gen/random_analyze.py oracle "$T/a$s" new
 done
-python3 gen/random_analyze.py golden "$T/a11" "$T/a12" "$T/a13" > random-analyze.golden
+python3 gen/random_analyze.py gen 3009 300 40 "$T/awild3009" --wild
+run gen/random_analyze.py oracle "$T/awild3009" old
+run gen/random_analyze.py oracle "$T/awild3009" new
+python3 gen/random_analyze.py golden "$T/a11" "$T/a12" "$T/a13" "$T/awild3009" > random-analyze.golden
 rm -rf "$T"
 # Ranked cycles over random pools (the fourth without compatibility functions, as the
 # negotiator harness of benches/htcondor has none; it has -0.0 rank ties).
 T=$(mktemp -d)
 for s in 1 2 3; do python3 gen/random_pools.py gen $s 300 150 "$T/rc$s" --ranks; done
 python3 gen/random_pools.py gen 52 400 200 "$T/rc4" --ranks --no-compat
-run gen/random_cycles.py "$T/rc1" "$T/rc2" "$T/rc3" "$T/rc4" > random-cycles.golden
+python3 gen/random_pools.py gen 2013 300 150 "$T/rcwild2013" --ranks --wild
+run gen/random_cycles.py "$T/rc1" "$T/rc2" "$T/rc3" "$T/rc4" "$T/rcwild2013" > random-cycles.golden
 rm -rf "$T"
 # Random ads as HTCondor prints them in old and new syntax.
 run gen/random_old_ads.py 5 500 random-old-ads

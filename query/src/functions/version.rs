@@ -23,7 +23,9 @@ pub(super) const FUNCTIONS: &[(&str, Builtin)] = &[
 ];
 
 /// The natural comparison of `a` and `b`: negative, zero or positive, with HTCondor's exact
-/// magnitudes. Bytes past the end of a string read as NUL, as in C.
+/// magnitudes. Bytes past the end of a string read as NUL, as in C, and bytes differ as C's
+/// (signed) `char`s do: a byte of 0x80 or more is negative, so `versioncmp("ß", "n")` is
+/// -171 (0xC3 as -61, less 110), as HTCondor answers.
 pub(crate) fn natural_cmp(a: &str, b: &str) -> i64 {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     let at = |s: &[u8], i: usize| s.get(i).copied().unwrap_or(0);
@@ -36,7 +38,8 @@ pub(crate) fn natural_cmp(a: &str, b: &str) -> i64 {
     if at(a, m) == at(b, m) {
         return 0;
     }
-    let diff = i64::from(at(a, m)) - i64::from(at(b, m));
+    let signed = |c: u8| i64::from(i8::from_ne_bytes([c]));
+    let diff = signed(at(a, m)) - signed(at(b, m));
     // Start of the digit run that leads up to the mismatch (same offset in both).
     let mut start = m;
     while start > 0 && a[start - 1].is_ascii_digit() {
@@ -174,6 +177,12 @@ mod tests {
             ("x9", "x10", -1),
             ("x009", "x01", -1),
             ("1.500000000000000E+00", "1.5", 14),
+            // Bytes differ as signed chars (HTCondor on x86-64).
+            ("\u{df}", "nan", -171),
+            ("nan", "\u{df}", 171),
+            ("a\u{e9}", "a1", -110),
+            ("\u{e9}", "", -61),
+            ("9", "\u{e9}", 118),
         ] {
             assert_eq!(natural_cmp(a, b), want, "{a} vs {b}");
         }

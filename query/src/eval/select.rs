@@ -2,7 +2,10 @@
 //!
 //! `ad.name` looks `name` up from that ad outwards through its lexical parents (keywords
 //! included, no TARGET fallback); on a list it yields the list of each element's selection;
-//! on `undefined` it is `undefined`; on anything else, `error`. `list[i]` takes an integer index
+//! on `undefined` it is `undefined`; on anything else, `error`. The selections of a list are
+//! copies, as HTCondor's are: an ad among them (or inside a list among them) is detached from
+//! its lexical parents and from the match, so `{[w = [q = z]; z = 3]}.w.q` is `{ undefined }`
+//! (while `{[w = [q = z]; z = 3]}[0].w.q` is 3). `list[i]` takes an integer index
 //! (truncated to 32 bits, as HTCondor does; out of range is `error`); `ad["name"]` reads the ad's
 //! own attribute (case-insensitively; `undefined` if absent).
 
@@ -56,7 +59,8 @@ impl<'a> Evaluator<'a> {
                     if !self.charge(1) {
                         break;
                     }
-                    out.push(self.select(item, key));
+                    let v = self.select(item, key);
+                    out.push(self.detached(v));
                 }
                 self.leave();
                 if self.aborted {
@@ -65,6 +69,34 @@ impl<'a> Evaluator<'a> {
                 Val::List(out.into_bump_slice())
             }
             _ => Val::Error,
+        }
+    }
+
+    /// `v` as HTCondor copies a value into a list it builds: ads (also those inside lists)
+    /// lose their lexical parents and the match, so only their own attributes resolve.
+    fn detached(&mut self, v: Val<'a>) -> Val<'a> {
+        match v {
+            Val::Ad(s) if s.parent.is_some() || s.other.get().is_some() => {
+                Val::Ad(self.scope(s.ad, None))
+            }
+            Val::List(items) if items.iter().any(|i| matches!(i, Val::Ad(_) | Val::List(_))) => {
+                if !self.enter() {
+                    return Val::Error;
+                }
+                let mut out = BumpVec::with_capacity_in(items.len(), self.bump());
+                for &item in items {
+                    if !self.charge(1) {
+                        break;
+                    }
+                    out.push(self.detached(item));
+                }
+                self.leave();
+                if self.aborted {
+                    return Val::Error;
+                }
+                Val::List(out.into_bump_slice())
+            }
+            _ => v,
         }
     }
 

@@ -190,6 +190,34 @@ fn scoping() {
     }
 }
 
+/// Selecting over a list copies the selections, as HTCondor does: ads among them (and inside
+/// lists among them) lose their lexical parents and the match (found by a differential run).
+#[test]
+fn list_selections_are_detached_copies() {
+    let cases = [
+        ("[z = 3; w = [q = z]]", "{my}.w.q", "{ undefined }"),
+        ("[z = 3; w = [q = z]]", "{my}[0].w.q", "3"),
+        ("[z = 3; w = [q = z]]", "{my}.w[0].q", "undefined"),
+        ("[z = 3; w = {[q = z]}]", "{my}.w[0][0].q", "undefined"),
+        ("[z = 3; w = {[q = z]}]", "{my}.w[0].q", "{ undefined }"),
+        ("[z = 3; w = {[q = z]}]", "{my}[0].w.q", "{ 3 }"),
+        ("[w = [q = 1; r = [s = q]]]", "{my}.w.r.s", "{ undefined }"),
+        ("[w = [q = 1; r = [s = q]]]", "{my}.w[0].r.s", "1"),
+        ("[b = 5; k = {[w = [q = b]]}]", "k.w.q", "{ undefined }"),
+        ("[b = 5; k = {[w = [q = b]]}]", "k[0].w.q", "5"),
+        ("[b = 5; l = {[a = 1]}]", "l.parent.b", "{ 5 }"),
+        ("[b = 5; l = {[a = 1]}]", "l.parent.parent", "{ undefined }"),
+        ("[x = 1; l = {[a = 1; b = a + 1], 2}]", "l.b", "{ 2,error }"),
+    ];
+    for (my, e, want) in cases {
+        check_in(my, e, want);
+    }
+    let (my, target) = ("[l = {[a = 1]}; up = TARGET.m]", "[m = 7]");
+    check_match(my, target, "l[0].parent.up", true, "7");
+    check_match(my, target, "l.parent.up", true, "{ undefined }");
+    check_match(my, target, "l.parent[0].up", true, "undefined");
+}
+
 #[test]
 fn new_semantics_scoping() {
     let cases = [

@@ -23,8 +23,8 @@ use adjoin_index::{
 use adjoin_query::ast::Expr;
 use adjoin_query::eval::EvalOptions;
 use adjoin_query::name::{kw, Name};
-use adjoin_query::refs::references;
 use adjoin_query::specialize::specialize;
+use adjoin_query::structural;
 use adjoin_query::{ClassAd, Key, Value};
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
@@ -56,11 +56,15 @@ pub(crate) fn over_offer(e: &Expr, request: &ClassAd, fallback: bool, depth: u32
             }
         }
         Expr::Select(base, n) => match base.unparen() {
-            // `MY.x`, not `x`: the rewritten condition is evaluated with the request as TARGET
-            // (the offer's own attributes may read it), where an unscoped name the offer lacks
-            // would fall back to the request.
+            // The rewritten condition is evaluated with the request as TARGET (the offer's own
+            // attributes may read it), where an unscoped name the offer lacks falls back to the
+            // request: `x` where the request has no `x` (the index reads it as the offer's, so
+            // the window stays exact where the offers' values are constants), else `MY.x`.
             Expr::Attr(s) if s.key() == kw::TARGET || s.key() == kw::OTHER => {
-                Expr::Select(Box::new(Expr::Attr(Name::new("MY"))), *n)
+                match request.get_key(n.key()) {
+                    None => Expr::Attr(*n),
+                    Some(_) => Expr::Select(Box::new(Expr::Attr(Name::new("MY"))), *n),
+                }
             }
             Expr::Attr(s) if s.key() == kw::MY || s.key() == kw::SELF => {
                 if request.get_key(n.key()).is_some() {
@@ -95,19 +99,12 @@ pub(crate) fn over_offer(e: &Expr, request: &ClassAd, fallback: bool, depth: u32
 
 /// Whether every attribute of the offers that `e` (a condition rewritten over the offer)
 /// reads is held by the index as a constant in every offer: then its answer does not depend
-/// on which request plays TARGET.
+/// on which request plays TARGET. Every name `e` mentions counts (unscoped, `MY.x`, selected or
+/// subscripted): a superset of what it reads.
 fn reads_constants(held: &Held, e: &Expr) -> bool {
-    let opts = EvalOptions {
-        target_fallback: true,
-        ..EvalOptions::default()
-    };
-    // Written over an empty ad: `MY.x` reads are internal, unscoped names external; both are
-    // the offer's attributes.
-    let refs = references(e, &ClassAd::default(), &opts);
-    let keys: Option<Vec<Key>> = (refs.internal.iter().chain(&refs.external))
-        .map(|n| Key::find(n))
-        .collect();
-    refs.complete && keys.is_some_and(|k| held.index.constant_values(&k))
+    let mut keys = Vec::new();
+    structural::names(e, &mut keys);
+    held.index.constant_values(&keys)
 }
 
 /// The available offers of a held index at `now`.

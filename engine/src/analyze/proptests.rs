@@ -349,6 +349,44 @@ proptest! {
             .collect();
         batch_as_each_alone(&kinds, &picks, &offers)?;
     }
+
+    /// The same where offers' values read the request (`Memory = TARGET.ImageSize - m`): a
+    /// condition's set over the offers then differs from request to request, so a batch must
+    /// not reuse one request's for the next.
+    #[test]
+    fn unmatched_batch_with_offers_reading_the_request(
+        kinds in proptest::collection::vec((proptest::collection::vec(cond(), 1..4), 0..8i64, any::<bool>()), 2..5),
+        picks in proptest::collection::vec(0..5usize, 2..30),
+        offers in proptest::collection::vec(offer(), 1..24),
+    ) {
+        let offers: Vec<String> = offers
+            .into_iter()
+            .map(|o| o.replace("Memory = ", "Memory = TARGET.ImageSize - "))
+            .collect();
+        batch_as_each_alone(&kinds, &picks, &offers)?;
+    }
+}
+
+/// Two clusters whose first condition reads offers' `Memory = TARGET.ImageSize`: false on
+/// every offer for the first request, true on every offer for the second, which the second
+/// condition then rules out. The batch must weigh each request's own set (the first condition's
+/// set of one request is not the other's).
+#[test]
+fn unmatched_batch_keeps_sets_that_read_the_request_apart() {
+    let conds = vec![
+        "TARGET.Memory > 5".to_owned(),
+        "TARGET.Disk > 100".to_owned(),
+    ];
+    let kinds = vec![(conds.clone(), 0, false), (conds, 10, false)];
+    let offers: Vec<String> = (0..3)
+        .map(|d| {
+            format!(
+                "[Memory = TARGET.ImageSize; Disk = {d}; Arch = \"X86_64\"; Requirements = true]"
+            )
+        })
+        .collect();
+    batch_as_each_alone(&kinds, &[0, 1], &offers).expect("batch as each alone");
+    batch_as_each_alone(&kinds, &[1, 0], &offers).expect("batch as each alone");
 }
 
 /// The batch through the database equals each request analysed alone by evaluation: the

@@ -50,26 +50,37 @@ impl<'a> Evaluator<'a> {
         match b {
             Val::Undefined | Val::Error => b,
             Val::Ad(s) => self.eval_attr_scoped(s, key),
-            Val::List(items) => {
-                if !self.enter() {
-                    return Val::Error;
-                }
-                let mut out = BumpVec::with_capacity_in(items.len(), self.bump());
-                for &item in items {
-                    if !self.charge(1) {
-                        break;
-                    }
-                    let v = self.select(item, key);
-                    out.push(self.detached(v));
-                }
-                self.leave();
-                if self.aborted {
-                    return Val::Error;
-                }
-                Val::List(out.into_bump_slice())
-            }
+            Val::List(items) => self.map_items(items, |ev, item| {
+                let v = ev.select(item, key);
+                ev.detached(v)
+            }),
             _ => Val::Error,
         }
+    }
+
+    /// A new list of `f` of each of `items`, one nesting level further in and charged one
+    /// unit an item (error once a budget runs out).
+    fn map_items(
+        &mut self,
+        items: &'a [Val<'a>],
+        mut f: impl FnMut(&mut Self, Val<'a>) -> Val<'a>,
+    ) -> Val<'a> {
+        if !self.enter() {
+            return Val::Error;
+        }
+        let mut out = BumpVec::with_capacity_in(items.len(), self.bump());
+        for &item in items {
+            if !self.charge(1) {
+                break;
+            }
+            let v = f(self, item);
+            out.push(v);
+        }
+        self.leave();
+        if self.aborted {
+            return Val::Error;
+        }
+        Val::List(out.into_bump_slice())
     }
 
     /// `v` as HTCondor copies a value into a list it builds: ads (also those inside lists)
@@ -80,21 +91,7 @@ impl<'a> Evaluator<'a> {
                 Val::Ad(self.scope(s.ad, None))
             }
             Val::List(items) if items.iter().any(|i| matches!(i, Val::Ad(_) | Val::List(_))) => {
-                if !self.enter() {
-                    return Val::Error;
-                }
-                let mut out = BumpVec::with_capacity_in(items.len(), self.bump());
-                for &item in items {
-                    if !self.charge(1) {
-                        break;
-                    }
-                    out.push(self.detached(item));
-                }
-                self.leave();
-                if self.aborted {
-                    return Val::Error;
-                }
-                Val::List(out.into_bump_slice())
+                self.map_items(items, |ev, item| ev.detached(item))
             }
             _ => v,
         }

@@ -153,7 +153,6 @@ pub(crate) fn index_table(
         // evaluated with the request as TARGET, and its set is remembered for the next
         // request only when every offer's value of what it reads is a constant.
         let q = IndexQuery::one_sided(e, &iopts).against(Arc::clone(&target));
-        held.index.prepare(&q);
         let key = memo
             .filter(|_| reads_constants(held, e))
             .map(|_| e.to_string());
@@ -163,6 +162,7 @@ pub(crate) fn index_table(
         let found = match known {
             Some(found) => found,
             None => {
+                held.index.prepare(&q);
                 let mut a = held.index.candidates(&q);
                 let found = held.index.confirm_ads(&q, &mut a);
                 if let Some((m, k)) = memo.zip(key) {

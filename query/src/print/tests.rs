@@ -136,3 +136,31 @@ fn constructed_trees_get_needed_parentheses() {
         assert_eq!(e.to_string(), want);
     }
 }
+
+#[test]
+fn parent_after_a_dot_prints_plain() {
+    // HTCondor (classad2) prints `parent` after a `.` without quotes and quotes it elsewhere;
+    // each print reads back as the same tree.
+    let cases: &[(&str, &str)] = &[
+        ("a.parent", "a.parent"),
+        ("a.'parent'", "a.parent"),
+        ("a.parent.b", "a.parent.b"),
+        ("a.PARENT", "a.PARENT"),
+        ("a.'Parent'.b", "a.Parent.b"),
+        ("deep.k.m.parent.lvl", "deep.k.m.parent.lvl"),
+        ("parent.x", "'parent'.x"),
+        ("'parent'", "'parent'"),
+        (".parent", ".'parent'"),
+        ("a.'true'", "a.'true'"),
+    ];
+    for (text, want) in cases {
+        let e = crate::parse::expr(text).expect("parses");
+        let printed = e.to_string();
+        assert_eq!(printed, *want, "{text}");
+        assert_eq!(
+            crate::parse::expr(&printed).expect("reads back"),
+            e,
+            "{text}"
+        );
+    }
+}

@@ -104,7 +104,7 @@ impl<'o> Unparser<'o> {
                     self.out.push(' ');
                 }
                 self.out.push('.');
-                self.name(*n);
+                write_member_name(self.out, n.as_str());
             }
             Expr::Index(b) => {
                 self.operand(&b.0, 13);
@@ -416,6 +416,16 @@ pub fn write_name(out: &mut String, s: &str) {
         escape_into(out, s, b'\'');
     }
     out.push('\'');
+}
+
+/// Appends the name selected after a `.`: as [`write_name`], except that `parent` prints plain
+/// (`a.parent.b`, as HTCondor prints it): after a dot it can only be a name, and reads back as one.
+pub fn write_member_name(out: &mut String, s: &str) {
+    if s.eq_ignore_ascii_case("parent") {
+        out.push_str(s);
+    } else {
+        write_name(out, s);
+    }
 }
 
 /// True when `e` prints starting with a number literal (`1`, `1 .a`, `2.5[0]`).

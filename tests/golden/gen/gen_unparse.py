@@ -25,6 +25,7 @@ EXPRS = [
     "a", "A", "aBc", "a.b", "a.b.c", ".a", "..a", "MY.a", "my.A", "TARGET.a", "target.a", "Target.a", "other.a",
     "self.a", "self", "parent.a", "parent", "root.a", "toplevel.a", "super.a", "MY", "TARGET", "a._b", "_a",
     "'a b'.c", "a.'b c'", "[a=1].a", "{[a=1]}.a", "(a).b", "a.b[1]", "a[1].b", "a[1][2]", "a[\"x\"]", "(a.b)[0]",
+    "a.parent", "a.'parent'", "a.parent.b", "a.PARENT", "a.'Parent'.b", "[a=[b=1]].a.parent.a",
     # unary
     "-a", "+a", "!a", "~a", "- -a", "-(-a)", "!!a", "!(a)", "-(a + b)", "-1 * 2", "-(1)", "!true", "~0", "-(-1)",
     # binary: every operator

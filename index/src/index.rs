@@ -20,7 +20,7 @@ use crate::few::Few;
 use crate::mangle::MangledValue;
 use crate::ports::{units_for, PortScopes, Unit};
 use crate::position::Pos;
-use crate::profile::{constraint_dpf, PROFILE_CAP};
+use crate::profile::{unit_constraint_dpf, PROFILE_CAP};
 use crate::property::MangledInterval;
 use crate::rectangle::{imp_value, rectangles, ConsistencyError, ImpValue, RECTANGLE_CAP};
 use crate::rid::{Rids, RidsExhausted};
@@ -152,10 +152,7 @@ impl Converter {
                 .into_iter()
                 .map(|unit| ConvertedUnit {
                     port: unit.port,
-                    rects: rectangles(
-                        &constraint_dpf(&unit.ad, &opts.eval, opts.profile_cap),
-                        opts.rectangle_cap,
-                    ),
+                    rects: rectangles(&unit_constraint_dpf(&unit.ad, opts), opts.rectangle_cap),
                     imp: self
                         .imported
                         .iter()

@@ -97,7 +97,7 @@ pub use maps::{RectangleMaps, RidSets};
 pub use points::PointIndex;
 pub use ports::{pairwise_units, units, Unit};
 pub use position::Pos;
-pub use profile::{constraint_dpf, dpf, query_dpf, Dpf, Profile, Prop};
+pub use profile::{constraint_dpf, dpf, query_dpf, unit_constraint_dpf, Dpf, Profile, Prop};
 pub use property::{property, Inconsistency, MangledInterval, Property, Relation};
 pub use ranked::Ranked;
 pub use rectangle::{imp_value, rectangles, ConsistencyError, ImpValue, Rectangle, Rectangles};

@@ -21,12 +21,14 @@
 //! Constants must be constants *in every match context*: literals, or expressions without any
 //! attribute reference and with pure functions only (`relTime(90)`, `2 * 1024`), folded here.
 
+use crate::index::IndexOptions;
+use crate::port_view::PortScopes;
 use crate::property::Relation;
 use adjoin_query::ast::{BinOp, UnOp};
 use adjoin_query::eval::{eval_expr, requirements_key, EvalOptions};
 use adjoin_query::name::kw;
 use adjoin_query::refs::references;
-use adjoin_query::specialize::specialize_attr_top;
+use adjoin_query::specialize::{specialize_attr, specialize_attr_top};
 use adjoin_query::{ClassAd, Expr, Key, Value};
 
 /// The default cap on the number of profiles of one constraint (and of one sub-formula).
@@ -505,6 +507,31 @@ pub fn constraint_dpf(ad: &ClassAd, opts: &EvalOptions, cap: usize) -> Dpf {
     };
     match specialize_attr_top(ad, key.as_str(), opts) {
         Some(e) => dpf(&e, &AdOperands { ad, opts }, cap),
+        None => Dpf::never(),
+    }
+}
+
+/// The profile form of a unit's requirements as an index with options `opts` reads them: as a
+/// match reads them ([`constraint_dpf`]), or, in the gang environment ([`PortScopes::Gang`]),
+/// as Figure 32 reaches them: through a reference, the attribute held in progress while it is
+/// evaluated (`[Requirements = isUndefined(x); x = Requirements]` is false in a match, true in
+/// a gang, as classad2 evaluates both).
+pub fn unit_constraint_dpf(ad: &ClassAd, opts: &IndexOptions) -> Dpf {
+    if opts.ports != PortScopes::Gang {
+        return constraint_dpf(ad, &opts.eval, opts.profile_cap);
+    }
+    let Some(key) = requirements_key(ad) else {
+        return Dpf::never();
+    };
+    match specialize_attr(ad, key.as_str(), &opts.eval) {
+        Some(e) => dpf(
+            &e,
+            &AdOperands {
+                ad,
+                opts: &opts.eval,
+            },
+            opts.profile_cap,
+        ),
         None => Dpf::never(),
     }
 }

@@ -11,7 +11,7 @@
 
 use crate::index::IndexOptions;
 use crate::ports::{units_for, Unit};
-use crate::profile::{constraint_dpf, dpf, query_dpf, AdOperands};
+use crate::profile::{dpf, query_dpf, unit_constraint_dpf, AdOperands};
 use crate::rectangle::{rectangles, ConsistencyError, Rectangle};
 use adjoin_query::eval::{
     eval_attr_in_match, eval_expr, eval_in_match, requirements_key, EvalOptions, MatchAds,
@@ -75,10 +75,7 @@ impl Query {
         units_for(ad, opts)
             .into_iter()
             .map(|u| {
-                let conv = rectangles(
-                    &constraint_dpf(&u.ad, &opts.eval, opts.profile_cap),
-                    opts.rectangle_cap,
-                );
+                let conv = rectangles(&unit_constraint_dpf(&u.ad, opts), opts.rectangle_cap);
                 Query {
                     direction: Direction::TwoSided,
                     probe: Some(u),

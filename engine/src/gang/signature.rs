@@ -28,7 +28,7 @@
 
 use super::ports::{label, ports_key, rank_key, records, GangAd};
 use adjoin_index::ports::units_for;
-use adjoin_index::{constraint_dpf, rectangles, IndexOptions};
+use adjoin_index::{rectangles, unit_constraint_dpf, IndexOptions};
 use adjoin_query::ast::BinOp;
 use adjoin_query::name::kw;
 use adjoin_query::refs;
@@ -204,12 +204,7 @@ pub fn signature(g: &GangAd, reads: &Reads, opts: Option<&IndexOptions>) -> Sign
                     let views = views.get_or_insert_with(|| units_for(&g.ad, opts));
                     views
                         .get(p)
-                        .map(|u| {
-                            rectangles(
-                                &constraint_dpf(&u.ad, &opts.eval, opts.profile_cap),
-                                opts.rectangle_cap,
-                            )
-                        })
+                        .map(|u| rectangles(&unit_constraint_dpf(&u.ad, opts), opts.rectangle_cap))
                         .filter(|r| {
                             r.exact && r.rects.len() <= 1 && r.rects.iter().all(|x| !x.deviant)
                         })

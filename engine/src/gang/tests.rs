@@ -368,3 +368,42 @@ fn summarized_pools_index_one_representative_per_group() {
         assert_eq!(gangs, 4, "{alg}");
     }
 }
+
+#[test]
+fn a_requirements_reaching_itself_is_read_as_the_environment_reads_it() {
+    // The gang environment reaches a member's Requirements through a reference (Figure 32,
+    // as classad2 evaluates it), which holds it in progress: `isUndefined(x)` with
+    // `x = Requirements` is true there, where a bilateral match reads it at the top level
+    // (false). Every algorithm finds the gang the naive search finds.
+    let offers = vec![
+        "[Requirements = isUndefined(x); x = Requirements; K = 1]".to_owned(),
+        "[Requirements = !isUndefined(x); x = Requirements; K = 2]".to_owned(),
+    ];
+    let opts = EvalOptions::default();
+    for request in [
+        "[Requirements = other.K == 1]",
+        "[Requirements = other.K == 2]",
+        "[Ports = {[Label = m; Requirements = m.K == 1]}]",
+        "[Requirements = isUndefined(y) && other.K == 1; y = Requirements]",
+    ] {
+        let mut found = Vec::new();
+        for alg in Algorithm::ALL {
+            let colls = vec![("o".to_owned(), collection(&offers, "o"))];
+            let io = IndexOptions::default();
+            let mut pool = Pool::with_reads(
+                colls,
+                alg.indexed().then_some(&io),
+                Reads::everything(),
+                alg.summarized(),
+                &mut Vec::new(),
+            )
+            .expect("pool");
+            let r = root(request);
+            let exists = oracle::exists(&pool, Arc::clone(&r), &opts);
+            let got = Searcher::new(&mut pool, alg, opts.clone(), None).find(r);
+            assert_eq!(got.is_some(), exists, "{alg} {request}");
+            found.push(exists);
+        }
+        assert!(found.iter().all(|&f| f == found[0]), "{request}");
+    }
+}

@@ -106,7 +106,7 @@ fn edges(tree: &[[i64; 4]]) -> Edges {
 fn environments_evaluate_as_htcondor_evaluates_them() {
     let opts = EvalOptions::default();
     let all = cases();
-    assert_eq!(all.len(), 20);
+    assert_eq!(all.len(), 21);
     for (name, case) in &all {
         let ads = gangs(case);
         for (tree, values, ok) in &case.trees {

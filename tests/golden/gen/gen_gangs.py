@@ -174,6 +174,11 @@ CASES['G_other_label_bare'] = ["[Ports = {[Label = b; Requirements = isUndefined
 CASES['H_alias_chain'] = ["[Ports = {[Label = cpu; Requirements = cpu.X == 3]}]", "[X = Y + Z; Y = Z + 1; Z = 1; Ports = {[Label = job; Y = 10; Z = 20; Requirements = job.X =?= undefined]}]", "[X = Y + Z; Y = 1; Z = 5; Ports = {[Label = job; Z = 2; Requirements = true]}]"]
 
 
+# A plain member whose Requirements reaches itself through its own attribute (session 25): the
+# environment reaches it through a reference, holding it in progress (true), where a bilateral
+# match reads it at the top level (false); the gang index must convert it as the environment.
+CASES['I_requirements_cycle'] = ["[Requirements = other.K == 1 || other.K == 2]", "[Requirements = isUndefined(x); x = Requirements; K = 1]", "[Requirements = !isUndefined(x); x = Requirements; K = 2]"]
+
 def main():
     # HTCondor's daemons evaluate with old-ClassAd semantics, as adjoin does by default (MY then
     # names the record an expression is written in: in a port, the port record, whose scope

@@ -48,6 +48,9 @@ pub struct Lexer<'s> {
     prev: TokenKind,
     /// Old-syntax string rules: backslash escapes only a quote.
     old_strings: bool,
+    /// The dissertation's scale suffixes (`2K`); off in old syntax, where HTCondor reads
+    /// `5K` as 5 (it ignores the rest of the line after an expression).
+    scale_suffixes: bool,
 }
 
 type LexResult<'s> = Result<Token<'s>, ParseError>;
@@ -61,12 +64,19 @@ impl<'s> Lexer<'s> {
             pos,
             prev: TokenKind::End,
             old_strings: false,
+            scale_suffixes: true,
         }
     }
 
     /// Switches string literals to old-syntax rules (no escapes except `\"` mid-line).
     pub fn set_old_strings(&mut self, old: bool) {
         self.old_strings = old;
+    }
+
+    /// Turns the dissertation's scale suffixes (`2K`, `1G`) on or off. Old syntax turns them
+    /// off: HTCondor reads `Memory = 5K` there as 5, so a suffix must not silently read as 5120.
+    pub fn set_scale_suffixes(&mut self, on: bool) {
+        self.scale_suffixes = on;
     }
 
     /// The source text.
@@ -235,7 +245,7 @@ impl<'s> Lexer<'s> {
             b't' => Some(1024.0 * 1024.0 * 1024.0 * 1024.0),
             _ => None,
         };
-        let factor = factor.filter(|_| !is_ident_char(self.at(i + 1)));
+        let factor = factor.filter(|_| self.scale_suffixes && !is_ident_char(self.at(i + 1)));
         if factor.is_some() {
             i += 1;
         }

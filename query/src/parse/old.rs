@@ -60,6 +60,7 @@ fn attribute(text: &str, start: usize, end: usize) -> Result<(Name, crate::ast::
     }
     let mut lex = Lexer::new(&text[..end], start + eq + 1);
     lex.set_old_strings(true);
+    lex.set_scale_suffixes(false);
     let mut p = Parser::new(lex)?;
     let (e, _) = p.expr()?;
     while p.peek().kind == TokenKind::Semicolon {
@@ -118,6 +119,19 @@ mod tests {
                 "ERR 1:7: expected end of line after expression, found '2'",
             ),
             (" = 1", "ERR 1:2: expected an attribute name before '='"),
+            // No scale suffixes in old syntax: HTCondor reads `a = 5K` as 5 (it drops the rest
+            // of the line), so 5120 would be a silently different value; it is an error, as
+            // other trailing text is (found by the formats differential run against classad2).
+            (
+                "a = 5K\nb = 2",
+                "ERR 1:6: expected end of line after expression, found 'K'",
+            ),
+            (
+                "a = [b = 1.5G]",
+                "ERR 1:13: expected ']' or ';' after attribute, found 'G'",
+            ),
+            ("a = 5 * K\n", "[ a = 5 * K ]"),
+            ("a = 'x\\y' + 'é'\n", "[ a = 'x\\\\y' + '\\303\\251' ]"),
         ];
         for (text, want) in cases {
             assert_eq!(show(text), *want, "input {text:?}");

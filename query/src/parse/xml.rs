@@ -1,6 +1,7 @@
 //! HTCondor's XML form of ads (xmlSource.cpp, xmlLexer.cpp): `<classads>` holding `<c>` ads of
 //! `<a n="name">` attributes, each holding one of `<i> <r> <s> <b v="t|f"/> <un/> <er/> <at> <rt>
-//! <e> <l> <c>`. Entities `&amp; &lt; &gt;` (and `&quot; &apos;`) are decoded; string contents
+//! <e> <l> <c>`. The entities `&amp; &lt; &gt;` are decoded (only those, as HTCondor: `&quot;`,
+//! `&apos;` and `&#65;` stay as written); string contents
 //! and attribute names then go through ClassAd escapes, as HTCondor does. The `<?xml?>`,
 //! `<!DOCTYPE>` and `<classads>` wrappers are optional.
 
@@ -347,7 +348,8 @@ fn decode_name(raw: &str) -> Option<String> {
     convert_escapes(Cow::Borrowed(raw)).map(Cow::into_owned)
 }
 
-/// Replaces `&amp; &lt; &gt; &quot; &apos;`; other `&…` text stays as written.
+/// Replaces `&amp; &lt; &gt;`; other `&…` text (`&quot;`, `&apos;`, `&#65;`) stays as written,
+/// as HTCondor's XML lexer leaves it (it writes only these three).
 fn decode_entities(s: &str) -> Cow<'_, str> {
     if !s.contains('&') {
         return Cow::Borrowed(s);
@@ -358,13 +360,7 @@ fn decode_entities(s: &str) -> Cow<'_, str> {
         out.push_str(&rest[..i]);
         rest = &rest[i..];
         let mut done = false;
-        for (ent, rep) in [
-            ("&amp;", "&"),
-            ("&lt;", "<"),
-            ("&gt;", ">"),
-            ("&quot;", "\""),
-            ("&apos;", "'"),
-        ] {
+        for (ent, rep) in [("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">")] {
             if let Some(r) = rest.strip_prefix(ent) {
                 out.push_str(rep);
                 rest = r;
@@ -404,7 +400,12 @@ mod tests {
             ("<c><a n=\"e\"><e>a &amp;&amp; b &lt; 3</e></a></c>".into(), "[ e = a && b < 3 ]"),
             ("<c><a n=\"t\"><at>2004-01-01T00:00:00-06:00</at></a><a n=\"r\"><rt>01:00</rt></a></c>".into(),
              "[ t = absTime(\"2004-01-01T00:00:00-06:00\"); r = relTime(\"01:00\") ]"),
-            ("<c><a n=\"s\"><s></s></a><a n=\"q\\&quot;\"><s/></a></c>".into(), "[ s = \"\"; 'q\"' = \"\" ]"),
+            ("<c><a n=\"s\"><s></s></a><a n=\"q\\\"\"><s/></a></c>".into(), "[ s = \"\"; 'q\"' = \"\" ]"),
+            // Only `&amp; &lt; &gt;` are entities, as in HTCondor (found by the formats
+            // differential run against classad2: adjoin decoded `&quot;` and `&apos;`).
+            ("<c><a n=\"s\"><s>&quot;&apos;&#65;&amp;quot;</s></a><a n=\"q\\&quot;\"><s/></a></c>".into(),
+             "[ s = \"&quot;&apos;&#65;&quot;\"; 'q&quot;' = \"\" ]"),
+            ("<c><a n=\"a&apos;b\"><e>\"a&quot;b\"</e></a></c>".into(), "[ 'a&apos;b' = \"a&quot;b\" ]"),
             ("<c><a n=\"i\"><i>x</i></a><a n=\"r\"><r>INF</r></a></c>".into(), "[ i = error; r = real(\"INF\") ]"),
             ("<c><a n=\"a\"><i>1</i></c>".into(), "ERR 1:21: expected </a>, found </c>"),
             ("<c><a><i>1</i></a></c>".into(), "ERR 1:4: <a> without a name n=\"…\""),

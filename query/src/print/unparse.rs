@@ -104,7 +104,11 @@ impl<'o> Unparser<'o> {
                     self.out.push(' ');
                 }
                 self.out.push('.');
-                write_member_name(self.out, n.as_str());
+                if self.old && !n.as_str().eq_ignore_ascii_case("parent") {
+                    write_name_old(self.out, n.as_str());
+                } else {
+                    write_member_name(self.out, n.as_str());
+                }
             }
             Expr::Index(b) => {
                 self.operand(&b.0, 13);
@@ -242,7 +246,11 @@ impl<'o> Unparser<'o> {
     /// Appends an attribute name, quoted with `'…'` when it is not a plain identifier or is a
     /// reserved word.
     pub fn name(&mut self, n: Name) {
-        write_name(self.out, n.as_str());
+        if self.old {
+            write_name_old(self.out, n.as_str());
+        } else {
+            write_name(self.out, n.as_str());
+        }
     }
 
     /// Appends an owned value.
@@ -415,6 +423,25 @@ pub fn write_name(out: &mut String, s: &str) {
     } else {
         escape_into(out, s, b'\'');
     }
+    out.push('\'');
+}
+
+/// Appends an attribute name in old syntax's spelling, as HTCondor's `printOld` writes it:
+/// quoted `'…'` unless [`is_plain_name`], with only `'` escaped (old syntax reads a backslash in
+/// a quoted name literally, as in its strings: `'a\b'` is the name `a\b`, `'é'` is `é`).
+pub fn write_name_old(out: &mut String, s: &str) {
+    if is_plain_name(s) {
+        out.push_str(s);
+        return;
+    }
+    out.push('\'');
+    let mut rest = s;
+    while let Some(i) = rest.find('\'') {
+        out.push_str(&rest[..i]);
+        out.push_str("\\'");
+        rest = &rest[i + 1..];
+    }
+    out.push_str(rest);
     out.push('\'');
 }
 

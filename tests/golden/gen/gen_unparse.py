@@ -68,6 +68,8 @@ ADS = [
     ("json-list", "JSON", '[ { "a": 1 }, { "b": "\\/Expr(strcat(\\"x\\", \\"y\\"))\\/" } ]'),
     ("json-two-objects", "JSON", '{ "a": 1 }\n{ "b": "\\/Expr(a + 1)\\/" }'),
     ("json-exprs", "JSON", '{ "a": "\\/Expr(undefined)\\/", "b": "\\/Expr(error)\\/", "c": "/Expr(1+1)/", "d": "\\/Expr(1+)\\/", "e": "\\/Expr([x=1])\\/", "f": 9223372036854775807, "g": 9223372036854775808, "h": 1.5e-7 }'),
+    # printOld writes a quoted name with only `'` escaped (`'a\b'`, `'é'`), as its strings
+    ("new-quoted-names-old", "New", "[ 'a\\\\b' = 1; 'é' = 2; 'x\\'y' = 3; r = 'a\\\\b' + 'é' + 'x\\'y'; n = [ 'é' = 1 ] ]"),
     ("xml-simple", "XML", '<?xml version="1.0"?>\n<!DOCTYPE classads SYSTEM "classads.dtd">\n<classads>\n<c>\n  <a n="A"><i>1</i></a>\n  <a n="B"><s>two</s></a>\n  <a n="C"><r>3.5</r></a>\n  <a n="D"><b v="t"/></a>\n  <a n="E"><e>A + 1</e></a>\n  <a n="F"><l><i>1</i><s>x</s></l></a>\n  <a n="G"><c><a n="H"><i>2</i></a></c></a>\n  <a n="I"><un/></a>\n  <a n="J"><er/></a>\n  <a n="K"><at>2024-01-02T03:04:05+01:00</at></a>\n  <a n="L"><rt>1+00:00:01</rt></a>\n  <a n="M"><s>&lt;&amp;&gt;</s></a>\n  <a n="N"><b v="f"/></a>\n</c>\n</classads>\n'),
 ]
 
@@ -94,6 +96,8 @@ PARSE_CASES = [
     ("XML", '<c><a n="A"><b v="true"/></a><a n="B"><b v="F"/></a></c>'),
     ("XML", '<c><a n="A"><at>2024-01-02T03:04:05Z</at></a><a n="B"><rt>01:30</rt></a><a n="C"><rt>-1+00:00:01.5</rt></a></c>'),
     ("XML", '<c><a n="A"><l></l></a><a n="B"><c></c></a><a n="C"><s></s></a></c>'),
+    # only &amp; &lt; &gt; are entities
+    ("XML", '<c><a n="s"><s>&quot;&apos;&#65;&amp;quot;</s></a><a n="q&quot;"><s/></a><a n="e"><e>"a&quot;b"</e></a></c>'),
 ]
 
 

@@ -265,7 +265,7 @@ impl<'s> Xml<'s> {
             }
             // HTCondor reads a malformed number as `error`.
             "i" => lit(leading_int(t).map_or(Value::Error, Value::Int)),
-            "r" => lit(t.parse::<f64>().map_or(Value::Error, Value::Real)),
+            "r" => lit(leading_real(t).map_or(Value::Error, Value::Real)),
             "at" => abs_time_from_string(t)
                 .map(|v| (Expr::Lit(Value::AbsTime(v)), 1))
                 .ok_or_else(|| self.err(at, format!("invalid absolute time \"{t}\""))),
@@ -309,12 +309,80 @@ impl<'s> Xml<'s> {
 /// `strtoll(text, 10)`: optional sign and leading digits; `None` when there are none.
 fn leading_int(t: &str) -> Option<i64> {
     let b = t.as_bytes();
-    let sign = usize::from(matches!(b.first(), Some(b'-' | b'+')));
+    // As HTCondor: a leading `-` only (`+3` is error), and a value beyond 64 bits is error.
+    let sign = usize::from(b.first() == Some(&b'-'));
     let n = b[sign..].iter().take_while(|c| c.is_ascii_digit()).count();
     if n == 0 {
         return None;
     }
-    Some(t[..sign + n].parse().unwrap_or(0))
+    t[..sign + n].parse().ok()
+}
+
+/// The real at the start of `t`, as C's `strtod` reads it (HTCondor's `<r>`): a sign, then
+/// `inf`/`infinity`/`nan`, a hexadecimal `0x…` number, or a decimal one; the rest is ignored
+/// (`1.5x` is 1.5, `0x10` is 16). `None` (error) when no number starts `t`.
+fn leading_real(t: &str) -> Option<f64> {
+    let b = t.as_bytes();
+    let sign = usize::from(matches!(b.first(), Some(b'-' | b'+')));
+    let neg = b.first() == Some(&b'-');
+    let rest = &t[sign..];
+    let lower = rest.get(..8).unwrap_or(rest).to_ascii_lowercase();
+    let signed = |x: f64| if neg { -x } else { x };
+    if lower.starts_with("inf") {
+        return Some(signed(f64::INFINITY));
+    }
+    if lower.starts_with("nan") {
+        return Some(f64::NAN);
+    }
+    let r = rest.as_bytes();
+    if lower.starts_with("0x")
+        && r.get(2)
+            .is_some_and(|c| c.is_ascii_hexdigit() || *c == b'.')
+    {
+        let mut x = 0.0f64;
+        let mut i = 2;
+        while let Some(d) = r.get(i).and_then(|c| (*c as char).to_digit(16)) {
+            x = x * 16.0 + f64::from(d);
+            i += 1;
+        }
+        if r.get(i) == Some(&b'.') {
+            i += 1;
+            let mut scale = 1.0 / 16.0;
+            while let Some(d) = r.get(i).and_then(|c| (*c as char).to_digit(16)) {
+                x += f64::from(d) * scale;
+                scale /= 16.0;
+                i += 1;
+            }
+        }
+        if i == 3 && r[2] == b'.' {
+            return Some(signed(0.0));
+        }
+        return Some(signed(x));
+    }
+    let digits = |from: usize| {
+        r[from.min(r.len())..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count()
+    };
+    let int = digits(0);
+    let mut end = int;
+    let mut frac = 0;
+    if r.get(end) == Some(&b'.') {
+        frac = digits(end + 1);
+        end += 1 + frac;
+    }
+    if int + frac == 0 {
+        return None;
+    }
+    if matches!(r.get(end), Some(b'e' | b'E')) {
+        let s = usize::from(matches!(r.get(end + 1), Some(b'+' | b'-')));
+        let e = digits(end + 1 + s);
+        if e > 0 {
+            end += 1 + s + e;
+        }
+    }
+    t[..sign + end].parse().ok()
 }
 
 /// The value of attribute `name="…"` in a tag's attribute text (backslash-quoted `\"` allowed,
@@ -415,6 +483,40 @@ mod tests {
         ];
         for (text, want) in &cases {
             assert_eq!(show(text), *want, "input {text}");
+        }
+    }
+
+    /// `<i>` and `<r>` read as HTCondor reads them (found by the formats differential run
+    /// against classad2: adjoin read `<i>+3</i>` as 3, an overflowing `<i>` as 0, and
+    /// `<r>0x10</r>`, `<r>1.5x</r>` as error).
+    #[test]
+    fn numbers_read_like_htcondor() {
+        let cases: &[(&str, &str)] = &[
+            ("<i>+3</i>", "error"),
+            ("<i> 5 </i>", "5"),
+            ("<i>9223372036854775808</i>", "error"),
+            ("<i>-9223372036854775808</i>", "-9223372036854775808"),
+            ("<i>-9223372036854775809</i>", "error"),
+            ("<i>007</i>", "7"),
+            ("<i>0x10</i>", "0"),
+            ("<i>1.5</i>", "1"),
+            ("<i>12abc</i>", "12"),
+            ("<i>-</i>", "error"),
+            ("<r>+1.5</r>", "1.500000000000000E+00"),
+            ("<r> 2.5</r>", "2.500000000000000E+00"),
+            ("<r>1e400</r>", "real(\"INF\")"),
+            ("<r>0x10</r>", "1.600000000000000E+01"),
+            ("<r>1.5x</r>", "1.500000000000000E+00"),
+            ("<r>1e</r>", "1.000000000000000E+00"),
+            ("<r>-INF</r>", "real(\"-INF\")"),
+            ("<r>nan</r>", "real(\"NaN\")"),
+            ("<r>-</r>", "error"),
+            ("<r>x</r>", "error"),
+            ("<r>.5</r>", "5.000000000000000E-01"),
+        ];
+        for (v, want) in cases {
+            let text = format!("<c><a n=\"b\">{v}</a></c>");
+            assert_eq!(show(&text), format!("[ b = {want} ]"), "{v}");
         }
     }
 

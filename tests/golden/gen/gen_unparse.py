@@ -96,6 +96,8 @@ PARSE_CASES = [
     ("XML", '<c><a n="A"><b v="true"/></a><a n="B"><b v="F"/></a></c>'),
     ("XML", '<c><a n="A"><at>2024-01-02T03:04:05Z</at></a><a n="B"><rt>01:30</rt></a><a n="C"><rt>-1+00:00:01.5</rt></a></c>'),
     ("XML", '<c><a n="A"><l></l></a><a n="B"><c></c></a><a n="C"><s></s></a></c>'),
+    # <i> takes no '+' and refuses 64-bit overflow; <r> reads as strtod (a prefix, hexadecimal)
+    ("XML", '<c><a n="A"><i>+3</i></a><a n="B"><i>9223372036854775808</i></a><a n="C"><i>12abc</i></a><a n="D"><r>0x1.8</r></a><a n="E"><r>1.5x</r></a><a n="F"><r>1e+</r></a></c>'),
     # only &amp; &lt; &gt; are entities
     ("XML", '<c><a n="s"><s>&quot;&apos;&#65;&amp;quot;</s></a><a n="q&quot;"><s/></a><a n="e"><e>"a&quot;b"</e></a></c>'),
 ]

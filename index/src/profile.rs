@@ -502,13 +502,7 @@ pub fn dpf(e: &Expr, ops: &impl Operands, cap: usize) -> Dpf {
 /// The profile form of `ad`'s requirements (`Requirements`, else `Constraint`), specialized
 /// against `ad` itself. An ad without requirements matches nothing: no profile.
 pub fn constraint_dpf(ad: &ClassAd, opts: &EvalOptions, cap: usize) -> Dpf {
-    let Some(key) = requirements_key(ad) else {
-        return Dpf::never();
-    };
-    match specialize_attr_top(ad, key.as_str(), opts) {
-        Some(e) => dpf(&e, &AdOperands { ad, opts }, cap),
-        None => Dpf::never(),
-    }
+    requirements_dpf(ad, opts, cap, specialize_attr_top)
 }
 
 /// The profile form of a unit's requirements as an index with options `opts` reads them: as a
@@ -517,21 +511,25 @@ pub fn constraint_dpf(ad: &ClassAd, opts: &EvalOptions, cap: usize) -> Dpf {
 /// evaluated (`[Requirements = isUndefined(x); x = Requirements]` is false in a match, true in
 /// a gang, as classad2 evaluates both).
 pub fn unit_constraint_dpf(ad: &ClassAd, opts: &IndexOptions) -> Dpf {
-    if opts.ports != PortScopes::Gang {
-        return constraint_dpf(ad, &opts.eval, opts.profile_cap);
-    }
+    let specialize = match opts.ports {
+        PortScopes::Gang => specialize_attr,
+        PortScopes::Pairwise => specialize_attr_top,
+    };
+    requirements_dpf(ad, &opts.eval, opts.profile_cap, specialize)
+}
+
+/// The profile form of `ad`'s requirements, specialized by `specialize`.
+fn requirements_dpf(
+    ad: &ClassAd,
+    opts: &EvalOptions,
+    cap: usize,
+    specialize: fn(&ClassAd, &str, &EvalOptions) -> Option<Expr>,
+) -> Dpf {
     let Some(key) = requirements_key(ad) else {
         return Dpf::never();
     };
-    match specialize_attr(ad, key.as_str(), &opts.eval) {
-        Some(e) => dpf(
-            &e,
-            &AdOperands {
-                ad,
-                opts: &opts.eval,
-            },
-            opts.profile_cap,
-        ),
+    match specialize(ad, key.as_str(), opts) {
+        Some(e) => dpf(&e, &AdOperands { ad, opts }, cap),
         None => Dpf::never(),
     }
 }

@@ -12,6 +12,7 @@ use super::time_string::{abs_time_from_string, rel_time_from_string};
 use crate::ast::Expr;
 use crate::classad::ClassAd;
 use crate::error::ParseError;
+use crate::functions::convert::strtod;
 use crate::name::Name;
 use crate::value::Value;
 use std::borrow::Cow;
@@ -265,7 +266,9 @@ impl<'s> Xml<'s> {
             }
             // HTCondor reads a malformed number as `error`.
             "i" => lit(leading_int(t).map_or(Value::Error, Value::Int)),
-            "r" => lit(leading_real(t).map_or(Value::Error, Value::Real)),
+            // C's `strtod`, as HTCondor reads `<r>`: the longest numeric prefix (`1.5x` is 1.5,
+            // `0x10` is 16); error when none.
+            "r" => lit(strtod(t).map_or(Value::Error, Value::Real)),
             "at" => abs_time_from_string(t)
                 .map(|v| (Expr::Lit(Value::AbsTime(v)), 1))
                 .ok_or_else(|| self.err(at, format!("invalid absolute time \"{t}\""))),
@@ -316,73 +319,6 @@ fn leading_int(t: &str) -> Option<i64> {
         return None;
     }
     t[..sign + n].parse().ok()
-}
-
-/// The real at the start of `t`, as C's `strtod` reads it (HTCondor's `<r>`): a sign, then
-/// `inf`/`infinity`/`nan`, a hexadecimal `0x…` number, or a decimal one; the rest is ignored
-/// (`1.5x` is 1.5, `0x10` is 16). `None` (error) when no number starts `t`.
-fn leading_real(t: &str) -> Option<f64> {
-    let b = t.as_bytes();
-    let sign = usize::from(matches!(b.first(), Some(b'-' | b'+')));
-    let neg = b.first() == Some(&b'-');
-    let rest = &t[sign..];
-    let lower = rest.get(..8).unwrap_or(rest).to_ascii_lowercase();
-    let signed = |x: f64| if neg { -x } else { x };
-    if lower.starts_with("inf") {
-        return Some(signed(f64::INFINITY));
-    }
-    if lower.starts_with("nan") {
-        return Some(f64::NAN);
-    }
-    let r = rest.as_bytes();
-    if lower.starts_with("0x")
-        && r.get(2)
-            .is_some_and(|c| c.is_ascii_hexdigit() || *c == b'.')
-    {
-        let mut x = 0.0f64;
-        let mut i = 2;
-        while let Some(d) = r.get(i).and_then(|c| (*c as char).to_digit(16)) {
-            x = x * 16.0 + f64::from(d);
-            i += 1;
-        }
-        if r.get(i) == Some(&b'.') {
-            i += 1;
-            let mut scale = 1.0 / 16.0;
-            while let Some(d) = r.get(i).and_then(|c| (*c as char).to_digit(16)) {
-                x += f64::from(d) * scale;
-                scale /= 16.0;
-                i += 1;
-            }
-        }
-        if i == 3 && r[2] == b'.' {
-            return Some(signed(0.0));
-        }
-        return Some(signed(x));
-    }
-    let digits = |from: usize| {
-        r[from.min(r.len())..]
-            .iter()
-            .take_while(|c| c.is_ascii_digit())
-            .count()
-    };
-    let int = digits(0);
-    let mut end = int;
-    let mut frac = 0;
-    if r.get(end) == Some(&b'.') {
-        frac = digits(end + 1);
-        end += 1 + frac;
-    }
-    if int + frac == 0 {
-        return None;
-    }
-    if matches!(r.get(end), Some(b'e' | b'E')) {
-        let s = usize::from(matches!(r.get(end + 1), Some(b'+' | b'-')));
-        let e = digits(end + 1 + s);
-        if e > 0 {
-            end += 1 + s + e;
-        }
-    }
-    t[..sign + end].parse().ok()
 }
 
 /// The value of attribute `name="…"` in a tag's attribute text (backslash-quoted `\"` allowed,
@@ -506,6 +442,7 @@ mod tests {
             ("<r> 2.5</r>", "2.500000000000000E+00"),
             ("<r>1e400</r>", "real(\"INF\")"),
             ("<r>0x10</r>", "1.600000000000000E+01"),
+            ("<r>0x1p3</r>", "8.000000000000000E+00"),
             ("<r>1.5x</r>", "1.500000000000000E+00"),
             ("<r>1e</r>", "1.000000000000000E+00"),
             ("<r>-INF</r>", "real(\"-INF\")"),

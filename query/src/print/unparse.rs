@@ -104,11 +104,7 @@ impl<'o> Unparser<'o> {
                     self.out.push(' ');
                 }
                 self.out.push('.');
-                if self.old && !n.as_str().eq_ignore_ascii_case("parent") {
-                    write_name_old(self.out, n.as_str());
-                } else {
-                    write_member_name(self.out, n.as_str());
-                }
+                self.member_name(*n);
             }
             Expr::Index(b) => {
                 self.operand(&b.0, 13);
@@ -253,6 +249,17 @@ impl<'o> Unparser<'o> {
         }
     }
 
+    /// Appends the name selected after a `.`: as [`Unparser::name`], except that `parent` prints
+    /// plain (`a.parent.b`, as HTCondor prints it): after a dot it can only be a name, and reads
+    /// back as one.
+    fn member_name(&mut self, n: Name) {
+        if n.as_str().eq_ignore_ascii_case("parent") {
+            self.out.push_str(n.as_str());
+        } else {
+            self.name(n);
+        }
+    }
+
     /// Appends an owned value.
     pub fn value(&mut self, v: &Value) {
         match v {
@@ -340,15 +347,21 @@ pub fn write_string(out: &mut String, s: &str) {
 
 /// Appends `s` as an old-syntax string literal: only `"` is escaped.
 pub fn write_string_old(out: &mut String, s: &str) {
-    out.push('"');
+    write_quoted_old(out, s, '"');
+}
+
+/// Appends `s` between `delim`s, only `delim` escaped (old syntax's strings and quoted names).
+fn write_quoted_old(out: &mut String, s: &str, delim: char) {
+    out.push(delim);
     let mut rest = s;
-    while let Some(i) = rest.find('"') {
+    while let Some(i) = rest.find(delim) {
         out.push_str(&rest[..i]);
-        out.push_str("\\\"");
+        out.push('\\');
+        out.push(delim);
         rest = &rest[i + 1..];
     }
     out.push_str(rest);
-    out.push('"');
+    out.push(delim);
 }
 
 /// Escapes `s` for a literal delimited by `delim`.
@@ -434,25 +447,7 @@ pub fn write_name_old(out: &mut String, s: &str) {
         out.push_str(s);
         return;
     }
-    out.push('\'');
-    let mut rest = s;
-    while let Some(i) = rest.find('\'') {
-        out.push_str(&rest[..i]);
-        out.push_str("\\'");
-        rest = &rest[i + 1..];
-    }
-    out.push_str(rest);
-    out.push('\'');
-}
-
-/// Appends the name selected after a `.`: as [`write_name`], except that `parent` prints plain
-/// (`a.parent.b`, as HTCondor prints it): after a dot it can only be a name, and reads back as one.
-pub fn write_member_name(out: &mut String, s: &str) {
-    if s.eq_ignore_ascii_case("parent") {
-        out.push_str(s);
-    } else {
-        write_name(out, s);
-    }
+    write_quoted_old(out, s, '\'');
 }
 
 /// True when `e` prints starting with a number literal (`1`, `1 .a`, `2.5[0]`).

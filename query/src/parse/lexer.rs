@@ -185,7 +185,8 @@ impl<'s> Lexer<'s> {
         }
         let mut real = false;
         let first = self.at(i);
-        if first == b'0' && (self.at(i + 1) | 0x20) == b'x' {
+        let hex = first == b'0' && (self.at(i + 1) | 0x20) == b'x';
+        if hex {
             i += 2;
             if !self.at(i).is_ascii_hexdigit() {
                 return Err(self.err(start, "malformed hexadecimal number"));
@@ -251,7 +252,13 @@ impl<'s> Lexer<'s> {
         }
         self.pos = i;
         if real || factor.is_some() {
-            let r: f64 = if real {
+            let r: f64 = if real && hex {
+                // HTCondor converts the token with strtod, which reads it as a hexadecimal
+                // float as far as it can: `0x10.5` is 16.3125, `0x1.8e-1` 1.5546875 (the
+                // `e` a hex digit, the `-1` ignored).
+                crate::functions::convert::strtod(text)
+                    .ok_or_else(|| self.err(start, "malformed real number"))?
+            } else if real {
                 text.parse()
                     .map_err(|_| self.err(start, "malformed real number"))?
             } else {
@@ -631,6 +638,13 @@ mod tests {
             ("1G", 1073741824.0),
             ("1T", 1099511627776.0),
             ("7B", 7.0),
+            // Hexadecimal with a fraction: strtod's hexadecimal float, as HTCondor reads it.
+            ("0x10.5", 16.3125),
+            ("0X1.8", 1.5),
+            ("0xA.5e3", 10.367919921875),
+            ("0x1.8e-1", 1.5546875),
+            ("0x10.5E+2", 16.3671875),
+            ("0xFFFFFFFFFFFFFFFFF.5", 295147905179352825856.0),
         ];
         for (s, want) in reals {
             assert!(matches!(one(s), TokVal::Real(v) if v == *want), "{s}");

@@ -13,6 +13,11 @@
 //! `--again` runs the dry run a second time, the Db's held index of the offers kept from the
 //! first (which made it from the offers it read, or restored it from a checkpoint).
 //!
+//! `--repeat N` runs the indexed dry run (and, with `--naive`, the naive one) N times in all,
+//! alternating, and prints the minimum and median of each and their ratios: one run's figure
+//! moves by half or more on a busy machine. The runs after the first keep the Db's held index,
+//! as `--again` does.
+//!
 //! `cycle_timing --open PATH [--naive] [--uncached] [--durable] [--only-durable]` times the
 //! cycles on a database made before (collections `jobs` and `machines`), generating nothing;
 //! `--only-durable` runs the durable cycle alone (no dry run before it).
@@ -41,6 +46,7 @@ struct Args {
     durable: bool,
     only_durable: bool,
     again: bool,
+    repeat: usize,
     db: Option<String>,
     open: Option<String>,
     seed: u64,
@@ -68,6 +74,7 @@ fn args() -> Result<Args, String> {
             "--durable" => a.durable = true,
             "--only-durable" => a.only_durable = true,
             "--again" => a.again = true,
+            "--repeat" => a.repeat = number(&it.next().ok_or("--repeat needs a number")?)?,
             "--db" => a.db = Some(it.next().ok_or("--db needs a path")?),
             "--open" => a.open = Some(it.next().ok_or("--open needs a path")?),
             "--seed" => a.seed = number(&it.next().ok_or("--seed needs a number")?)?,
@@ -80,7 +87,7 @@ fn args() -> Result<Args, String> {
     let [o, r, k] = positional.as_slice() else {
         return Err(
             "usage: cycle_timing (OFFERS REQUESTS CLUSTERS [--db PATH] [--seed N] [--hetero] | --open PATH) \
-                    [--naive] [--uncached] [--durable] [--only-durable] [--again]"
+                    [--naive] [--uncached] [--durable] [--only-durable] [--again] [--repeat N]"
                 .into(),
         );
     };
@@ -234,6 +241,9 @@ fn cycles(db: &Db, a: &Args) -> Result<(), Box<dyn Error>> {
             r.seconds / indexed.seconds
         );
     }
+    if a.repeat > 1 {
+        repeated(db, a, &opts(&|_| {}), &indexed)?;
+    }
     if a.durable {
         let r = run(db, &opts(&|o| o.dry_run = false))?;
         print("indexed, autoclustered, durable", &r);
@@ -245,6 +255,57 @@ fn cycles(db: &Db, a: &Args) -> Result<(), Box<dyn Error>> {
                     .zip(&indexed.matches)
                     .all(|(x, y)| (&x.request, &x.offer) == (&y.request, &y.offer)),
             db.matches()?.len()
+        );
+    }
+    Ok(())
+}
+
+/// `--repeat`: the indexed dry run (`opts`) and, with `--naive`, the naive one, `a.repeat` times
+/// in all (the first indexed run is `first`), alternating; their minimum and median seconds and
+/// ratios. Every run must give `first`'s matches.
+fn repeated(
+    db: &Db,
+    a: &Args,
+    opts: &CycleOptions,
+    first: &CycleReport,
+) -> Result<(), Box<dyn Error>> {
+    let naive_opts = CycleOptions {
+        naive: true,
+        ..opts.clone()
+    };
+    let (mut indexed, mut naive) = (vec![first.seconds], Vec::new());
+    for i in 0..a.repeat {
+        if i > 0 {
+            let r = run(db, opts)?;
+            if r.matches != first.matches {
+                return Err("an indexed run gave other matches".into());
+            }
+            indexed.push(r.seconds);
+        }
+        if a.naive {
+            let r = run(db, &naive_opts)?;
+            if r.matches != first.matches {
+                return Err("a naive run gave other matches than the indexed".into());
+            }
+            naive.push(r.seconds);
+        }
+    }
+    let summary = |xs: &mut Vec<f64>| {
+        xs.sort_by(f64::total_cmp);
+        let median = xs.get(xs.len() / 2).copied().unwrap_or(f64::NAN);
+        (xs.first().copied().unwrap_or(f64::NAN), median)
+    };
+    let (imin, imed) = summary(&mut indexed);
+    println!(
+        "over {} runs: indexed min {imin:.3} s, median {imed:.3} s",
+        indexed.len()
+    );
+    if a.naive {
+        let (nmin, nmed) = summary(&mut naive);
+        println!(
+            "  naive min {nmin:.3} s, median {nmed:.3} s; naive / indexed = {:.0}× (medians), {:.0}× (minimums); same matches every run",
+            nmed / imed,
+            nmin / imin
         );
     }
     Ok(())

@@ -51,6 +51,9 @@ pub struct Lexer<'s> {
     /// The dissertation's scale suffixes (`2K`); off in old syntax, where HTCondor reads
     /// `5K` as 5 (it ignores the rest of the line after an expression).
     scale_suffixes: bool,
+    /// Integers as HTCondor lexes them under old ClassAd semantics: one beginning with `0` and
+    /// longer than one character (octal or hexadecimal) is an error.
+    old_integers: bool,
 }
 
 type LexResult<'s> = Result<Token<'s>, ParseError>;
@@ -65,6 +68,7 @@ impl<'s> Lexer<'s> {
             prev: TokenKind::End,
             old_strings: false,
             scale_suffixes: true,
+            old_integers: false,
         }
     }
 
@@ -77,6 +81,14 @@ impl<'s> Lexer<'s> {
     /// off: HTCondor reads `Memory = 5K` there as 5, so a suffix must not silently read as 5120.
     pub fn set_scale_suffixes(&mut self, on: bool) {
         self.scale_suffixes = on;
+    }
+
+    /// Reads integers as HTCondor's lexer does under old ClassAd semantics (as its daemons and
+    /// old-syntax readers run): "Old ClassAds ... don't support octal or hexadecimal
+    /// representations for integers", so `012`, `00` and `0x1F` are errors there (reals such
+    /// as `00.5` and `0x10.5` are not integers and still read).
+    pub fn set_old_integers(&mut self, on: bool) {
+        self.old_integers = on;
     }
 
     /// The source text.
@@ -270,6 +282,13 @@ impl<'s> Lexer<'s> {
                 TokVal::Real(r * factor.unwrap_or(1.0)),
             )
         } else {
+            // HTCondor tests the token as lexed: a minus lexed with it (`-012`) passes.
+            if self.old_integers && text.len() > 1 && text.starts_with('0') {
+                return Err(self.err(
+                    start,
+                    "malformed number: no octal or hexadecimal integers in old syntax",
+                ));
+            }
             self.tok(TokenKind::Int, start, TokVal::Int(decimal_prefix(text)))
         }
     }

@@ -61,6 +61,7 @@ fn attribute(text: &str, start: usize, end: usize) -> Result<(Name, crate::ast::
     let mut lex = Lexer::new(&text[..end], start + eq + 1);
     lex.set_old_strings(true);
     lex.set_scale_suffixes(false);
+    lex.set_old_integers(true);
     let mut p = Parser::new(lex)?;
     let (e, _) = p.expr()?;
     while p.peek().kind == TokenKind::Semicolon {
@@ -131,6 +132,24 @@ mod tests {
                 "ERR 1:13: expected ']' or ';' after attribute, found 'G'",
             ),
             ("a = 5 * K\n", "[ a = 5 * K ]"),
+            // No octal or hexadecimal integers under old semantics (HTCondor's lexer refuses an
+            // integer that begins with 0 and is longer than one character; the ad is dropped).
+            (
+                "a = 012\nb = 2",
+                "ERR 1:5: malformed number: no octal or hexadecimal integers in old syntax",
+            ),
+            (
+                "a = 1 + 0x1F",
+                "ERR 1:9: malformed number: no octal or hexadecimal integers in old syntax",
+            ),
+            (
+                "a = [b = 00]",
+                "ERR 1:10: malformed number: no octal or hexadecimal integers in old syntax",
+            ),
+            (
+                "a = 0\nb = 00.5\nc = 0x10.5\nd = -0\ne = 0e1\nf = -012\ng = \"012\"",
+                "[ a = 0; b = 5.000000000000000E-01; c = 1.631250000000000E+01; d = 0; e = 0.0; f = -12; g = \"012\" ]",
+            ),
             ("a = 'x\\y' + 'é'\n", "[ a = 'x\\\\y' + '\\303\\251' ]"),
         ];
         for (text, want) in cases {

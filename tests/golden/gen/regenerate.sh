@@ -28,6 +28,9 @@ T=$(mktemp -d)
   python3 gen/random_exprs.py 940 1000 old v2; } > "$T/random.txt"
 run gen/gen_exprs.py "$T/random.txt" > "$T/random.raw"
 python3 gen/random_exprs.py --keep "$T/random.raw" > random.golden
+# Random lexemes: numbers, strings, comments and punctuation glued together.
+for s in 1 2 3; do python3 gen/random_lexemes.py $s 1000 new; done > "$T/lexemes.txt"
+run gen/gen_exprs.py "$T/lexemes.txt" > lexemes.golden
 for s in 1 2 3; do
   python3 gen/random_pools.py gen $s 300 100 "$T/pool$s"
   run gen/random_pools.py oracle "$T/pool$s" old

@@ -8,6 +8,7 @@ pub use super::escape::convert_escapes;
 use super::time_literal;
 pub use super::token::{TokVal, Token, TokenKind};
 use crate::error::ParseError;
+use crate::functions::convert::strtod;
 use std::borrow::Cow;
 
 /// The 1-based line and column (in characters) of byte offset `pos` in `src`.
@@ -46,14 +47,8 @@ pub struct Lexer<'s> {
     b: &'s [u8],
     pos: usize,
     prev: TokenKind,
-    /// Old-syntax string rules: backslash escapes only a quote.
-    old_strings: bool,
-    /// The dissertation's scale suffixes (`2K`); off in old syntax, where HTCondor reads
-    /// `5K` as 5 (it ignores the rest of the line after an expression).
-    scale_suffixes: bool,
-    /// Integers as HTCondor lexes them under old ClassAd semantics: one beginning with `0` and
-    /// longer than one character (octal or hexadecimal) is an error.
-    old_integers: bool,
+    /// Old-syntax lexing ([`Lexer::set_old_syntax`]).
+    old: bool,
 }
 
 type LexResult<'s> = Result<Token<'s>, ParseError>;
@@ -66,29 +61,17 @@ impl<'s> Lexer<'s> {
             b: src.as_bytes(),
             pos,
             prev: TokenKind::End,
-            old_strings: false,
-            scale_suffixes: true,
-            old_integers: false,
+            old: false,
         }
     }
 
-    /// Switches string literals to old-syntax rules (no escapes except `\"` mid-line).
-    pub fn set_old_strings(&mut self, old: bool) {
-        self.old_strings = old;
-    }
-
-    /// Turns the dissertation's scale suffixes (`2K`, `1G`) on or off. Old syntax turns them
-    /// off: HTCondor reads `Memory = 5K` there as 5, so a suffix must not silently read as 5120.
-    pub fn set_scale_suffixes(&mut self, on: bool) {
-        self.scale_suffixes = on;
-    }
-
-    /// Reads integers as HTCondor's lexer does under old ClassAd semantics (as its daemons and
-    /// old-syntax readers run): "Old ClassAds ... don't support octal or hexadecimal
-    /// representations for integers", so `012`, `00` and `0x1F` are errors there (reals such
-    /// as `00.5` and `0x10.5` are not integers and still read).
-    pub fn set_old_integers(&mut self, on: bool) {
-        self.old_integers = on;
+    /// Lexes by old syntax's rules, as HTCondor reads old ads: string literals take no escapes
+    /// but `\"` mid-line; no dissertation scale suffixes (HTCondor reads `Memory = 5K` as 5, so
+    /// a suffix must not silently read as 5120); and no octal or hexadecimal integers (its
+    /// lexer under old ClassAd semantics refuses an integer that begins with `0` and is longer
+    /// than one character: `012`, `00`, `0x1F`; reals such as `00.5`, `0x10.5` still read).
+    pub fn set_old_syntax(&mut self, old: bool) {
+        self.old = old;
     }
 
     /// The source text.
@@ -258,7 +241,7 @@ impl<'s> Lexer<'s> {
             b't' => Some(1024.0 * 1024.0 * 1024.0 * 1024.0),
             _ => None,
         };
-        let factor = factor.filter(|_| self.scale_suffixes && !is_ident_char(self.at(i + 1)));
+        let factor = factor.filter(|_| !self.old && !is_ident_char(self.at(i + 1)));
         if factor.is_some() {
             i += 1;
         }
@@ -268,8 +251,7 @@ impl<'s> Lexer<'s> {
                 // HTCondor converts the token with strtod, which reads it as a hexadecimal
                 // float as far as it can: `0x10.5` is 16.3125, `0x1.8e-1` 1.5546875 (the
                 // `e` a hex digit, the `-1` ignored).
-                crate::functions::convert::strtod(text)
-                    .ok_or_else(|| self.err(start, "malformed real number"))?
+                strtod(text).ok_or_else(|| self.err(start, "malformed real number"))?
             } else if real {
                 text.parse()
                     .map_err(|_| self.err(start, "malformed real number"))?
@@ -283,7 +265,7 @@ impl<'s> Lexer<'s> {
             )
         } else {
             // HTCondor tests the token as lexed: a minus lexed with it (`-012`) passes.
-            if self.old_integers && text.len() > 1 && text.starts_with('0') {
+            if self.old && text.len() > 1 && text.starts_with('0') {
                 return Err(self.err(
                     start,
                     "malformed number: no octal or hexadecimal integers in old syntax",
@@ -330,7 +312,7 @@ impl<'s> Lexer<'s> {
     /// `"string"` literals and `'quoted names'`; adjacent literals separated only by white
     /// space are joined (HTCondor joins the raw text, then resolves escapes).
     fn string(&mut self, start: usize, delim: u8) -> LexResult<'s> {
-        if self.old_strings {
+        if self.old {
             return self.string_old(start, delim);
         }
         let mut raw: Option<String> = None;
@@ -704,7 +686,7 @@ mod tests {
         ];
         for (s, want) in cases {
             let mut lx = Lexer::new(s, 0);
-            lx.set_old_strings(true);
+            lx.set_old_syntax(true);
             let t = lx.next_token().unwrap();
             assert_eq!(t.text(), *want, "{s}");
         }

@@ -59,9 +59,7 @@ fn attribute(text: &str, start: usize, end: usize) -> Result<(Name, crate::ast::
         return Err(error_at(text, start, "NUL character in attribute name"));
     }
     let mut lex = Lexer::new(&text[..end], start + eq + 1);
-    lex.set_old_strings(true);
-    lex.set_scale_suffixes(false);
-    lex.set_old_integers(true);
+    lex.set_old_syntax(true);
     let mut p = Parser::new(lex)?;
     let (e, _) = p.expr()?;
     while p.peek().kind == TokenKind::Semicolon {

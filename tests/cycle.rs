@@ -8,7 +8,7 @@ mod common;
 use adjoin::cycle::{self, CycleMatch, CycleOptions};
 use adjoin::Db;
 use adjoin_query::parse;
-use common::cycles::{load, run};
+use common::cycles::{load, pairs, run};
 use proptest::prelude::*;
 
 /// The workload file's machines and jobs in their own collections.
@@ -70,15 +70,15 @@ fn durable_cycle_consumes_and_records() {
     );
     let dry = run(&db, |o| o.dry_run = true);
     let r = run(&db, |_| {});
-    let pairs = |ms: &[CycleMatch]| -> Vec<(String, String)> {
+    let owned = |ms: &[CycleMatch]| -> Vec<(String, String)> {
         ms.iter()
             .map(|m| (m.request.clone(), m.offer.clone()))
             .collect()
     };
     let want =
         [("j1", "m2"), ("j3", "m1"), ("j3", "m3")].map(|(a, b)| (a.to_owned(), b.to_owned()));
-    assert_eq!(pairs(&dry.matches), want);
-    assert_eq!(pairs(&r.matches), want);
+    assert_eq!(owned(&dry.matches), want);
+    assert_eq!(owned(&r.matches), want);
     assert_eq!((r.cycle, r.matched), (1, 2));
     let recs = db.matches().expect("matches");
     assert_eq!(recs.len(), 3);
@@ -413,12 +413,56 @@ fn an_order_the_analysis_cannot_follow_still_orders_each_request() {
             o.naive = naive;
             o.order_by = Some(parse::expr("eval(\"Prio\")").expect("order-by"));
         });
-        let got: Vec<(&str, &str)> = r
-            .matches
-            .iter()
-            .map(|m| (m.request.as_str(), m.offer.as_str()))
-            .collect();
+        let got = pairs(&r);
         assert_eq!(got, [("j2", "m1")], "naive {naive}");
+    }
+}
+
+/// HTCondor's GPU matching: a job's `countMatches(RequireGPUs, AvailableGPUs)` counts the
+/// slot's GPU ads, reading `Capability` from each and the job's `MinCap` through the old
+/// semantics' alternate scope. Matches as HTCondor's library gives them (`symmetricMatch`:
+/// j1 {s1, s2}, j2 {s2}, j3 {}, j4 {s1}), first fit in load order, on every path.
+#[test]
+fn gpu_requirements_through_count_matches() {
+    let db = Db::open_in_memory().expect("db");
+    load(
+        &db,
+        "machines",
+        &[
+            "[Key = \"s1\"; AvailableGPUs = { GPUs_a, GPUs_b }; GPUs_a = [ Capability = 5.0; \
+             DeviceName = \"Tesla\" ]; GPUs_b = [ Capability = 3.0; DeviceName = \"GRX\" ]; \
+             Requirements = TARGET.RequestGPUs <= size(AvailableGPUs)]",
+            "[Key = \"s2\"; AvailableGPUs = { GPUs_c }; GPUs_c = [ Capability = 8.0 ]; \
+             Requirements = true]",
+            "[Key = \"s3\"; AvailableGPUs = { }; Requirements = true]",
+        ],
+    );
+    let job = |key: &str, min: &str, n: u32, extra: &str| {
+        format!(
+            "[Key = \"{key}\"; MinCap = {min}; RequestGPUs = {n}; \
+             RequireGPUs = Capability >= MinCap{extra}; \
+             Requirements = countMatches(RequireGPUs, AvailableGPUs) >= RequestGPUs]"
+        )
+    };
+    let jobs = [
+        job("j1", "4", 1, ""),
+        job("j2", "6", 1, ""),
+        job("j3", "2", 2, " && DeviceName != \"GRX\""),
+        job("j4", "2.5", 2, ""),
+    ];
+    load(
+        &db,
+        "jobs",
+        &jobs.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    for (naive, no_clusters) in [(false, false), (false, true), (true, false)] {
+        let r = run(&db, dry_run(None, &[], naive, no_clusters));
+        let got = pairs(&r);
+        assert_eq!(
+            got,
+            [("j1", "s1"), ("j2", "s2")],
+            "naive {naive}, no_clusters {no_clusters}"
+        );
     }
 }
 

@@ -10,7 +10,7 @@ mod common;
 use adjoin::cycle::CycleReport;
 use adjoin::query::{ClassAd, Expr, Value};
 use adjoin::{Db, LoadOptions};
-use common::cycles::{load, run};
+use common::cycles::{load, pairs, run};
 use proptest::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;
@@ -143,11 +143,7 @@ fn a_partitionable_offer_takes_requests_while_it_has_room() {
         ],
     );
     let r = run(&db, |_| {});
-    let got: Vec<(&str, &str)> = r
-        .matches
-        .iter()
-        .map(|m| (m.request.as_str(), m.offer.as_str()))
-        .collect();
+    let got = pairs(&r);
     // j0 carves 2 of m0's 4 CPUs; j1 wants three: m0's two left, then static m1; j2 finds
     // m0 out of CPUs and m1 consumed.
     assert_eq!(
@@ -259,13 +255,8 @@ fn requests_alike_but_for_their_shares_carve_their_own() {
                 o.dry_run = true;
                 o.naive = naive;
             });
-            let pairs: Vec<(&str, &str)> = got
-                .matches
-                .iter()
-                .map(|m| (m.request.as_str(), m.offer.as_str()))
-                .collect();
             assert_eq!(
-                pairs,
+                pairs(&got),
                 [("small0", "s1"), ("small", "s1")],
                 "naive {naive}, on disk {on_disk}"
             );

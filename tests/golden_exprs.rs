@@ -42,14 +42,16 @@ fn deviations() -> HashMap<(String, String), String> {
 fn exprs_agree_with_htcondor() {
     // ADJOIN_EXPRS_GOLDEN names another file of the same format (e.g. a differential run of
     // random expressions made by gen/random_exprs.py with HTCondor's library).
-    // Without it: the battery, then the random expressions of `random.golden` and the random
-    // lexemes of `lexemes.golden`.
+    // Without it: the battery, then the random expressions of `random.golden`, the random
+    // lexemes of `lexemes.golden` and the random `countMatches`/`evalInEachContext` calls of
+    // `contexts.golden`.
     let text = match std::env::var("ADJOIN_EXPRS_GOLDEN") {
         Ok(path) => std::fs::read_to_string(path).expect("ADJOIN_EXPRS_GOLDEN is readable"),
         Err(_) => {
             common::read("tests/golden/exprs.golden")
                 + &common::read("tests/golden/random.golden")
                 + &common::read("tests/golden/lexemes.golden")
+                + &common::read("tests/golden/contexts.golden")
         }
     };
     let deviations = deviations();

@@ -145,8 +145,11 @@ pub struct Scope<'a> {
     pub ad: &'a ClassAd,
     /// The lexically enclosing ad, if any.
     pub parent: Option<&'a Scope<'a>>,
-    /// The other ad of a match context (`TARGET`/`other`), set on top-level ads only. A cell,
-    /// because the two ads of a match refer to each other.
+    /// The other ad of a match context (`TARGET`/`other`), set on top-level ads only — and on
+    /// the scope an ad of a list gets when `countMatches`/`evalInEachContext` evaluate in it
+    /// during a match: there it is HTCondor's alternate scope, where unscoped names found
+    /// nowhere else are sought (the other ad of the match than the one holding the list's ad).
+    /// A cell, because the two ads of a match refer to each other.
     pub other: Cell<Option<&'a Scope<'a>>>,
 }
 

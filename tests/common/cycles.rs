@@ -27,3 +27,11 @@ pub fn run(db: &Db, f: impl FnOnce(&mut CycleOptions)) -> CycleReport {
     f(&mut o);
     cycle::run(db, &o).expect("cycle")
 }
+
+/// The (request, offer) pairs a cycle matched, in order.
+pub fn pairs(r: &CycleReport) -> Vec<(&str, &str)> {
+    r.matches
+        .iter()
+        .map(|m| (m.request.as_str(), m.offer.as_str()))
+        .collect()
+}

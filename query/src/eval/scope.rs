@@ -171,7 +171,11 @@ impl<'a> Evaluator<'a> {
                     // In a match HTCondor's root is its synthetic match ad, which binds none of
                     // the ads' attributes: everything selected from it is undefined.
                     r if r.other.get().is_some() => Found::Undefined,
-                    r => Found::Ad(r),
+                    r => {
+                        // Outside a match the root is the ad: that depends on there being none.
+                        self.touch();
+                        Found::Ad(r)
+                    }
                 },
                 kw::CURRENT_TIME => Found::Time,
                 _ => Found::Ad(start),
@@ -250,18 +254,21 @@ impl<'a> Evaluator<'a> {
     /// An unscoped name found nowhere: under the old semantics, a name written in a top-level
     /// ad of a match is looked up in the other ad.
     fn fallback(&mut self, scope: &'a Scope<'a>, key: Key) -> Val<'a> {
-        if !self.opts.target_fallback || scope.parent.is_some() {
+        if !self.opts.target_fallback {
             return Val::Undefined;
         }
+        // `other` is set on the top-level ads of a match, and on an ad `countMatches` and
+        // `evalInEachContext` evaluate in (HTCondor's alternate scope): see `Scope::other`.
         match scope.other.get() {
             Some(o) => match get_key(o.ad, key) {
                 Some(e) => self.eval_attr_expr(e, o, key),
                 None => Val::Undefined,
             },
-            None => {
+            None if scope.parent.is_none() => {
                 self.touch();
                 Val::Undefined
             }
+            None => Val::Undefined,
         }
     }
 
@@ -272,6 +279,8 @@ impl<'a> Evaluator<'a> {
             // `.attr` in a match names an attribute of HTCondor's synthetic match ad: undefined.
             return Val::Undefined;
         }
+        // Outside a match `.attr` reads the outermost ad: that depends on there being no match.
+        self.touch();
         let found = self.lookup_in_scope(root, key);
         self.eval_found(found)
     }

@@ -14,6 +14,10 @@ use crate::ast::Expr;
 use crate::name::{kw, Key};
 use crate::value::{Scope, Val};
 use bumpalo::collections::Vec as BumpVec;
+use std::sync::LazyLock;
+
+/// The key of `ad`, a name HTCondor's match context binds.
+static AD: LazyLock<Key> = LazyLock::new(|| Key::of("ad"));
 
 impl<'a> Evaluator<'a> {
     /// Evaluates `base.key`.
@@ -38,11 +42,35 @@ impl<'a> Evaluator<'a> {
                         return self.eval_attr_scoped(other, key);
                     }
                 }
+                if k == kw::PARENT && scope.parent.is_none() && !scope.ad.may_bind(k) {
+                    return self.match_context(scope, key);
+                }
                 self.eval_name(scope, k)
             }
             _ => self.eval(base, scope),
         };
         self.select(b, key)
+    }
+
+    /// `parent.key` written in a top-level ad. In a match HTCondor's parent there is the
+    /// match's context ad of that side, `[ad = .LEFT; my = .LEFT; other = .RIGHT; target =
+    /// .RIGHT]` (for the left ad): `parent.my` and `parent.ad` are the ad itself,
+    /// `parent.target` and `parent.other` the other ad, anything else undefined. Outside a
+    /// match there is no parent.
+    #[inline(never)]
+    pub(crate) fn match_context(&mut self, scope: &'a Scope<'a>, key: Key) -> Val<'a> {
+        self.work += 1;
+        let Some(other) = scope.other.get() else {
+            // In a match the value could be an ad.
+            self.touch();
+            return Val::Undefined;
+        };
+        match key {
+            kw::MY => Val::Ad(scope),
+            kw::TARGET | kw::OTHER => Val::Ad(other),
+            _ if key == *AD => Val::Ad(scope),
+            _ => Val::Undefined,
+        }
     }
 
     /// Applies `.key` to an evaluated value.

@@ -16,6 +16,7 @@ use super::Builtin;
 use crate::ast::Expr;
 use crate::classad::ClassAd;
 use crate::eval::{bool_equiv, Evaluator, Found};
+use crate::name::kw;
 use crate::value::{Scope, Val};
 use bumpalo::collections::Vec as BumpVec;
 use std::sync::LazyLock;
@@ -132,20 +133,48 @@ pub(super) fn deref<'a>(
             // Under the old semantics a name missing from a top-level ad is sought in the other
             // ad of the match (HTCondor's alternateScope).
             if let Found::Undefined = found {
-                let other = scope
-                    .other
-                    .get()
-                    .filter(|_| ev.options().target_fallback && scope.parent.is_none());
+                let other = scope.other.get().filter(|_| ev.options().target_fallback);
                 if let Some(o) = other {
                     return Some(match o.ad.get_key(key) {
                         Some(x) => (Target::Attr(x, o), o),
                         None => (Target::Missing, last_searched(ev, o)),
                     });
                 }
+                if ev.options().target_fallback && scope.parent.is_none() {
+                    // Without a match to fall back to: in one, the name may be TARGET's.
+                    ev.touch();
+                }
             }
             return Some(resolved(ev, found, scope));
         }
-        Expr::Root(name) => (scope.root(), name.key()),
+        Expr::Root(name) => {
+            let root = scope.root();
+            if root.other.get().is_some() {
+                // `.attr` in a match names an attribute of HTCondor's synthetic match ad.
+                return Some((Target::Missing, last_searched(ev, scope)));
+            }
+            ev.touch();
+            (root, name.key())
+        }
+        // `parent.x` in a top-level ad of a match: HTCondor's parent there is the match's
+        // context ad of that side (`[ad = .LEFT; my = .LEFT; other = .RIGHT; target = .RIGHT]`),
+        // and a name it lacks is sought on up to the match ad, where the lookup ends.
+        Expr::Select(base, name)
+            if scope.parent.is_none()
+                && matches!(&**base, Expr::Attr(b) if b.key() == kw::PARENT)
+                && !scope.ad.may_bind(kw::PARENT) =>
+        {
+            if scope.other.get().is_none() {
+                ev.touch();
+                return Some((Target::Missing, scope));
+            }
+            // The lookup ends in the context ad: an ad's lookups from there reach neither ad.
+            let here = last_searched(ev, scope);
+            return Some(match ev.match_context(scope, name.key()) {
+                Val::Ad(s) => (Target::Ad(s), here),
+                _ => (Target::Missing, here),
+            });
+        }
         Expr::Select(base, name) => match ev.eval(base, scope) {
             Val::Ad(s) => (s, name.key()),
             // A selection from a list projects each element; the current ad stays.
@@ -183,7 +212,11 @@ fn last_searched<'a>(ev: &Evaluator<'a>, start: &'a Scope<'a>) -> &'a Scope<'a> 
     let root = start.root();
     match root.other.get() {
         Some(_) => ev.scope(&MATCH_CONTEXT, None),
-        None => root,
+        None => {
+            // In a match the search would end in the match's context instead.
+            ev.touch();
+            root
+        }
     }
 }
 
@@ -224,16 +257,23 @@ fn each_context<'a>(
         Some((Target::Missing, here)) => (Subject::Expr(&args[0]), here),
         None => (Subject::Expr(&args[0]), scope),
     };
-    // A list written in place is taken element by element; anything else is evaluated first.
-    let elements: &'a [Val<'a>] = match &args[1] {
-        Expr::List(items) => {
+    // A list written in place, or the list an attribute reference leads to, is taken element by
+    // element (HTCondor's lists are lazy); anything else is evaluated first.
+    let elements: &'a [Val<'a>] = match list_source(ev, &args[1], scope, here, 0) {
+        Some((items, holder)) => {
             let mut out = BumpVec::with_capacity_in(items.len(), ev.bump());
             for item in items {
-                out.push(ev.eval(item, here));
+                // Names in an element resolve where the first argument's lookup left off; an ad
+                // written in the list keeps its lexical parent, the ad holding the list.
+                let at = match item {
+                    Expr::Ad(_) => holder,
+                    _ => here,
+                };
+                out.push(ev.eval(item, at));
             }
             out.into_bump_slice()
         }
-        other => match ev.eval(other, here) {
+        None => match ev.eval(&args[1], here) {
             Val::List(items) => items,
             Val::Undefined if count => return Val::Int(0),
             Val::Undefined => return Val::Undefined,
@@ -245,7 +285,10 @@ fn each_context<'a>(
     for &element in elements {
         let r = match element {
             Val::Ad(ad) => match subject {
-                Subject::Expr(e) => ev.eval(e, ad),
+                Subject::Expr(e) => {
+                    let ad = in_context(ev, ad);
+                    ev.eval(e, ad)
+                }
                 Subject::Value(v) => v,
             },
             Val::Undefined => Val::Undefined,
@@ -264,6 +307,58 @@ fn each_context<'a>(
     }
 }
 
+/// How many references [`list_source`] follows to a list (a cycle of references ends there).
+const LIST_REFERENCES: u32 = 32;
+
+/// The list expression `countMatches`/`evalInEachContext` take element by element, and the scope
+/// of the ad it is written in: the list itself when written in place, else the list an attribute
+/// reference names (through further references), looked up where `here` says, as HTCondor
+/// evaluates the second argument there and gets the attribute's unevaluated `ExprList` back.
+/// `None` when the argument is not such a list (it is then evaluated).
+fn list_source<'a>(
+    ev: &mut Evaluator<'a>,
+    e: &'a Expr,
+    lexical: &'a Scope<'a>,
+    here: &'a Scope<'a>,
+    depth: u32,
+) -> Option<(&'a [Expr], &'a Scope<'a>)> {
+    match e {
+        Expr::List(items) => Some((items, lexical)),
+        Expr::Paren(x) => list_source(ev, x, lexical, here, depth),
+        Expr::Attr(_) | Expr::Root(_) | Expr::Select(..) if depth < LIST_REFERENCES => {
+            match deref(ev, here, e)? {
+                (Target::Attr(x, holder), _) => list_source(ev, x, holder, holder, depth + 1),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The scope `countMatches`/`evalInEachContext` evaluate in for an ad of their list. Under the
+/// old semantics, in a match, HTCondor (compat_classad.cpp `evaluateInContext`) gives an ad
+/// nested in one top-level ad of the match that ad's alternate scope — the other ad — so that
+/// an unscoped name found neither in the nested ad nor around it is sought there
+/// (`countMatches(RequireGPUs, AvailableGPUs)` with `RequireGPUs = Capability >= MinCap` reads
+/// the job's `MinCap` from inside the slot's GPU ads).
+fn in_context<'a>(ev: &mut Evaluator<'a>, ad: &'a Scope<'a>) -> &'a Scope<'a> {
+    if ad.parent.is_none() || !ev.options().target_fallback {
+        return ad;
+    }
+    match ad.root().other.get() {
+        Some(alternate) => {
+            let s = ev.scope(ad.ad, ad.parent);
+            s.other.set(Some(alternate));
+            s
+        }
+        None => {
+            // Outside a match there is no alternate scope; in one, names could reach it.
+            ev.touch();
+            ad
+        }
+    }
+}
+
 /// What `evalInEachContext` evaluates in each ad.
 #[derive(Copy, Clone)]
 enum Subject<'a> {
@@ -275,7 +370,7 @@ enum Subject<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::{check, check_in_match};
+    use super::super::testutil::{check, check_in_match, check_in_old_match};
 
     // Expected values are HTCondor 25's (classad2).
 
@@ -455,6 +550,68 @@ mod tests {
             ("evalInEachContext(missing, {[missing = 3]})", "{ 3 }"),
         ] {
             check_in_match(my, target, expr, want);
+        }
+    }
+
+    /// Under the old semantics an ad of the list, nested in one ad of the match, has the other
+    /// ad as its alternate scope (compat_classad.cpp `evaluateInContext`): the job's `MinCap`
+    /// is read from inside the slot's GPU ads. A list an attribute names is taken as written
+    /// (HTCondor's lists are lazy): its references resolve where the first argument's lookup
+    /// left off, its ads written in place keep their lexical parent. Values are classad2's.
+    #[test]
+    fn each_context_alternate_scope() {
+        let job = "[ MinCap = 4; RequireGPUs = Capability >= MinCap; Ex = MinCap > 1; \
+                   r1 = countMatches(RequireGPUs, AvailableGPUs); \
+                   r2 = evalInEachContext(RequireGPUs, AvailableGPUs); \
+                   r3 = evalInEachContext(MinCap + Capability, AvailableGPUs); \
+                   r4 = countMatches(Capability >= MinCap, AvailableGPUs); \
+                   r5 = evalInEachContext(TARGET.Name, AvailableGPUs); \
+                   r6 = evalInEachContext(SlotOnly, AvailableGPUs); \
+                   r7 = countMatches(Zed, {[MinCap = 1]}); r8 = evalInEachContext(Zed, {[a = 7]}); \
+                   r9 = countMatches(.Ex, AvailableGPUs); r10 = evalInEachContext(.Ex, AvailableGPUs); \
+                   r11 = evalInEachContext(parent.Nowhere, AvailableGPUs); \
+                   r12 = evalInEachContext(parent.target.Name, AvailableGPUs); \
+                   r13 = evalInEachContext(parent.my.MinCap, AvailableGPUs); \
+                   r14 = evalInEachContext(parent.target, AvailableGPUs) ]";
+        let slot = "[ Name = \"slot1\"; SlotOnly = 9; Zed = TARGET.MinCap; \
+                    AvailableGPUs = { GPUs_a, GPUs_b }; \
+                    GPUs_a = [ Capability = 5.0 ]; GPUs_b = [ Capability = 3.0 ] ]";
+        for (expr, want) in [
+            ("MY.r1", "1"),
+            ("MY.r2", "{ true,false }"),
+            ("MY.r3", "{ 9.000000000000000E+00,7.000000000000000E+00 }"),
+            ("MY.r4", "1"),
+            ("MY.r5", r#"{ "slot1","slot1" }"#),
+            ("MY.r6", "{ 9,9 }"),
+            ("MY.r7", "0"),
+            ("MY.r8", "{ undefined }"),
+            ("MY.r9", "0"),
+            ("MY.r10", "undefined"),
+            ("MY.r11", "undefined"),
+            ("MY.r12", r#"{ "slot1","slot1" }"#),
+            ("MY.r13", "{ 4,4 }"),
+            ("MY.r14", "undefined"),
+        ] {
+            check_in_old_match(job, slot, expr, want);
+        }
+        // Strict semantics: no alternate scope, and the slot's list, named from the job, has
+        // its references `GPUs_a`, `GPUs_b` looked up in the job.
+        for (expr, want) in [
+            ("MY.r1", "0"),
+            ("countMatches(RequireGPUs, TARGET.AvailableGPUs)", "0"),
+            (
+                "evalInEachContext(Capability + 0, TARGET.AvailableGPUs)",
+                "{ undefined }",
+            ),
+            (
+                "evalInEachContext(Capability + 0, TARGET.L)",
+                "{ 1,undefined }",
+            ),
+            ("evalInEachContext(MY.MinCap, TARGET.L)", "{ 4,undefined }"),
+        ] {
+            let slot = "[ AvailableGPUs = { GPUs_a }; GPUs_a = [ Capability = 5.0 ]; \
+                        L = { [ Capability = 1 ], GPUs_a } ]";
+            check_in_match(job, slot, expr, want);
         }
     }
 

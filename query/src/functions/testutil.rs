@@ -57,3 +57,17 @@ pub(crate) fn check_in_match(my: &str, target: &str, expr: &str, want: &str) {
     );
     assert_eq!(format!("{got}"), want, "{expr} in a match");
 }
+
+/// Asserts that `expr`, written in the ad `my` matched with the ad `target` under the old
+/// semantics (unscoped names missing from an ad sought in the other), prints as `want`.
+pub(crate) fn check_in_old_match(my: &str, target: &str, expr: &str, want: &str) {
+    let my: ClassAd = parse::classad(my).unwrap_or_else(|e| panic!("ad {my}: {e}"));
+    let target: ClassAd = parse::classad(target).unwrap_or_else(|e| panic!("ad {target}: {e}"));
+    let e = parse::expr(expr).unwrap_or_else(|e| panic!("expr {expr}: {e}"));
+    let ads = MatchAds {
+        my: &my,
+        target: &target,
+    };
+    let got = eval_in_match(&e, ads, &opts());
+    assert_eq!(format!("{got}"), want, "{expr} in an old-semantics match");
+}

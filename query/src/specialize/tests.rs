@@ -100,6 +100,60 @@ fn fallback_names_stay() {
     );
 }
 
+/// Expressions whose value in a match differs from their value in the ad alone, through a
+/// route other than a TARGET reference: each must stay unfolded where it would change the value
+/// (found by a differential fuzz of specialization). Checked against a TARGET that binds the
+/// names and without one, under both semantics.
+#[test]
+fn match_dependent_forms_stay() {
+    let my = "[ a = 1; x = 2; MinCap = 4; Ex = x > 1; RequireGPUs = Capability >= MinCap; \
+              G = [ Capability = 5 ]; L = { G, [ Capability = 9 ] } ]";
+    let target = "[ b = 5; Requirements = TARGET.a == 1; Arch = \"x86\"; MinCap = 10; \
+                  Capability = 1; AvailableGPUs = { GPUs_a }; GPUs_a = [ Capability = 6 ] ]";
+    let my = parse::classad(my).expect("ad");
+    let target = parse::classad(target).expect("ad");
+    let empty = ClassAd::new();
+    for text in [
+        ".x",
+        ".e",
+        "root.a",
+        "toplevel.x + 1",
+        "(3 && .a) + 1",
+        "unresolved(Requirements)",
+        "unresolved(Requirements, \"^a\")",
+        "-unresolved(Arch)",
+        "unresolved(.x)",
+        "countMatches(.Ex, L)",
+        "evalInEachContext(.Ex, L)",
+        "countMatches(RequireGPUs, L)",
+        "countMatches(RequireGPUs, AvailableGPUs)",
+        "evalInEachContext(MinCap, L)",
+        "evalInEachContext(parent.b, L)",
+        "parent.target.b",
+        "parent.my.a",
+        "isUndefined(parent.other)",
+    ] {
+        let e = parse::expr(text).expect("expr");
+        for fallback in [true, false] {
+            let o = opts(fallback, Some(0));
+            let spec = specialize(&e, &my, &o);
+            for t in [&target, &empty] {
+                let ads = MatchAds { my: &my, target: t };
+                let (want, got) = (eval_in_match(&e, ads, &o), eval_in_match(&spec, ads, &o));
+                assert!(
+                    got.same_as(&want),
+                    "{text} (fallback {fallback}): {want} but specialized {spec} gives {got}"
+                );
+            }
+            let (want, got) = (eval_expr(&e, &my, &o), eval_expr(&spec, &my, &o));
+            assert!(
+                got.same_as(&want),
+                "{text} alone: {want} but {spec} gives {got}"
+            );
+        }
+    }
+}
+
 #[test]
 fn whole_ad_and_attr() {
     let ad =

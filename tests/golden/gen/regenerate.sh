@@ -31,6 +31,10 @@ python3 gen/random_exprs.py --keep "$T/random.raw" > random.golden
 # Random lexemes: numbers, strings, comments and punctuation glued together.
 for s in 1 2 3; do python3 gen/random_lexemes.py $s 1000 new; done > "$T/lexemes.txt"
 run gen/gen_exprs.py "$T/lexemes.txt" > lexemes.golden
+# Random countMatches/evalInEachContext calls written inside the ads of a match.
+{ for s in 1 2 3 4 5; do python3 gen/random_contexts.py $s 20 10 old; done
+  for s in 11 12 13 14 15; do python3 gen/random_contexts.py $s 20 10 compat; done; } > "$T/contexts.txt"
+run gen/gen_exprs.py "$T/contexts.txt" > contexts.golden
 for s in 1 2 3; do
   python3 gen/random_pools.py gen $s 300 100 "$T/pool$s"
   run gen/random_pools.py oracle "$T/pool$s" old

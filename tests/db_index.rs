@@ -261,6 +261,42 @@ fn pool(db: &Db, n: usize) {
     }
 }
 
+/// A relative-time literal (`relTime("12")`, folded when read) evaluates to a real, as in
+/// HTCondor; the index reads such literals, in constraints and as the ads' values, the same
+/// way (it took them for relative times once: `relTime("12")` selected nothing, `Dur > 10`
+/// missed an ad with `Dur = relTime("30")`).
+#[test]
+fn relative_time_literals_read_as_reals() {
+    let db = Db::open_in_memory().expect("db");
+    let ads = [
+        "[Name = \"a\"; Memory = 4; Dur = relTime(\"30\")]",
+        "[Name = \"b\"; Memory = 40; Dur = relTime(30)]",
+        "[Name = \"c\"; Memory = 400; Dur = 5]",
+    ];
+    db.load_text(
+        "m",
+        "t.ads",
+        &ads.join("\n"),
+        &adjoin::LoadOptions::default(),
+    )
+    .expect("load");
+    for (text, want) in [
+        ("relTime(\"12\")", &["a", "b", "c"][..]),
+        ("relTime(\"0\")", &[]),
+        ("relTime(12)", &[]),
+        ("relTime(\"12\") && Memory > 10", &["b", "c"]),
+        ("Memory < relTime(\"50\")", &["a", "b"]),
+        ("Dur > 10", &["a"]),
+        ("Dur == 30", &["a"]),
+        ("Dur > relTime(10)", &["b"]),
+        ("isReal(Dur)", &["a"]),
+    ] {
+        let e = parse::expr(text).expect("constraint");
+        assert_eq!(by_scan(&db, "m", &e), want, "{text} by scan");
+        assert_eq!(by_index(&db, "m", &e), want, "{text} through the index");
+    }
+}
+
 #[test]
 fn a_restart_restores_the_index_from_its_snapshot() {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -246,7 +246,7 @@ fn pure(e: &Expr, depth: u32) -> bool {
 /// (evaluated here, alone).
 pub fn fold_constant(e: &Expr, opts: &EvalOptions) -> Option<Value> {
     match e.unparen() {
-        Expr::Lit(v) => Some(v.clone()),
+        Expr::Lit(v) => Some(v.as_evaluated().into_owned()),
         e if pure(e, 0) => Some(eval_expr(e, &ClassAd::new(), opts)),
         _ => None,
     }

@@ -265,8 +265,8 @@ pub fn imp_value(ad: &ClassAd, attr: Key, opts: &EvalOptions) -> ImpValue {
     };
     match ad.get_key(attr) {
         None => ImpValue::Absent,
-        // A literal is its own specialization and value.
-        Some(Expr::Lit(v)) => classified(v),
+        // A literal is its own specialization, and its value as evaluation reads it.
+        Some(Expr::Lit(v)) => classified(&v.as_evaluated()),
         Some(_) => match specialize_attr(ad, attr.as_str(), opts) {
             None => ImpValue::Absent,
             Some(e) => fold_constant(&e, opts).map_or(ImpValue::Deviant, |v| classified(&v)),

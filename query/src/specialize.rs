@@ -22,6 +22,7 @@ use crate::classad::ClassAd;
 use crate::eval::{Arena, EvalOptions, Evaluator};
 use crate::name::{Key, Name};
 use crate::value::{Scope, Val, Value};
+use std::borrow::Cow;
 use std::cell::Cell;
 
 /// Deepest expression nesting specialized (deeper parts are kept as written).
@@ -123,9 +124,10 @@ fn lit(v: Value) -> Expr {
     }
 }
 
-fn as_lit(e: &Expr) -> Option<&Value> {
+/// The value of a literal expression, as evaluation reads it ([`Value::as_evaluated`]).
+fn as_lit(e: &Expr) -> Option<Cow<'_, Value>> {
     match e {
-        Expr::Lit(v) => Some(v),
+        Expr::Lit(v) => Some(v.as_evaluated()),
         _ => None,
     }
 }
@@ -214,7 +216,7 @@ impl Specializer<'_> {
             },
             Expr::Cond(b) => {
                 let c = self.spec(&b.0, d);
-                match as_lit(&c).map(logical) {
+                match as_lit(&c).map(|v| logical(&v)) {
                     Some(Ok(true)) => self.spec(&b.1, d),
                     Some(Ok(false)) => self.spec(&b.2, d),
                     Some(Err(true)) => lit(Value::Undefined),
@@ -285,7 +287,7 @@ impl Specializer<'_> {
     fn logical(&self, op: BinOp, sl: Expr, r: &Expr, d: u32) -> Expr {
         let or = op == BinOp::Or;
         if let Some(v) = as_lit(&sl) {
-            match logical(v) {
+            match logical(&v) {
                 // `false && x`, `true || x`: decided without the right side.
                 Ok(b) if b == or => return lit(Value::Bool(or)),
                 // `"s" && x`, `error && x`: error whatever the right side is.
@@ -297,9 +299,9 @@ impl Specializer<'_> {
         match (as_lit(&sl), as_lit(&sr)) {
             (Some(_), Some(_)) => self.fold(Expr::binary(op, sl, sr)),
             // `true && x` / `false || x` is x converted to a boolean: x itself if it is one.
-            (Some(v), None) if logical(v) == Ok(!or) && boolish(&sr) => sr,
+            (Some(v), None) if logical(&v) == Ok(!or) && boolish(&sr) => sr,
             // `x && true` / `x || false` likewise.
-            (None, Some(v)) if logical(v) == Ok(!or) && boolish(&sl) => sl,
+            (None, Some(v)) if logical(&v) == Ok(!or) && boolish(&sl) => sl,
             _ => Expr::binary(op, sl, sr),
         }
     }

@@ -7,6 +7,7 @@
 
 use crate::classad::ClassAd;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::sync::Arc;
 
@@ -52,6 +53,30 @@ fn arc_str<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Arc<str>, D::Error>
 }
 
 impl Value {
+    /// The value a literal holding `self` evaluates to: itself, except that a relative time
+    /// written as a literal (`relTime("1:30")`, folded at parse time) reads as a real —
+    /// HTCondor's quirk, see [`Evaluator::literal`](crate::eval::Evaluator::literal) — and a
+    /// list likewise item by item. Whatever reads a literal without evaluating it (the index,
+    /// the specializer, constant ranks) reads this.
+    pub fn as_evaluated(&self) -> Cow<'_, Value> {
+        match self {
+            Value::RelTime(t) => Cow::Owned(Value::Real(*t)),
+            Value::List(items)
+                if items
+                    .iter()
+                    .any(|i| matches!(i.as_evaluated(), Cow::Owned(_))) =>
+            {
+                Cow::Owned(Value::List(
+                    items
+                        .iter()
+                        .map(|i| i.as_evaluated().into_owned())
+                        .collect(),
+                ))
+            }
+            v => Cow::Borrowed(v),
+        }
+    }
+
     /// A string value.
     pub fn str(s: &str) -> Value {
         Value::Str(Arc::from(s))

@@ -260,11 +260,12 @@ fn inspects_form(name: Name) -> bool {
     matches!(n.as_str(), "unparse" | "eval" | "unresolved" | "debug")
 }
 
-/// False when `e` can never be a boolean (a string, list, ad or time literal).
+/// False when `e` can never be a boolean (a string, list, ad or absolute-time literal; a
+/// relative-time literal reads as a real).
 fn may_be_boolean(e: &Expr) -> bool {
     match e.unparen() {
         Expr::Lit(v) => matches!(
-            v,
+            *v.as_evaluated(),
             Value::Bool(_) | Value::Int(_) | Value::Real(_) | Value::Undefined | Value::Error
         ),
         Expr::List(_) | Expr::Ad(_) => false,

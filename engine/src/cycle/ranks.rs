@@ -537,7 +537,7 @@ fn tuple(columns: &[Arc<Binding>], o: AdId) -> Option<[u32; TUPLE]> {
 fn constant_rank(request: &ClassAd, rank: Key) -> Option<Value> {
     match request.get_key(rank).map(Expr::unparen) {
         None => Some(Value::Int(0)),
-        Some(Expr::Lit(v)) => Some(rank_number(v)),
+        Some(Expr::Lit(v)) => Some(rank_number(&v.as_evaluated())),
         Some(_) => None,
     }
 }

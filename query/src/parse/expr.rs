@@ -430,9 +430,11 @@ impl<'s> Parser<'s> {
     }
 }
 
-/// `relTime(secs)`: the expression whose value is the relative time `secs`.
+/// `relTime(secs)`: the expression whose value is the relative time `secs`. The argument is
+/// an integer only where `relTime` keeps one whole (it truncates integers to 32 bits, as
+/// HTCondor does: `relTime(10000000000)` is not `relTime(1e10)`), a real elsewhere.
 pub fn rel_time_call(secs: f64) -> Expr {
-    let whole = secs.fract() == 0.0 && secs.abs() < 9.0e15;
+    let whole = secs.fract() == 0.0 && (f64::from(i32::MIN)..=f64::from(i32::MAX)).contains(&secs);
     let arg = if whole {
         Value::Int(secs as i64)
     } else {

@@ -132,6 +132,12 @@ fn match_dependent_forms_stay() {
         "parent.target.b",
         "parent.my.a",
         "isUndefined(parent.other)",
+        // A relative-time literal reads as a real; a relTime call of a huge value keeps it.
+        "relTime(\"12\") && x > 1",
+        "relTime(\"0\") || TARGET.b",
+        "relTime(\"5\") ? TARGET.b : 2",
+        "relTime(1e10)",
+        "relTime(x * 1e10)",
     ] {
         let e = parse::expr(text).expect("expr");
         for fallback in [true, false] {

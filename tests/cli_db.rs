@@ -276,6 +276,8 @@ fn queries_print_long_json_projected_or_counted() {
         (&["--count", "Owner == \"RAMAN\""], "1\n"),
         (&["--count", "Owner"], "0\n"),
         (&["--count", "Memory"], "3\n"),
+        // A constraint may begin with a minus.
+        (&["--count", "-Memory < -2048"], "1\n"),
         (
             &["OpSys == \"WINNT40\""],
             "Name = \"n3\"\nMemory = 2048\nOpSys = \"WINNT40\"\n\n",
@@ -640,6 +642,43 @@ fn large_inputs_load_without_a_bar_when_stderr_is_not_a_terminal() {
         s.ok(&["query", "--count", "--from", "m", "size(Blob) == 100000"]),
         "50\n"
     );
+}
+
+/// Expressions of `match` may begin with a minus: `--order-by -Memory` is that order, not an
+/// unknown option.
+#[test]
+fn match_expressions_may_begin_with_a_minus() {
+    let s = Sandbox::new();
+    s.write("j.ads", "[Name = \"j1\"; Requirements = true]\n");
+    s.write(
+        "m.ads",
+        "[Name = \"n1\"; Memory = 1024; Requirements = true]\n\
+         [Name = \"n2\"; Memory = 4096; Requirements = true]\n",
+    );
+    s.ok(&["load", "--into", "jobs", "j.ads"]);
+    s.ok(&["load", "--into", "m", "m.ads"]);
+    let out = s.ok(&[
+        "match",
+        "--requests",
+        "jobs",
+        "--offers",
+        "m",
+        "--dry-run",
+        "--dock",
+        "-offer.Memory",
+    ]);
+    assert!(out.starts_with("j1 -> n1 [-1024]\n"), "{out}");
+    let out = s.ok(&[
+        "match",
+        "--requests",
+        "jobs",
+        "--offers",
+        "m",
+        "--dry-run",
+        "--order-by",
+        "-Memory",
+    ]);
+    assert!(out.starts_with("j1 -> n1 [0, 0]\n"), "{out}");
 }
 
 #[test]

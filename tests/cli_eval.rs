@@ -21,6 +21,10 @@ fn evaluates_single_expressions() {
     eval_is("[a = 1; b = a + 2].b", "3");
     eval_is("undefined || true", "true");
     eval_is("1 / 0", "error");
+    // An expression may begin with a minus, as ranks often do.
+    eval_is("-1", "-1");
+    eval_is("-TARGET.LoadAvg", "undefined");
+    eval_is("- 2 * 3", "-6");
 }
 
 #[test]

@@ -22,7 +22,9 @@ pub struct EvalArgs {
     /// Do not look up unscoped names in TARGET when MY lacks them.
     #[arg(long)]
     no_target_fallback: bool,
-    /// The expression, or `-` to read one expression per line from stdin.
+    /// The expression, or `-` to read one expression per line from stdin. It may begin with a
+    /// minus (`adjoin eval -TARGET.LoadAvg`).
+    #[arg(allow_hyphen_values = true)]
     expr: String,
 }
 

@@ -35,12 +35,12 @@ pub struct GangArgs {
     algorithm: String,
     /// Serve requests in descending order of this expression, evaluated in each request
     /// (non-numbers last, ties in load order) [default: load order].
-    #[arg(long, value_name = "EXPR")]
+    #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
     order_by: Option<String>,
     /// A component of the docking vector ranking each port's candidates, reading `request.X`
     /// (the port's record) and `offer.X` (the candidate port's) in the gang with the candidate
     /// docked (repeatable; replaces the ports' Ranks).
-    #[arg(long, value_name = "EXPR")]
+    #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
     dock: Vec<String>,
     /// Decide the gangs but consume and record nothing.
     #[arg(long)]

@@ -22,11 +22,11 @@ pub struct MatchArgs {
     offers: String,
     /// Serve requests in descending order of this expression, evaluated in each request
     /// (non-numbers last, ties in load order) [default: load order].
-    #[arg(long, value_name = "EXPR")]
+    #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
     order_by: Option<String>,
     /// A component of the docking vector, reading `request.X` and `offer.X` (repeatable;
     /// replaces the default [request Rank, offer Rank]).
-    #[arg(long, value_name = "EXPR")]
+    #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
     dock: Vec<String>,
     /// Decide the matches but consume and record nothing.
     #[arg(long)]

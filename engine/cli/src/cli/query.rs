@@ -72,7 +72,9 @@ pub struct QueryArgs {
     /// confirmed) to stderr after the results.
     #[arg(long)]
     explain: bool,
-    /// The constraint; an ad is selected when it evaluates to true [default: true].
+    /// The constraint; an ad is selected when it evaluates to true [default: true]. It may
+    /// begin with a minus.
+    #[arg(allow_hyphen_values = true)]
     constraint: Option<String>,
 }
 

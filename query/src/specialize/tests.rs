@@ -138,6 +138,7 @@ fn match_dependent_forms_stay() {
         "relTime(\"5\") ? TARGET.b : 2",
         "relTime(1e10)",
         "relTime(x * 1e10)",
+        "{ '8:8', { relTime(5) }, 1 }",
     ] {
         let e = parse::expr(text).expect("expr");
         for fallback in [true, false] {

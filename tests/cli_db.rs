@@ -657,28 +657,14 @@ fn match_expressions_may_begin_with_a_minus() {
     );
     s.ok(&["load", "--into", "jobs", "j.ads"]);
     s.ok(&["load", "--into", "m", "m.ads"]);
-    let out = s.ok(&[
-        "match",
-        "--requests",
-        "jobs",
-        "--offers",
-        "m",
-        "--dry-run",
-        "--dock",
-        "-offer.Memory",
-    ]);
-    assert!(out.starts_with("j1 -> n1 [-1024]\n"), "{out}");
-    let out = s.ok(&[
-        "match",
-        "--requests",
-        "jobs",
-        "--offers",
-        "m",
-        "--dry-run",
-        "--order-by",
-        "-Memory",
-    ]);
-    assert!(out.starts_with("j1 -> n1 [0, 0]\n"), "{out}");
+    for (option, expr, want) in [
+        ("--dock", "-offer.Memory", "j1 -> n1 [-1024]\n"),
+        ("--order-by", "-Memory", "j1 -> n1 [0, 0]\n"),
+    ] {
+        let base = ["match", "--requests", "jobs", "--offers", "m", "--dry-run"];
+        let out = s.ok(&[&base[..], &[option, expr]].concat());
+        assert!(out.starts_with(want), "{option} {expr}: {out}");
+    }
 }
 
 #[test]

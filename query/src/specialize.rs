@@ -121,19 +121,10 @@ fn lit(v: Value) -> Expr {
     match v {
         Value::RelTime(secs) => crate::parse::rel_time_call(secs),
         // A list literal's relative times would read as reals too: the list is written out.
-        Value::List(items) if items.iter().any(holds_rel_time) => {
+        Value::List(ref items) if v.holds_rel_time() => {
             Expr::List(items.iter().cloned().map(lit).collect())
         }
         v => Expr::Lit(v),
-    }
-}
-
-/// Whether `v` is or holds (in a list) a relative time.
-fn holds_rel_time(v: &Value) -> bool {
-    match v {
-        Value::RelTime(_) => true,
-        Value::List(items) => items.iter().any(holds_rel_time),
-        _ => false,
     }
 }
 

@@ -59,21 +59,25 @@ impl Value {
     /// list likewise item by item. Whatever reads a literal without evaluating it (the index,
     /// the specializer, constant ranks) reads this.
     pub fn as_evaluated(&self) -> Cow<'_, Value> {
+        // (Lists are copied only when they hold a relative time, whose reading differs.)
         match self {
             Value::RelTime(t) => Cow::Owned(Value::Real(*t)),
-            Value::List(items)
-                if items
+            Value::List(items) if self.holds_rel_time() => Cow::Owned(Value::List(
+                items
                     .iter()
-                    .any(|i| matches!(i.as_evaluated(), Cow::Owned(_))) =>
-            {
-                Cow::Owned(Value::List(
-                    items
-                        .iter()
-                        .map(|i| i.as_evaluated().into_owned())
-                        .collect(),
-                ))
-            }
+                    .map(|i| i.as_evaluated().into_owned())
+                    .collect(),
+            )),
             v => Cow::Borrowed(v),
+        }
+    }
+
+    /// Whether `self` is or holds (in a list, at any depth) a relative time.
+    pub fn holds_rel_time(&self) -> bool {
+        match self {
+            Value::RelTime(_) => true,
+            Value::List(items) => items.iter().any(Value::holds_rel_time),
+            _ => false,
         }
     }
 

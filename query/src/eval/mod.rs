@@ -39,6 +39,7 @@ pub use logic::bool_equiv;
 pub use ops::{apply_binary, apply_unary};
 pub use quick::quick_key_in_match;
 pub use scope::Found;
+pub(crate) use select::top_parent;
 pub use tracked::eval_tracked;
 
 /// Knobs of an evaluation.

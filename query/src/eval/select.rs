@@ -19,6 +19,14 @@ use std::sync::LazyLock;
 /// The key of `ad`, a name HTCondor's match context binds.
 static AD: LazyLock<Key> = LazyLock::new(|| Key::of("ad"));
 
+/// Whether `base` is the keyword `parent` written in a top-level ad (that does not bind the
+/// name): in a match, HTCondor's context ad of that side (see `Evaluator::match_context`).
+pub(crate) fn top_parent(scope: &Scope<'_>, base: &Expr) -> bool {
+    scope.parent.is_none()
+        && matches!(base, Expr::Attr(b) if b.key() == kw::PARENT)
+        && !scope.ad.may_bind(kw::PARENT)
+}
+
 impl<'a> Evaluator<'a> {
     /// Evaluates `base.key`.
     #[inline(never)]
@@ -42,7 +50,7 @@ impl<'a> Evaluator<'a> {
                         return self.eval_attr_scoped(other, key);
                     }
                 }
-                if k == kw::PARENT && scope.parent.is_none() && !scope.ad.may_bind(k) {
+                if top_parent(scope, base) {
                     return self.match_context(scope, key);
                 }
                 self.eval_name(scope, k)

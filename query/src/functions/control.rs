@@ -15,8 +15,7 @@ use super::pretty::pretty;
 use super::Builtin;
 use crate::ast::Expr;
 use crate::classad::ClassAd;
-use crate::eval::{bool_equiv, Evaluator, Found};
-use crate::name::kw;
+use crate::eval::{bool_equiv, top_parent, Evaluator, Found};
 use crate::value::{Scope, Val};
 use bumpalo::collections::Vec as BumpVec;
 use std::sync::LazyLock;
@@ -159,17 +158,13 @@ pub(super) fn deref<'a>(
         // `parent.x` in a top-level ad of a match: HTCondor's parent there is the match's
         // context ad of that side (`[ad = .LEFT; my = .LEFT; other = .RIGHT; target = .RIGHT]`),
         // and a name it lacks is sought on up to the match ad, where the lookup ends.
-        Expr::Select(base, name)
-            if scope.parent.is_none()
-                && matches!(&**base, Expr::Attr(b) if b.key() == kw::PARENT)
-                && !scope.ad.may_bind(kw::PARENT) =>
-        {
-            if scope.other.get().is_none() {
-                ev.touch();
-                return Some((Target::Missing, scope));
-            }
+        // Outside a match `parent` is undefined and the lookup never starts.
+        Expr::Select(base, name) if top_parent(scope, base) => {
             // The lookup ends in the context ad: an ad's lookups from there reach neither ad.
-            let here = last_searched(ev, scope);
+            let here = match scope.other.get() {
+                Some(_) => last_searched(ev, scope),
+                None => scope,
+            };
             return Some(match ev.match_context(scope, name.key()) {
                 Val::Ad(s) => (Target::Ad(s), here),
                 _ => (Target::Missing, here),

@@ -40,27 +40,26 @@ pub(crate) fn check_in(ad: &str, expr: &str, want: &str) {
 /// Asserts that `expr`, written in the ad `my` matched with the ad `target` (new syntax, no
 /// TARGET fallback), prints as `want`.
 pub(crate) fn check_in_match(my: &str, target: &str, expr: &str, want: &str) {
-    let my: ClassAd = parse::classad(my).unwrap_or_else(|e| panic!("ad {my}: {e}"));
-    let target: ClassAd = parse::classad(target).unwrap_or_else(|e| panic!("ad {target}: {e}"));
-    let e = parse::expr(expr).unwrap_or_else(|e| panic!("expr {expr}: {e}"));
     let opts = EvalOptions {
         target_fallback: false,
         ..opts()
     };
-    let got = eval_in_match(
-        &e,
-        MatchAds {
-            my: &my,
-            target: &target,
-        },
-        &opts,
+    assert_eq!(
+        eval_matched(my, target, expr, &opts),
+        want,
+        "{expr} in a match"
     );
-    assert_eq!(format!("{got}"), want, "{expr} in a match");
 }
 
 /// Asserts that `expr`, written in the ad `my` matched with the ad `target` under the old
 /// semantics (unscoped names missing from an ad sought in the other), prints as `want`.
 pub(crate) fn check_in_old_match(my: &str, target: &str, expr: &str, want: &str) {
+    let got = eval_matched(my, target, expr, &opts());
+    assert_eq!(got, want, "{expr} in an old-semantics match");
+}
+
+/// The printed value of `expr` written in the ad `my` matched with the ad `target`.
+fn eval_matched(my: &str, target: &str, expr: &str, opts: &EvalOptions) -> String {
     let my: ClassAd = parse::classad(my).unwrap_or_else(|e| panic!("ad {my}: {e}"));
     let target: ClassAd = parse::classad(target).unwrap_or_else(|e| panic!("ad {target}: {e}"));
     let e = parse::expr(expr).unwrap_or_else(|e| panic!("expr {expr}: {e}"));
@@ -68,6 +67,5 @@ pub(crate) fn check_in_old_match(my: &str, target: &str, expr: &str, want: &str)
         my: &my,
         target: &target,
     };
-    let got = eval_in_match(&e, ads, &opts());
-    assert_eq!(format!("{got}"), want, "{expr} in an old-semantics match");
+    format!("{}", eval_in_match(&e, ads, opts))
 }

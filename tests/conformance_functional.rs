@@ -18,7 +18,9 @@ const SCRIPT: &str = "../shared/conformance/htcondor-functional_tests.txt";
 
 /// Cases where the script disagrees with HTCondor's own current library (25.14.1), which adjoin
 /// follows. Each must still fail here, so a stale entry is caught; the library's answers are in
-/// `tests/golden/exprs.golden` (`sum({})`, `avg({})`) and checked there.
+/// `tests/golden/exprs.golden` (`sum({})`, `avg({})`) and checked there; the XML writer's is
+/// checked by `print::xml`'s unit test, the JSON writer's (the same path in HTCondor) by
+/// `print::json`'s.
 const SCRIPT_VS_HTCONDOR: &[(&str, &str)] = &[
     (
         r#"same $x["c"], error"#,
@@ -39,6 +41,10 @@ const SCRIPT_VS_HTCONDOR: &[(&str, &str)] = &[
     (
         "same splitTime($t).days, 1",
         "HTCondor 25: relTime(\"1d2h3m4.5s\") is a real, so splitTime gives an absolute-time ad without `days`",
+    ),
+    (
+        "same $x, $z[0]",
+        "HTCondor 25's XML writer prints the relTime(\"…\") literal `rtime` as the real it evaluates to (xmlSink.cpp, Literal::GetValue; classad2's printJson does the same), so the ad read back holds a real where $x holds the literal",
     ),
     (
         "same splittime($t).seconds, 4.5",

@@ -26,7 +26,6 @@ const NOT_FOLLOWED: &[(&str, &str)] = &[
         "the same parseOne() flattening as `ad Times`",
     ),
     ("print Times printOld", "the same parseOne() flattening as `ad Times`"),
-    ("print Times printJson", "the same parseOne() flattening as `ad Times`"),
     (
         "evaluate policy access_times[\"globus\"].start",
         "HTCondor answers undefined through a use-after-free in its subscript code (variants crash \

@@ -2,6 +2,8 @@
 //! sequence of objects, or an array of objects. Strings, numbers (real when written with `.` or
 //! an exponent), `true`/`false`, `null` (= `undefined`), arrays (lists) and objects (nested ads);
 //! a string written `"\/Expr(<expression>)\/"` carries any other expression in new syntax.
+//! Tokens are read as HTCondor's lexer reads them in JSON mode: numbers as ClassAds write them
+//! (`.5`, `01.5`), comments skipped, strings separated by white space joined.
 //!
 //! Hand-written rather than serde_json because the expression marker is recognised by its raw
 //! spelling (`\/` rather than `/`), which a JSON library erases.
@@ -74,9 +76,25 @@ impl<'s> Json<'s> {
         self.b.get(self.pos).copied().unwrap_or(0)
     }
 
+    /// Skips white space and comments (`// …` to the end of the line, `/* … */`), which
+    /// HTCondor's lexer skips in JSON as in ClassAds; an unterminated `/*` is left for the
+    /// caller to refuse.
     fn ws(&mut self) {
-        while matches!(self.peek(), b' ' | b'\t' | b'\n' | b'\r') {
-            self.pos += 1;
+        loop {
+            while is_space(self.peek()) {
+                self.pos += 1;
+            }
+            let rest = &self.b[self.pos..];
+            if rest.starts_with(b"//") {
+                self.pos += rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len());
+            } else if rest.starts_with(b"/*") {
+                match rest[2..].windows(2).position(|w| w == b"*/") {
+                    Some(k) => self.pos += k + 4,
+                    None => return,
+                }
+            } else {
+                return;
+            }
         }
     }
 
@@ -125,7 +143,7 @@ impl<'s> Json<'s> {
             }
             b'[' => self.array(),
             b'"' => self.string_value(),
-            b'-' | b'0'..=b'9' => self.number(),
+            b'-' | b'.' | b'0'..=b'9' => self.number(),
             c if c.is_ascii_alphabetic() => {
                 let start = self.pos;
                 while self.peek().is_ascii_alphanumeric() || self.peek() == b'_' {
@@ -255,9 +273,41 @@ impl<'s> Json<'s> {
     /// `\/` (HTCondor's marker of an expression).
     fn string_raw(&mut self) -> Result<(Cow<'s, str>, bool), ParseError> {
         let start = self.pos;
-        self.pos += 1;
-        let body = self.pos;
-        let mut has_escape = false;
+        let mut raw = Cow::Borrowed(self.segment(start)?);
+        // Strings separated by white space alone are one string, as HTCondor's lexer joins
+        // them (before escapes are read: `"\/Expr(1" "+2)\/"` is the expression `1+2`).
+        loop {
+            let after = self.pos;
+            while is_space(self.peek()) {
+                self.pos += 1;
+            }
+            if self.peek() != b'"' {
+                self.pos = after;
+                break;
+            }
+            let more = self.segment(self.pos)?;
+            raw.to_mut().push_str(more);
+        }
+        if raw.contains('\0') {
+            return Err(self.err(start, "NUL character in string"));
+        }
+        let quoted = raw.len() >= 4 && raw.starts_with("\\/") && raw.ends_with("\\/");
+        if !raw.contains('\\') {
+            return Ok((raw, quoted));
+        }
+        let s = unescape(&raw).ok_or_else(|| {
+            self.err(
+                start,
+                "malformed escape in string, or \\u0000 (a NUL, which ClassAd strings cannot hold)",
+            )
+        })?;
+        Ok((Cow::Owned(s), quoted))
+    }
+
+    /// The raw text of the string whose opening quote is at `start`; the cursor moves past its
+    /// closing quote.
+    fn segment(&mut self, start: usize) -> Result<&'s str, ParseError> {
+        self.pos = start + 1;
         loop {
             match self.b[self.pos..]
                 .iter()
@@ -269,7 +319,6 @@ impl<'s> Json<'s> {
                     if self.b[self.pos] == b'"' {
                         break;
                     }
-                    has_escape = true;
                     self.pos += 2;
                     if self.pos > self.b.len() {
                         return Err(self.err(start, "unterminated string"));
@@ -277,28 +326,19 @@ impl<'s> Json<'s> {
                 }
             }
         }
-        let raw = &self.src[body..self.pos];
-        if raw.contains('\0') {
-            return Err(self.err(start, "NUL character in string"));
-        }
         self.pos += 1;
-        let quoted = raw.len() >= 4 && raw.starts_with("\\/") && raw.ends_with("\\/");
-        if !has_escape {
-            return Ok((Cow::Borrowed(raw), quoted));
-        }
-        let s = unescape(raw).ok_or_else(|| {
-            self.err(
-                start,
-                "malformed escape in string, or \\u0000 (a NUL, which ClassAd strings cannot hold)",
-            )
-        })?;
-        Ok((Cow::Owned(s), quoted))
+        Ok(&self.src[start + 1..self.pos - 1])
     }
 
-    /// A number: an integer, or a real when written with `.` or an exponent.
+    /// A number as HTCondor's lexer reads one in JSON: an integer, or a real when written with
+    /// `.` or an exponent (`.5`, `-.5`, `01.5`, `0e1` are reals; `1.` is refused); an integer
+    /// with a leading zero is refused, unless negative, where its digits (octal ones only, as
+    /// the lexer scans them) read in base 10 (`-07` is -7, `-0x1` is 0).
     fn number(&mut self) -> Parsed {
         let start = self.pos;
-        if self.peek() == b'-' {
+        let bad = |j: &Json<'_>, why: &str| j.err(start, format!("malformed number{why}"));
+        let neg = self.peek() == b'-';
+        if neg {
             self.pos += 1;
         }
         let digits = |j: &mut Json<'_>| {
@@ -308,19 +348,44 @@ impl<'s> Json<'s> {
             }
             j.pos - s
         };
-        let int_start = self.pos;
-        if digits(self) == 0 {
-            return Err(self.err(start, "malformed number"));
-        }
-        if self.b[int_start] == b'0' && self.pos - int_start > 1 {
-            return Err(self.err(start, "malformed number: leading zero"));
-        }
+        let next_is_digit = |j: &Json<'_>| j.b.get(j.pos + 1).is_some_and(u8::is_ascii_digit);
         let mut real = false;
+        match self.peek() {
+            b'.' if next_is_digit(self) => {}
+            b'0' => {
+                self.pos += 1;
+                if matches!(self.peek(), b'x' | b'X') {
+                    // Hexadecimal: refused, but after a minus the lexer's base-10 reading
+                    // stops at the `x`.
+                    self.pos += 1;
+                    if !neg || !self.peek().is_ascii_hexdigit() {
+                        return Err(bad(self, ": hexadecimal"));
+                    }
+                    while self.peek().is_ascii_hexdigit() {
+                        self.pos += 1;
+                    }
+                    if self.peek() == b'.' {
+                        return Err(bad(self, ": hexadecimal"));
+                    }
+                    return Ok((Expr::Lit(Value::Int(0)), 1));
+                }
+                let run = self.pos;
+                let n = digits(self);
+                real = matches!(self.peek(), b'.' | b'e' | b'E');
+                if n > 0 && !real && (!neg || self.b[run..self.pos].iter().any(|&c| c > b'7')) {
+                    return Err(bad(self, ": leading zero"));
+                }
+            }
+            c if c.is_ascii_digit() => {
+                digits(self);
+            }
+            _ => return Err(bad(self, "")),
+        }
         if self.peek() == b'.' {
             self.pos += 1;
             real = true;
             if digits(self) == 0 {
-                return Err(self.err(start, "malformed number: expected a digit after '.'"));
+                return Err(bad(self, ": expected a digit after '.'"));
             }
         }
         if matches!(self.peek(), b'e' | b'E') {
@@ -330,21 +395,23 @@ impl<'s> Json<'s> {
                 self.pos += 1;
             }
             if digits(self) == 0 {
-                return Err(self.err(start, "malformed number: expected exponent digits"));
+                return Err(bad(self, ": expected exponent digits"));
             }
         }
         let text = &self.src[start..self.pos];
         let v = if real {
-            Value::Real(
-                text.parse()
-                    .map_err(|_| self.err(start, "malformed number"))?,
-            )
+            Value::Real(text.parse().map_err(|_| bad(self, ""))?)
         } else {
             // Out of range reads as 0, as HTCondor's lexer does.
             Value::Int(text.parse().unwrap_or(0))
         };
         Ok((Expr::Lit(v), 1))
     }
+}
+
+/// White space as C's `isspace` has it.
+fn is_space(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
 }
 
 /// Resolves JSON escapes in `raw` (`\uXXXX` with surrogate pairs; an unknown `\c` is `c`, as in
@@ -454,6 +521,40 @@ mod tests {
                 "ERR 1:7: expected a JSON value, found 'nope'",
             ),
             ("[1]", "ERR 1:2: expected '{' to open an ad, found '1'"),
+            // HTCondor's lexer: numbers as ClassAds write them, comments, joined strings
+            (
+                r#"{"a": .5, "b": -.5, "c": 01.5, "d": 0e1, "e": -07, "f": -00, "g": -0x1F}"#,
+                "[ a = 5.000000000000000E-01; b = -5.000000000000000E-01; \
+                 c = 1.500000000000000E+00; d = 0.0; e = -7; f = 0; g = 0 ]",
+            ),
+            (r#"{"a": 07}"#, "ERR 1:7: malformed number: leading zero"),
+            (r#"{"a": -08}"#, "ERR 1:7: malformed number: leading zero"),
+            (r#"{"a": 0x1F}"#, "ERR 1:7: malformed number: hexadecimal"),
+            (
+                r#"{"a": 1.}"#,
+                "ERR 1:7: malformed number: expected a digit after '.'",
+            ),
+            (
+                r#"{"a": 1.e5}"#,
+                "ERR 1:7: malformed number: expected a digit after '.'",
+            ),
+            (r#"{"a": -}"#, "ERR 1:7: malformed number"),
+            (
+                "{\"a\": 1 /* one */, // two\n \"b\":\x0b2}",
+                "[ a = 1; b = 2 ]",
+            ),
+            (
+                r#"{"a": 1 /* open"#,
+                "ERR 1:9: expected ',' or '}' after attribute, found '/'",
+            ),
+            (
+                "{\"a\" \"b\": \"x\"\n\t\"y\", \"c\": \"\\/Expr(1\" \"+2)\\/\"}",
+                r#"[ ab = "xy"; c = 1 + 2 ]"#,
+            ),
+            (
+                r#"{"a": "x" /* no */ "y"}"#,
+                "ERR 1:20: expected ',' or '}' after attribute, found '\"'",
+            ),
         ];
         for (text, want) in cases {
             assert_eq!(show(text), *want, "input {text}");

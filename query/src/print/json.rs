@@ -80,7 +80,9 @@ impl JsonOut<'_> {
 
     fn expr(&mut self, e: &Expr) {
         match e {
-            Expr::Lit(v) => self.value(v),
+            // A relative-time literal reads as a real (`Value::as_evaluated`), and HTCondor's
+            // JSON printer writes the literal as its value reads: `relTime("01:00")` is `3600.0`.
+            Expr::Lit(v) => self.value(&v.as_evaluated()),
             Expr::List(items) => self.list(items, |j, x| j.expr(x)),
             Expr::Ad(ad) => self.ad(ad),
             other => {
@@ -243,5 +245,21 @@ mod tests {
             true,
         );
         assert_eq!(one, r#"{"a": [1],"b": {"c": 2}}"#);
+    }
+
+    #[test]
+    fn relative_time_literals_print_as_reals() {
+        // classad2's printJson: a literal `relTime("…")` is the real it evaluates to; a call
+        // that stays a call is an expression.
+        let ad = parse::classad(
+            r#"[a = relTime("1+02:03:04"); b = {relTime("01:00:00")}; c = relTime(1.5)]"#,
+        )
+        .unwrap();
+        let mut one = String::new();
+        write_ad_json(&mut one, &ad, true);
+        assert_eq!(
+            one,
+            r#"{"a": 93784.0,"b": [3600.0],"c": "\/Expr(relTime(1.500000000000000E+00))\/"}"#
+        );
     }
 }

@@ -82,7 +82,9 @@ impl XmlOut<'_> {
 
     fn expr(&mut self, e: &Expr, indent: usize) {
         match e {
-            Expr::Lit(v) => self.value(v, indent),
+            // A relative-time literal reads as a real (`Value::as_evaluated`), and HTCondor's
+            // XML printer writes the literal as its value reads: `<r>`, not `<rt>`.
+            Expr::Lit(v) => self.value(&v.as_evaluated(), indent),
             Expr::List(items) => self.list(items, |x, e| x.expr(e, indent)),
             Expr::Ad(ad) => self.ad(ad, indent),
             other => {
@@ -217,13 +219,17 @@ mod tests {
             <a n=\"s\"><s>x&amp;&lt;&gt;\"'\\n</s></a><a n=\"t\"><b v=\"t\"/></a><a n=\"u\"><un/></a>\
             <a n=\"e\"><er/></a><a n=\"l\"><l><i>1</i><s>a</s></l></a><a n=\"c\"><c><a n=\"x\"><i>2</i></a></c></a>\
             <a n=\"x\"><e>a &amp;&amp; b &lt; 3</e></a><a n=\"at\"><at>2004-01-01T00:00:00-06:00</at></a>\
-            <a n=\"rt\"><rt>01:00</rt></a><a n=\"n\\\"m\"><r>-0.0</r></a></c>";
+            <a n=\"rt\"><r>6.000000000000000E+01</r></a><a n=\"n\\\"m\"><r>-0.0</r></a></c>";
         assert_eq!(s, want);
         let doc = ads_to_xml(&[ad.clone(), ad.clone()]);
         assert!(doc.starts_with(XML_HEADER) && doc.ends_with(XML_FOOTER));
         assert!(doc.contains("<c>\n    <a n=\"a\"><i>1</i></a>\n"));
         let back = parse::ads(&doc, parse::Format::Xml).unwrap();
         assert_eq!(back.len(), 2);
-        assert_eq!(back[1].to_string(), ad.to_string());
+        // The relative-time literal comes back as the real it reads as.
+        let rt_read = ad
+            .to_string()
+            .replace("relTime(\"01:00\")", "6.000000000000000E+01");
+        assert_eq!(back[1].to_string(), rt_read);
     }
 }

@@ -6,15 +6,17 @@
 //! [x = [a = 1; b = {1, 2}]]  →  "\n    [\n        a = 1; \n        b = \n           {\n …
 //! ```
 //!
-//! Everything but the layout of ads and lists comes from the canonical printer: each outermost
+//! Everything but the layout of ads and lists comes from the compact printer in its HTCondor-exact
+//! form (`Unparser::htcondor`: `%.15E` reals, `a.b c` after a dot — the text is data, not meant
+//! to be read back): each outermost
 //! ad or list inside an expression is replaced by a placeholder name, the expression printed,
 //! and the placeholders replaced by the laid-out text.
 
 use crate::ast::Expr;
 use crate::classad::ClassAd;
 use crate::name::Name;
+use crate::print::Unparser;
 use crate::value::Value;
-use std::fmt::Write;
 
 /// Spaces added per level of an ad.
 const AD_INDENT: usize = 4;
@@ -59,14 +61,15 @@ impl Pretty<'_> {
             return self.block(b, indent);
         }
         if !contains_block(e) {
-            let _ = write!(self.out, "{e}");
+            Unparser::htcondor(self.out).expr(e);
             return;
         }
         // Print with placeholders for the outermost blocks, then fill them in.
         let prefix = placeholder_prefix(e);
         let mut blocks = Vec::new();
         let masked = mask(e, &prefix, &mut blocks);
-        let text = masked.to_string();
+        let mut text = String::new();
+        Unparser::htcondor(&mut text).expr(&masked);
         let mut rest = text.as_str();
         while let Some(at) = rest.find(&prefix) {
             self.out.push_str(&rest[..at]);

@@ -68,19 +68,28 @@ pub fn write_value_str(out: &mut String, v: &Val<'_>) {
     match *v {
         Val::Str(s) => out.push_str(s),
         // Text made by string()/strcat() is data: HTCondor's `%.15E` exactly, not the
-        // lossless form expressions print with.
-        Val::Real(x) => match real::non_finite(x) {
-            Some(s) => out.push_str(s),
-            None if x == 0.0 => out.push_str(if x.is_sign_negative() { "-0.0" } else { "0.0" }),
-            None => out.push_str(&real::fmt_e(x, 15)),
-        },
+        // lossless form expressions print with, here and inside lists and ads.
+        Val::Real(x) => real::write_real_htcondor(out, x),
         Val::AbsTime(t) => real::write_abs_time(out, t),
         Val::RelTime(t) => match real::rel_time_text(t.trunc()) {
             Some(s) => out.push_str(&s),
             None => real::write_real(out, t),
         },
-        other => Unparser::new(out).val(&other),
+        other => Unparser::htcondor(out).val(&other),
     }
+}
+
+/// An evaluation's result as HTCondor prints one (`ClassAdUnParser` of the value, what
+/// `classad_eval`, `condor_status -af` and classad2's `repr` show): the compact new syntax with
+/// reals as `%.15E` and a relative time in whole seconds (`relTime("12")` for 12.5 s). Text for
+/// people and tools comparing with HTCondor; an ad's expressions print losslessly elsewhere.
+pub fn result_to_htcondor(v: &Value) -> String {
+    let mut s = String::new();
+    match v {
+        Value::RelTime(t) => Unparser::htcondor(&mut s).value(&Value::RelTime(t.trunc())),
+        v => Unparser::htcondor(&mut s).value(v),
+    }
+    s
 }
 
 /// An expression in old syntax's spelling (`=?=`/`=!=`, `%.16G` reals, strings unescaped but

@@ -80,6 +80,16 @@ pub fn write_real(out: &mut String, x: f64) {
     }
 }
 
+/// Appends a real exactly as HTCondor prints one in new syntax: `%.15E` (16 significant
+/// digits, which may not read back as the same double), `0.0`, `-0.0`, `real("INF")`, ….
+pub fn write_real_htcondor(out: &mut String, x: f64) {
+    match non_finite(x) {
+        Some(s) => out.push_str(s),
+        None if x == 0.0 => out.push_str(if x.is_sign_negative() { "-0.0" } else { "0.0" }),
+        None => out.push_str(&fmt_e(x, 15)),
+    }
+}
+
 /// Appends a real in old syntax: `%.16G`, with `.0` added when that looks like an integer.
 pub fn write_real_old(out: &mut String, x: f64) {
     if let Some(s) = non_finite(x) {

@@ -56,6 +56,28 @@ fn string_conversion() {
 }
 
 #[test]
+fn data_text_is_htcondor_exact() {
+    // 0.1 + 0.2 needs 17 digits to read back; HTCondor's text has 16.
+    let x = 0.1 + 0.2;
+    assert_eq!(Value::Real(x).to_string(), "3.0000000000000004E-01");
+    assert_eq!(result_to_htcondor(&Value::Real(x)), "3.000000000000000E-01");
+    assert_eq!(result_to_htcondor(&Value::RelTime(12.5)), "relTime(\"12\")");
+    assert_eq!(result_to_htcondor(&Value::Real(-0.0)), "-0.0");
+    assert_eq!(
+        value_to_string(&Val::List(&[Val::Real(x), Val::Int(1)])),
+        "{ 3.000000000000000E-01,1 }"
+    );
+    let e = crate::parse::expr("[a = 0.30000000000000004; b = x.'c d' + -(1) + 1 .e]").unwrap();
+    let mut s = String::new();
+    Unparser::htcondor(&mut s).expr(&e);
+    assert_eq!(s, "[ a = 3.000000000000000E-01; b = x.c d +  -(1) + 1.e ]");
+    assert_eq!(
+        e.to_string(),
+        "[ a = 3.0000000000000004E-01; b = x.'c d' +  -(1) + 1 .e ]"
+    );
+}
+
+#[test]
 fn names() {
     let cases: &[(&str, &str)] = &[
         ("abc", "abc"),

@@ -5,7 +5,9 @@
 //! parentheses only where a tree built by code would otherwise print as a different tree
 //! (e.g. `Mul(Add(a, b), c)`), which never happens for parsed trees.
 
-use super::real::{write_abs_time, write_real, write_real_old, write_rel_time};
+use super::real::{
+    write_abs_time, write_real, write_real_htcondor, write_real_old, write_rel_time,
+};
 use crate::ast::{BinOp, Expr, UnOp};
 use crate::classad::ClassAd;
 use crate::name::Name;
@@ -36,6 +38,11 @@ pub struct Unparser<'o> {
     out: &'o mut String,
     /// Old-syntax spelling.
     old: bool,
+    /// HTCondor's own text where the printer otherwise departs from it so that the text reads
+    /// back (docs/language.md, "Deviations"): reals always `%.15E`, `-` before a number with no
+    /// space, a name after `.` bare, an integer before `.` with no space. For text that is data
+    /// (`unparse()`, `string()` of a list or an ad), not for text meant to be read back.
+    exact: bool,
     depth: u32,
 }
 
@@ -45,6 +52,18 @@ impl<'o> Unparser<'o> {
         Unparser {
             out,
             old: false,
+            exact: false,
+            depth: 0,
+        }
+    }
+
+    /// An unparser writing new syntax exactly as HTCondor's `ClassAdUnParser` does, for text
+    /// that is data rather than for reading back (see the `exact` field).
+    pub fn htcondor(out: &'o mut String) -> Unparser<'o> {
+        Unparser {
+            out,
+            old: false,
+            exact: true,
             depth: 0,
         }
     }
@@ -54,6 +73,7 @@ impl<'o> Unparser<'o> {
         Unparser {
             out,
             old: true,
+            exact: false,
             depth: 0,
         }
     }
@@ -100,7 +120,7 @@ impl<'o> Unparser<'o> {
                 // `1.a` would lex as a malformed real, and `(1).a` reads back with a Paren node:
                 // a space keeps the tree (found by the `parse` fuzz target).
                 self.operand(base, 13);
-                if matches!(**base, Expr::Lit(Value::Int(_))) {
+                if !self.exact && matches!(**base, Expr::Lit(Value::Int(_))) {
                     self.out.push(' ');
                 }
                 self.out.push('.');
@@ -116,7 +136,7 @@ impl<'o> Unparser<'o> {
             // space: ` -1` would read back as the literal -1 (HTCondor lexes `-1` at the start or
             // after an operator as one token), so `- 1` prints as ` - 1` to keep
             // parse(print(x)) == x (found by fuzzing).
-            Expr::Unary(UnOp::Neg, x) if starts_with_number(x) => {
+            Expr::Unary(UnOp::Neg, x) if !self.exact && starts_with_number(x) => {
                 self.out.push_str(" - ");
                 self.operand(x, 11);
             }
@@ -253,7 +273,7 @@ impl<'o> Unparser<'o> {
     /// plain (`a.parent.b`, as HTCondor prints it): after a dot it can only be a name, and reads
     /// back as one.
     fn member_name(&mut self, n: Name) {
-        if n.as_str().eq_ignore_ascii_case("parent") {
+        if self.exact || n.as_str().eq_ignore_ascii_case("parent") {
             self.out.push_str(n.as_str());
         } else {
             self.name(n);
@@ -322,6 +342,8 @@ impl<'o> Unparser<'o> {
     fn real(&mut self, r: f64) {
         if self.old {
             write_real_old(self.out, r)
+        } else if self.exact {
+            write_real_htcondor(self.out, r)
         } else {
             write_real(self.out, r)
         }

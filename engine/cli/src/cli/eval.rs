@@ -2,6 +2,7 @@
 
 use adjoin::query::eval::{eval_expr, eval_in_match, EvalOptions, MatchAds};
 use adjoin::query::parse::{self, Format};
+use adjoin::query::print::result_to_htcondor;
 use adjoin::query::{ClassAd, Value};
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -84,7 +85,7 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
                 } else {
                     &text
                 }) {
-                    Ok(v) => writeln!(out, "{v}")?,
+                    Ok(v) => writeln!(out, "{}", result_to_htcondor(&v))?,
                     Err(e) => writeln!(out, "parse error: {e}")?,
                 },
                 Err(e) => {
@@ -107,7 +108,7 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
     } else {
         match eval_one(&args.expr) {
             Ok(v) => {
-                writeln!(out, "{v}")?;
+                writeln!(out, "{}", result_to_htcondor(&v))?;
                 Ok(ExitCode::SUCCESS)
             }
             Err(e) => {

@@ -3,16 +3,17 @@
 
 use super::render::Table;
 use adjoin::query::eval::{eval_expr, EvalOptions};
+use adjoin::query::print::result_to_htcondor;
 use adjoin::query::{ClassAd, Expr, Key, Value};
 use std::cmp::Ordering;
 
 /// A value as `condor_status -af` prints it: a string's own characters (no quotes), anything
-/// else in new syntax as the unparser prints it (`undefined` for a missing attribute,
-/// `error`, `4`, `true`, `{ 1,2 }`, reals as `5.000000000000000E-01`).
+/// else in new syntax as HTCondor's unparser prints it (`undefined` for a missing attribute,
+/// `error`, `4`, `true`, `{ 1,2 }`, reals as `%.15E`: `5.000000000000000E-01`).
 pub fn af_text(v: &Value) -> String {
     match v {
         Value::Str(s) => s.to_string(),
-        other => other.to_string(),
+        other => result_to_htcondor(other),
     }
 }
 

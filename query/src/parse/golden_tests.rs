@@ -295,10 +295,16 @@ fn golden_unparse_ads() {
     );
 }
 
-/// `tests/golden/parse.golden`: HTCondor's reading of small JSON and XML inputs.
+/// `tests/golden/parse.golden`: HTCondor's reading of small JSON and XML inputs; and
+/// `tests/golden/random-json.golden`: of random JSON documents (`gen/random_json.py`: numbers in
+/// every spelling its lexer meets, escapes, comments, joined strings, bad forms).
 #[test]
 fn golden_parse() {
-    let text = include_str!("../../../tests/golden/parse.golden");
+    let text = [
+        include_str!("../../../tests/golden/parse.golden"),
+        include_str!("../../../tests/golden/random-json.golden"),
+    ]
+    .concat();
     let mut bad = Vec::new();
     for line in text
         .lines()

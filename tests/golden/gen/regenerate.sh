@@ -16,6 +16,8 @@ rm -rf real-ads/.newsyntax
 run gen/gen_exprs.py gen/exprs.txt > exprs.golden
 run gen/gen_functions.py > functions.golden
 run gen/gen_unparse.py unparse.golden unparse-ads.golden parse.golden
+# Random JSON documents through HTCondor's JSON reader (parse.golden's format).
+run gen/random_json.py 1 3000 > random-json.golden
 { run gen/gen_cycle_real_ads.py old "$CONF/real-ads"; run gen/gen_cycle_real_ads.py new "$CONF/real-ads"; } > cycle-real-ads.golden
 { run gen/gen_analyze_real_ads.py old "$CONF/real-ads"; run gen/gen_analyze_real_ads.py new "$CONF/real-ads"; } > analyze-real-ads.golden
 run gen/gen_gangs.py > gangs/gangs.golden

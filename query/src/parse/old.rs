@@ -1,5 +1,5 @@
 //! Old ClassAd syntax (`condor_status -long`): one `Name = expression` per line, ads separated by
-//! blank lines, `#` comment lines. Each right-hand side is an expression of the new grammar read
+//! blank lines, `#` comment lines (and `//`, `/* */` comments closing the document). Each right-hand side is an expression of the new grammar read
 //! with old-syntax strings (backslash is literal except in `\"` mid-line), as HTCondor reads it.
 
 use super::ad::insert_keeping_spelling;
@@ -28,6 +28,13 @@ pub fn old_ads(text: &str) -> Result<Vec<ClassAd>, ParseError> {
             if !ad.is_empty() {
                 out.push(std::mem::take(&mut ad));
             }
+        } else if (trimmed.starts_with("/*") || trimmed.starts_with("//"))
+            && only_comments(&text[start..])
+        {
+            // Comments closing the document (HTCondor's own test of `parseAds` ends an
+            // old-syntax file with `/* this is a comment */`) are ignored, as HTCondor ignores
+            // them; anywhere else such a line is not an attribute, as in HTCondor.
+            break;
         } else if !trimmed.starts_with('#') {
             let (name, e) = attribute(text, start, line_end)?;
             insert_keeping_spelling(&mut ad, name, e);
@@ -38,6 +45,27 @@ pub fn old_ads(text: &str) -> Result<Vec<ClassAd>, ParseError> {
         out.push(ad);
     }
     Ok(out)
+}
+
+/// True when `rest` holds nothing but white space and comments (`// …` and `# …` to the end of
+/// the line, `/* … */`).
+fn only_comments(mut rest: &str) -> bool {
+    loop {
+        rest = rest.trim_start();
+        if rest.is_empty() {
+            return true;
+        }
+        if rest.starts_with("//") || rest.starts_with('#') {
+            rest = rest.find('\n').map_or("", |i| &rest[i..]);
+        } else if let Some(body) = rest.strip_prefix("/*") {
+            match body.find("*/") {
+                Some(i) => rest = &body[i + 2..],
+                None => return false,
+            }
+        } else {
+            return false;
+        }
+    }
 }
 
 /// Parses the line `text[start..end]` as `Name = expression [;]`.
@@ -149,6 +177,16 @@ mod tests {
                 "[ a = 0; b = 5.000000000000000E-01; c = 1.631250000000000E+01; d = 0; e = 0.0; f = -12; g = \"012\" ]",
             ),
             ("a = 'x\\y' + 'é'\n", "[ a = 'x\\\\y' + '\\303\\251' ]"),
+            // Comments closing the document are ignored (HTCondor's test_python_bindings_classad
+            // reads two ads from this); a comment line anywhere else is not an attribute.
+            (
+                "foo = \"bar\"\n\nfoo = \"wiz\"\n\n/* this is a comment */",
+                "[ foo = \"bar\" ] | [ foo = \"wiz\" ]",
+            ),
+            ("a = 1\n// one\n  /* two\n three */ # four\n\n", "[ a = 1 ]"),
+            ("a = 1\n\n/* c */\n\nb = 2", "ERR 3:1: expected 'Name = expression'"),
+            ("a = 1\n/* open", "ERR 2:1: expected 'Name = expression'"),
+            ("/* c */\na = 1", "ERR 1:1: expected 'Name = expression'"),
         ];
         for (text, want) in cases {
             assert_eq!(show(text), *want, "input {text:?}");

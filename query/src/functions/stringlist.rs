@@ -219,7 +219,8 @@ fn imember<'a>(ev: &mut Evaluator<'a>, scope: &'a Scope<'a>, args: &'a [Expr]) -
 }
 
 /// `stringListSubsetMatch(l1, l2 [, delims])`: every item of `l1` is in `l2` (as sets). An
-/// undefined list counts as empty, but both undefined is undefined.
+/// undefined list counts as empty, but both undefined is undefined; an empty `l1` is a subset,
+/// a non-empty one with no items (`" "` split at `,`) is not, as in HTCondor.
 fn subset<'a>(
     ev: &mut Evaluator<'a>,
     scope: &'a Scope<'a>,
@@ -238,8 +239,15 @@ fn subset<'a>(
             s.to_string()
         }
     };
+    let l1 = l1.unwrap_or("");
+    // The empty string is a subset of anything; any other `l1` must hold an item (HTCondor
+    // starts from "no match" and skips empty items: `" "` split at `,` is a subset of nothing).
+    if l1.is_empty() {
+        return Val::Bool(true);
+    }
     let set: FxHashSet<String> = items(l2.unwrap_or(""), delims).map(key).collect();
-    Val::Bool(items(l1.unwrap_or(""), delims).all(|item| set.contains(&key(item))))
+    let mut l1_items = items(l1, delims).peekable();
+    Val::Bool(l1_items.peek().is_some() && l1_items.all(|item| set.contains(&key(item))))
 }
 
 fn subset_match<'a>(ev: &mut Evaluator<'a>, scope: &'a Scope<'a>, args: &'a [Expr]) -> Val<'a> {

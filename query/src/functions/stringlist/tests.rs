@@ -87,10 +87,16 @@ fn members_and_subsets() {
         ),
         // HTCondor's test_classad_funcs.cpp: a list that is not empty but holds no item
         // (`" "` split at `,`) is a subset of nothing; `""` of everything.
-        (r#"stringListSubsetMatch(" ", "cc, BB, , aa", ",")"#, "false"),
+        (
+            r#"stringListSubsetMatch(" ", "cc, BB, , aa", ",")"#,
+            "false",
+        ),
         (r#"stringListSubsetMatch(",, ,", "a")"#, "false"),
         (r#"stringListSubsetMatch("", "cc, BB, , aa", ",")"#, "true"),
-        (r#"stringListSubsetMatch(undefined, "cc, BB, , aa", ",")"#, "true"),
+        (
+            r#"stringListSubsetMatch(undefined, "cc, BB, , aa", ",")"#,
+            "true",
+        ),
         (r#"stringListSubsetMatch("A", "a")"#, "false"),
         (r#"stringListISubsetMatch("A", "a")"#, "true"),
         (r#"stringListSubsetMatch("a;b", "b;a", ";")"#, "true"),

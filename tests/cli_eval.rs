@@ -25,6 +25,20 @@ fn evaluates_single_expressions() {
     eval_is("-1", "-1");
     eval_is("-TARGET.LoadAvg", "undefined");
     eval_is("- 2 * 3", "-6");
+    // The value printed is HTCondor's text (classad_eval's, classad2's repr): `%.15E` reals,
+    // a relative time in whole seconds.
+    eval_is("0.1 + 0.2", "3.000000000000000E-01");
+    // (A list prints its values, where HTCondor's lazy list keeps `0.1 + 0.2`: docs/language.md.)
+    eval_is("{0.1 + 0.2}", "{ 3.000000000000000E-01 }");
+    eval_is("relTime(12.5)", "relTime(\"12\")");
+    eval_is(
+        "string([a = 0.1 + 0.2])",
+        "\"[ a = 1.000000000000000E-01 + 2.000000000000000E-01 ]\"",
+    );
+    eval_is(
+        "string([a = 0.30000000000000004])",
+        "\"[ a = 3.000000000000000E-01 ]\"",
+    );
 }
 
 #[test]

@@ -6,11 +6,11 @@
 //! [x = [a = 1; b = {1, 2}]]  →  "\n    [\n        a = 1; \n        b = \n           {\n …
 //! ```
 //!
-//! Everything but the layout of ads and lists comes from the compact printer in its HTCondor-exact
-//! form (`Unparser::htcondor`: `%.15E` reals, `a.b c` after a dot — the text is data, not meant
-//! to be read back): each outermost
-//! ad or list inside an expression is replaced by a placeholder name, the expression printed,
-//! and the placeholders replaced by the laid-out text.
+//! Everything but the layout of ads and lists comes from the compact printer in its
+//! HTCondor-exact form (`Unparser::htcondor`: `%.15E` reals, `a.b c` after a dot — the text is
+//! data, not meant to be read back): each outermost ad or list inside an expression is replaced
+//! by a placeholder name, the expression printed, and the placeholders replaced by the laid-out
+//! text.
 
 use crate::ast::Expr;
 use crate::classad::ClassAd;

@@ -1,6 +1,7 @@
-//! Old ClassAd syntax (`condor_status -long`): one `Name = expression` per line, ads separated by
-//! blank lines, `#` comment lines (and `//`, `/* */` comments closing the document). Each right-hand side is an expression of the new grammar read
-//! with old-syntax strings (backslash is literal except in `\"` mid-line), as HTCondor reads it.
+//! Old ClassAd syntax (`condor_status -long`): one `Name = expression` per line, ads separated
+//! by blank lines, `#` comment lines (and `//`, `/* */` comments closing the document). Each
+//! right-hand side is an expression of the new grammar read with old-syntax strings (backslash
+//! is literal except in `\"` mid-line), as HTCondor reads it.
 
 use super::ad::insert_keeping_spelling;
 use super::expr::Parser;
@@ -12,6 +13,18 @@ use crate::name::Name;
 /// Every old-syntax ad in `text`. An ad ends at a blank line or the end of the text; empty ads
 /// (runs of blank lines) are not reported.
 pub fn old_ads(text: &str) -> Result<Vec<ClassAd>, ParseError> {
+    read(text, true)
+}
+
+/// The ads of one blank-line separated block of a larger text (the recovering reader's chunk,
+/// [`super::reader`]), which is not where the document ends: a comment line is not an attribute
+/// there.
+pub(super) fn old_block(text: &str) -> Result<Vec<ClassAd>, ParseError> {
+    read(text, false)
+}
+
+/// [`old_ads`], with comments closing `text` ignored only when `text` ends the document.
+fn read(text: &str, ends_document: bool) -> Result<Vec<ClassAd>, ParseError> {
     let mut out = Vec::new();
     let mut ad = ClassAd::new();
     let mut start = 0;
@@ -28,12 +41,11 @@ pub fn old_ads(text: &str) -> Result<Vec<ClassAd>, ParseError> {
             if !ad.is_empty() {
                 out.push(std::mem::take(&mut ad));
             }
-        } else if (trimmed.starts_with("/*") || trimmed.starts_with("//"))
-            && only_comments(&text[start..])
-        {
+        } else if ends_document && closing_comments(trimmed, &text[start..]) {
             // Comments closing the document (HTCondor's own test of `parseAds` ends an
             // old-syntax file with `/* this is a comment */`) are ignored, as HTCondor ignores
-            // them; anywhere else such a line is not an attribute, as in HTCondor.
+            // them; anywhere else such a line is read as HTCondor reads it: an error, or, with
+            // an `=`, a name holding the comment (`/* c */ b = 2` names `'/* c */ b'`).
             break;
         } else if !trimmed.starts_with('#') {
             let (name, e) = attribute(text, start, line_end)?;
@@ -45,6 +57,12 @@ pub fn old_ads(text: &str) -> Result<Vec<ClassAd>, ParseError> {
         out.push(ad);
     }
     Ok(out)
+}
+
+/// True when the line `trimmed`, which starts `rest`, begins the comments that close a document:
+/// it opens a `//` or `/* */` comment and nothing but comments follow.
+pub(super) fn closing_comments(trimmed: &str, rest: &str) -> bool {
+    (trimmed.starts_with("/*") || trimmed.starts_with("//")) && only_comments(rest)
 }
 
 /// True when `rest` holds nothing but white space and comments (`// …` and `# …` to the end of

@@ -3,7 +3,8 @@
 //! its position in the whole text while the others are read.
 //!
 //! Splitting understands just enough of each format to find ad boundaries: strings and comments
-//! (new syntax, JSON), bracket depth, blank lines (old syntax), `<c>` elements (XML). An ad that
+//! (new syntax, JSON), bracket depth, blank lines and the comments closing a document (old
+//! syntax), `<c>` elements (XML). An ad that
 //! never closes would swallow the rest of the text, so a line that starts with `[` (new syntax)
 //! or `{` (JSON) in column 1 while an ad is open starts a new ad: pretty-printed ads indent what
 //! they nest, so such a line is taken to begin the next ad. Chunks are independent, so callers
@@ -56,7 +57,7 @@ pub fn split(text: &str, format: Format) -> (Format, Vec<Chunk<'_>>) {
         f => f,
     };
     let chunks = match format {
-        Format::New => split_bracketed(text, b'[', b']', true),
+        Format::New => split_bracketed(text, b'[', b']', Lexing::NEW),
         Format::Json => split_json(text),
         Format::Xml => split_xml(text),
         Format::Old | Format::Auto => split_old(text),
@@ -64,7 +65,8 @@ pub fn split(text: &str, format: Format) -> (Format, Vec<Chunk<'_>>) {
     (format, chunks)
 }
 
-/// Old syntax: runs of non-blank lines.
+/// Old syntax: runs of non-blank lines, up to the comments that close the document (which
+/// [`super::old::old_ads`] ignores).
 fn split_old(text: &str) -> Vec<Chunk<'_>> {
     let mut out = Vec::new();
     let mut start: Option<(usize, u32)> = None;
@@ -72,7 +74,18 @@ fn split_old(text: &str) -> Vec<Chunk<'_>> {
     let mut line = 1u32;
     while at < text.len() {
         let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
-        let blank = text[at..end].trim().is_empty();
+        let trimmed = text[at..end].trim();
+        if super::old::closing_comments(trimmed, &text[at..]) {
+            if let Some((s, l)) = start.take() {
+                out.push(Chunk {
+                    text: &text[s..at],
+                    line: l,
+                    col: 1,
+                });
+            }
+            break;
+        }
+        let blank = trimmed.is_empty();
         match (blank, start) {
             (false, None) => start = Some((at, line)),
             (true, Some((s, l))) => {
@@ -100,19 +113,17 @@ fn split_old(text: &str) -> Vec<Chunk<'_>> {
 
 /// JSON: the objects of a top-level array, or top-level objects in sequence.
 fn split_json(text: &str) -> Vec<Chunk<'_>> {
-    let trimmed = text.trim_start();
-    let skip = text.len() - trimmed.len();
-    if trimmed.starts_with('[') {
+    let open = skip_json_blank(text.as_bytes(), 0);
+    if text.as_bytes().get(open) == Some(&b'[') {
         // Blank out the array's own brackets and commas: the objects are then top-level.
-        let open = skip;
-        let close = text.rfind(']').filter(|&c| c > open);
+        let close = json_array_end(text.as_bytes(), open);
         let mut chunks = split_bracketed_range(
             text,
             open + 1,
             close.unwrap_or(text.len()),
             b'{',
             b'}',
-            false,
+            Lexing::JSON,
         );
         chunks.retain(|c| c.text.trim() != ",");
         chunks
@@ -126,8 +137,62 @@ fn split_json(text: &str) -> Vec<Chunk<'_>> {
             .filter(|c| !c.text.trim().is_empty())
             .collect()
     } else {
-        split_bracketed(text, b'{', b'}', false)
+        split_bracketed(text, b'{', b'}', Lexing::JSON)
     }
+}
+
+/// The first byte of `b` at or after `i` that is neither white space nor in a JSON comment
+/// (HTCondor's lexer skips `//` and `/* */` comments in JSON).
+fn skip_json_blank(b: &[u8], mut i: usize) -> usize {
+    loop {
+        while b.get(i).is_some_and(u8::is_ascii_whitespace) {
+            i += 1;
+        }
+        match (b.get(i), b.get(i + 1)) {
+            (Some(b'/'), Some(b'/')) => {
+                i += b[i..]
+                    .iter()
+                    .position(|&c| c == b'\n')
+                    .unwrap_or(b.len() - i);
+            }
+            (Some(b'/'), Some(b'*')) => match b[i + 2..].windows(2).position(|w| w == b"*/") {
+                Some(k) => i += k + 4,
+                None => return b.len(),
+            },
+            _ => return i,
+        }
+    }
+}
+
+/// The `]` closing the array opened at `open`, past strings and comments; `None` when it
+/// never closes.
+fn json_array_end(b: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = open;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'/' if matches!(b.get(i + 1), Some(b'/' | b'*')) => {
+                i = skip_json_blank(b, i);
+                continue;
+            }
+            b'[' => depth += 1,
+            b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// The position `cut` bytes into chunk `c`.
@@ -142,19 +207,40 @@ fn advance(c: Chunk<'_>, cut: usize) -> (u32, u32) {
     }
 }
 
-fn split_bracketed(text: &str, open: u8, close: u8, new_syntax: bool) -> Vec<Chunk<'_>> {
-    split_bracketed_range(text, 0, text.len(), open, close, new_syntax)
+/// What a format's splitter must skip besides `"…"` strings.
+#[derive(Clone, Copy)]
+struct Lexing {
+    /// `//` and `/* */` comments (new syntax, and JSON as HTCondor's lexer reads it).
+    comments: bool,
+    /// `'…'` quoted names (new syntax).
+    quoted_names: bool,
 }
 
-/// Top-level `open … close` groups of `text[from..to]`, skipping strings and (new syntax)
-/// comments; anything else at the top level becomes a chunk of its own so that it is reported.
+impl Lexing {
+    const NEW: Lexing = Lexing {
+        comments: true,
+        quoted_names: true,
+    };
+    const JSON: Lexing = Lexing {
+        comments: true,
+        quoted_names: false,
+    };
+}
+
+fn split_bracketed(text: &str, open: u8, close: u8, lexing: Lexing) -> Vec<Chunk<'_>> {
+    split_bracketed_range(text, 0, text.len(), open, close, lexing)
+}
+
+/// Top-level `open … close` groups of `text[from..to]`, skipping strings and comments as
+/// `lexing` says; anything else at the top level becomes a chunk of its own so that it is
+/// reported.
 fn split_bracketed_range<'t>(
     text: &'t str,
     from: usize,
     to: usize,
     open: u8,
     close: u8,
-    new_syntax: bool,
+    lexing: Lexing,
 ) -> Vec<Chunk<'t>> {
     let b = text.as_bytes();
     let mut out = Vec::new();
@@ -210,13 +296,13 @@ fn split_bracketed_range<'t>(
         }
         match c {
             b'\n' => pos.newline(i),
-            b'/' if new_syntax && b.get(i + 1) == Some(&b'/') => {
+            b'/' if lexing.comments && b.get(i + 1) == Some(&b'/') => {
                 while i < to && b[i] != b'\n' {
                     i += 1;
                 }
                 continue;
             }
-            b'/' if new_syntax && b.get(i + 1) == Some(&b'*') => {
+            b'/' if lexing.comments && b.get(i + 1) == Some(&b'*') => {
                 let end = text[i + 2..to].find("*/").map_or(to, |k| i + 2 + k + 2);
                 for (k, &ch) in b[i..end].iter().enumerate() {
                     if ch == b'\n' {
@@ -227,7 +313,7 @@ fn split_bracketed_range<'t>(
                 continue;
             }
             b'"' => in_str = Some(b'"'),
-            b'\'' if new_syntax => in_str = Some(b'\''),
+            b'\'' if lexing.quoted_names => in_str = Some(b'\''),
             _ if c == open => {
                 if depth == 0 {
                     if let Some(s) = start.take() {
@@ -330,6 +416,7 @@ pub fn parse_chunk(chunk: Chunk<'_>, format: Format) -> Result<Vec<ClassAd>, Par
             let wrapped = format!("{XML_OPEN}{}{XML_CLOSE}", chunk.text);
             (ads(&wrapped, Format::Xml), XML_OPEN.len() as u32)
         }
+        Format::Old => (super::old::old_block(chunk.text), 0),
         f => (ads(chunk.text, f), 0),
     };
     result.map_err(|e: ParseError| {
@@ -438,6 +525,43 @@ mod tests {
             Format::Json,
             &[(2, 1, "{\"a\": 1"), (3, 1, "{\"b\"")],
         );
+    }
+
+    /// The recovering reader reads what [`ads`] reads, and fails where it fails.
+    #[test]
+    fn reads_as_the_whole_text_reads() {
+        let docs: &[(&str, Format)] = &[
+            ("{\"a\": 1 /* } */, \"b\": 2}\n{\"c\": 3}", Format::Json),
+            ("// header\n[{\"a\":1},{\"b\":2}]", Format::Json),
+            ("[{\"a\":1},{\"b\":2}] // done]", Format::Json),
+            ("{\"a\": 1} /* { */ {\"b\": 2}", Format::Json),
+            ("[{\"a\": \"]\"}, /* ] */ {\"b\": 2}]", Format::Json),
+            ("{\"a\": 1}\n{\"b\": 2", Format::Json),
+            ("a = 1\n\n/* c */", Format::Old),
+            ("a = 1\n/* c */\n// d\n", Format::Old),
+            ("a = 1\n\n/* c */\n\nb = 2", Format::Old),
+            ("a = 1\n// c\n\nb = 2", Format::Old),
+            ("/* c */\na = 1", Format::Old),
+            (
+                "a = 1\n\nb = 2\n\n/* one\n two */ // three\n\n",
+                Format::Old,
+            ),
+        ];
+        for &(text, format) in docs {
+            let whole = ads(text, format);
+            let read: Vec<Result<(u32, ClassAd), ParseError>> = read_ads(text, format).collect();
+            match whole {
+                Ok(want) => {
+                    let got: Vec<ClassAd> = read
+                        .into_iter()
+                        .map(|r| r.map(|(_, a)| a))
+                        .collect::<Result<_, _>>()
+                        .unwrap_or_else(|e| panic!("{text:?}: the reader fails: {e}"));
+                    assert_eq!(got, want, "{text:?}");
+                }
+                Err(_) => assert!(read.iter().any(Result::is_err), "{text:?}: {read:?}"),
+            }
+        }
     }
 
     #[test]

@@ -177,9 +177,14 @@ mod tests {
 
     #[test]
     fn af_lines_as_condor_status_prints_them() {
-        let a = ad(r#"[Name = "slot1@x"; Cpus = 4; Memory = 2 * 1024; Load = 0.5; L = {1, "a"}]"#);
+        let a = ad(
+            r#"[Name = "slot1@x"; Cpus = 4; Memory = 2 * 1024; Load = 0.5; L = {1, "a"};
+                Odd = 0.1 + 0.2; Up = relTime(12.5)]"#,
+        );
         for (exprs, want) in [
             ("Name Cpus Memory", "slot1@x 4 2048"),
+            // HTCondor's text: `%.15E`, whole seconds.
+            ("Odd Up", "3.000000000000000E-01 relTime(\"12\")"),
             ("Missing Name", "undefined slot1@x"),
             ("Memory/1024 Load", "2 5.000000000000000E-01"),
             ("L Name+1", "{ 1,\"a\" } error"),

@@ -333,7 +333,8 @@ impl<'s> Json<'s> {
     /// A number as HTCondor's lexer reads one in JSON: an integer, or a real when written with
     /// `.` or an exponent (`.5`, `-.5`, `01.5`, `0e1` are reals; `1.` is refused); an integer
     /// with a leading zero is refused, unless negative, where its digits (octal ones only, as
-    /// the lexer scans them) read in base 10 (`-07` is -7, `-0x1` is 0).
+    /// the lexer scans them) read in base 10 (`-07` is -7, `-0x1` is 0); a hexadecimal number
+    /// with a fraction is strtod's hexadecimal float (`0x10.5` is 16.3125).
     fn number(&mut self) -> Parsed {
         let start = self.pos;
         let bad = |j: &Json<'_>, why: &str| j.err(start, format!("malformed number{why}"));
@@ -349,31 +350,36 @@ impl<'s> Json<'s> {
             j.pos - s
         };
         let next_is_digit = |j: &Json<'_>| j.b.get(j.pos + 1).is_some_and(u8::is_ascii_digit);
-        let mut real = false;
+        let (mut real, mut hex) = (false, false);
         match self.peek() {
             b'.' if next_is_digit(self) => {}
             b'0' => {
                 self.pos += 1;
                 if matches!(self.peek(), b'x' | b'X') {
-                    // Hexadecimal: refused, but after a minus the lexer's base-10 reading
-                    // stops at the `x`.
+                    // Hexadecimal: an integer is refused, but after a minus the lexer's base-10
+                    // reading stops at the `x` (0); with a fraction it is a real, which strtod
+                    // reads as a hexadecimal float (`0x10.5` is 16.3125).
                     self.pos += 1;
-                    if !neg || !self.peek().is_ascii_hexdigit() {
+                    if !self.peek().is_ascii_hexdigit() {
                         return Err(bad(self, ": hexadecimal"));
                     }
                     while self.peek().is_ascii_hexdigit() {
                         self.pos += 1;
                     }
-                    if self.peek() == b'.' {
+                    if self.peek() == b'.' && next_is_digit(self) {
+                        hex = true;
+                    } else if !neg || self.peek() == b'.' {
                         return Err(bad(self, ": hexadecimal"));
+                    } else {
+                        return Ok((Expr::Lit(Value::Int(0)), 1));
                     }
-                    return Ok((Expr::Lit(Value::Int(0)), 1));
-                }
-                let run = self.pos;
-                let n = digits(self);
-                real = matches!(self.peek(), b'.' | b'e' | b'E');
-                if n > 0 && !real && (!neg || self.b[run..self.pos].iter().any(|&c| c > b'7')) {
-                    return Err(bad(self, ": leading zero"));
+                } else {
+                    let run = self.pos;
+                    let n = digits(self);
+                    real = matches!(self.peek(), b'.' | b'e' | b'E');
+                    if n > 0 && !real && (!neg || self.b[run..self.pos].iter().any(|&c| c > b'7')) {
+                        return Err(bad(self, ": leading zero"));
+                    }
                 }
             }
             c if c.is_ascii_digit() => {
@@ -399,7 +405,10 @@ impl<'s> Json<'s> {
             }
         }
         let text = &self.src[start..self.pos];
-        let v = if real {
+        let v = if hex {
+            // strtod reads what it can as a hexadecimal float (an `e` is a hex digit there).
+            Value::Real(crate::functions::convert::strtod(text).ok_or_else(|| bad(self, ""))?)
+        } else if real {
             Value::Real(text.parse().map_err(|_| bad(self, ""))?)
         } else {
             // Out of range reads as 0, as HTCondor's lexer does.
@@ -530,6 +539,12 @@ mod tests {
             (r#"{"a": 07}"#, "ERR 1:7: malformed number: leading zero"),
             (r#"{"a": -08}"#, "ERR 1:7: malformed number: leading zero"),
             (r#"{"a": 0x1F}"#, "ERR 1:7: malformed number: hexadecimal"),
+            (
+                r#"{"a": 0x10.5, "b": -0x1F.5}"#,
+                "[ a = 1.631250000000000E+01; b = -3.131250000000000E+01 ]",
+            ),
+            (r#"{"a": 0x1F.}"#, "ERR 1:7: malformed number: hexadecimal"),
+            (r#"{"a": 0x1.8e3}"#, "[ a = 1.555419921875000E+00 ]"),
             (
                 r#"{"a": 1.}"#,
                 "ERR 1:7: malformed number: expected a digit after '.'",

@@ -1,5 +1,6 @@
 //! Fuzz target: every parser (auto-detected format, expressions) on arbitrary text must return a
-//! value or an error, never panic or overflow; whatever parses must print and parse back equal.
+//! value or an error, never panic or overflow; whatever parses must print and parse back equal,
+//! and the recovering reader (`parse::reader`) must read a text that parses as the whole does.
 #![no_main]
 
 use adjoin_query::parse::{self, Format};
@@ -16,6 +17,14 @@ fuzz_target!(|data: &[u8]| {
     }
     for format in [Format::Auto, Format::Old, Format::Json, Format::Xml] {
         if let Ok(ads) = parse::ads(text, format) {
+            // The recovering reader (`adjoin load`) reads a good text as the whole reader does.
+            let read: Result<Vec<_>, _> = parse::reader::read_ads(text, format)
+                .map(|r| r.map(|(_, ad)| ad))
+                .collect();
+            match read {
+                Ok(read) => assert_eq!(read, ads, "the recovering reader of {text:?}"),
+                Err(e) => panic!("the recovering reader fails on {text:?}: {e}"),
+            }
             for ad in ads {
                 let printed = ad.to_string();
                 let again = parse::classad(&printed).expect("printed ad parses");

@@ -10,7 +10,7 @@
 
 use super::ad::insert_keeping_spelling;
 use super::expr::{Parser, MAX_DEPTH, MAX_NESTING};
-use super::lexer::{error_at, Lexer, TokenKind};
+use super::lexer::{error_at, is_space, Lexer, TokenKind};
 use crate::ast::Expr;
 use crate::classad::ClassAd;
 use crate::error::ParseError;
@@ -416,11 +416,6 @@ impl<'s> Json<'s> {
         };
         Ok((Expr::Lit(v), 1))
     }
-}
-
-/// White space as C's `isspace` has it.
-fn is_space(c: u8) -> bool {
-    matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
 }
 
 /// Resolves JSON escapes in `raw` (`\uXXXX` with surrogate pairs; an unknown `\c` is `c`, as in

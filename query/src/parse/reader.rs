@@ -10,6 +10,7 @@
 //! they nest, so such a line is taken to begin the next ad. Chunks are independent, so callers
 //! may parse them on several threads ([`parse_chunk`]) or read them in order ([`read_ads`]).
 
+use super::lexer::is_space;
 use super::{ads, classad, Format};
 use crate::{ClassAd, ParseError};
 
@@ -56,9 +57,32 @@ pub fn split(text: &str, format: Format) -> (Format, Vec<Chunk<'_>>) {
         Format::Auto => super::detect(text),
         f => f,
     };
+    let bracketed = |lexing: Lexing| match format {
+        Format::Json => split_json(text, lexing),
+        _ => split_bracketed(text, b'[', b']', lexing),
+    };
     let chunks = match format {
-        Format::New => split_bracketed(text, b'[', b']', Lexing::NEW),
-        Format::Json => split_json(text),
+        Format::New | Format::Json => {
+            let lexing = if format == Format::New {
+                Lexing::NEW
+            } else {
+                Lexing::JSON
+            };
+            match bracketed(lexing) {
+                // A line opening an ad inside a string or an open ad may belong to it (a
+                // string holding a line break): when the text read without resynchronising
+                // parses whole, that is how it reads, as the whole-text reader reads it.
+                (chunks, true) => {
+                    let (whole, _) = bracketed(lexing.without_resync());
+                    if whole.iter().all(|&c| parse_chunk(c, format).is_ok()) {
+                        whole
+                    } else {
+                        chunks
+                    }
+                }
+                (chunks, false) => chunks,
+            }
+        }
         Format::Xml => split_xml(text),
         Format::Old | Format::Auto => split_old(text),
     };
@@ -112,21 +136,21 @@ fn split_old(text: &str) -> Vec<Chunk<'_>> {
 }
 
 /// JSON: the objects of a top-level array, or top-level objects in sequence.
-fn split_json(text: &str) -> Vec<Chunk<'_>> {
+fn split_json(text: &str, lexing: Lexing) -> Split<'_> {
     let open = skip_json_blank(text.as_bytes(), 0);
     if text.as_bytes().get(open) == Some(&b'[') {
         // Blank out the array's own brackets and commas: the objects are then top-level.
         let close = json_array_end(text.as_bytes(), open);
-        let mut chunks = split_bracketed_range(
+        let (mut chunks, resynced) = split_bracketed_range(
             text,
             open + 1,
             close.unwrap_or(text.len()),
             b'{',
             b'}',
-            Lexing::JSON,
+            lexing,
         );
         chunks.retain(|c| c.text.trim() != ",");
-        chunks
+        let chunks = chunks
             .into_iter()
             .map(|c| {
                 let t = c.text.trim_start_matches(',').trim_start();
@@ -135,9 +159,10 @@ fn split_json(text: &str) -> Vec<Chunk<'_>> {
                 Chunk { text: t, line, col }
             })
             .filter(|c| !c.text.trim().is_empty())
-            .collect()
+            .collect();
+        (chunks, resynced)
     } else {
-        split_bracketed(text, b'{', b'}', Lexing::JSON)
+        split_bracketed(text, b'{', b'}', lexing)
     }
 }
 
@@ -145,7 +170,7 @@ fn split_json(text: &str) -> Vec<Chunk<'_>> {
 /// (HTCondor's lexer skips `//` and `/* */` comments in JSON).
 fn skip_json_blank(b: &[u8], mut i: usize) -> usize {
     loop {
-        while b.get(i).is_some_and(u8::is_ascii_whitespace) {
+        while b.get(i).is_some_and(|&c| is_space(c)) {
             i += 1;
         }
         match (b.get(i), b.get(i + 1)) {
@@ -214,20 +239,34 @@ struct Lexing {
     comments: bool,
     /// `'…'` quoted names (new syntax).
     quoted_names: bool,
+    /// Whether an ad opening in column 1 ends an unterminated one before it.
+    resync: bool,
 }
 
 impl Lexing {
     const NEW: Lexing = Lexing {
         comments: true,
         quoted_names: true,
+        resync: true,
     };
     const JSON: Lexing = Lexing {
         comments: true,
         quoted_names: false,
+        resync: true,
     };
+
+    fn without_resync(self) -> Lexing {
+        Lexing {
+            resync: false,
+            ..self
+        }
+    }
 }
 
-fn split_bracketed(text: &str, open: u8, close: u8, lexing: Lexing) -> Vec<Chunk<'_>> {
+/// Chunks, and whether any of them was cut by a resynchronisation.
+type Split<'t> = (Vec<Chunk<'t>>, bool);
+
+fn split_bracketed(text: &str, open: u8, close: u8, lexing: Lexing) -> Split<'_> {
     split_bracketed_range(text, 0, text.len(), open, close, lexing)
 }
 
@@ -241,9 +280,10 @@ fn split_bracketed_range<'t>(
     open: u8,
     close: u8,
     lexing: Lexing,
-) -> Vec<Chunk<'t>> {
+) -> Split<'t> {
     let b = text.as_bytes();
     let mut out = Vec::new();
+    let mut resynced = false;
     let mut pos = Pos::new();
     for (i, &c) in b[..from].iter().enumerate() {
         if c == b'\n' {
@@ -271,8 +311,14 @@ fn split_bracketed_range<'t>(
     while i < to {
         let c = b[i];
         let line_start = i == pos.line_start;
-        if line_start && c == open && start.is_some() && (depth > 0 || in_str.is_some()) {
+        if lexing.resync
+            && line_start
+            && c == open
+            && start.is_some()
+            && (depth > 0 || in_str.is_some())
+        {
             // Resynchronise: an ad opening in column 1 ends the unterminated one before it.
+            resynced = true;
             if let Some(s) = start.take() {
                 emit(&mut out, s, content_end.max(s.0 + 1));
             }
@@ -331,14 +377,14 @@ fn split_bracketed_range<'t>(
                     }
                 }
             }
-            _ if c.is_ascii_whitespace() => {}
+            _ if is_space(c) => {}
             _ => {
                 if start.is_none() {
                     start = Some((i, pos.line, pos.col(text, i)));
                 }
             }
         }
-        if !c.is_ascii_whitespace() {
+        if !is_space(c) {
             content_end = i + 1;
         }
         i += 1;
@@ -346,49 +392,72 @@ fn split_bracketed_range<'t>(
     if let Some(s) = start {
         emit(&mut out, s, content_end.max(s.0 + 1));
     }
-    out
+    (out, resynced)
 }
 
-/// XML: each top-level `<c>` … `</c>` element (nested `<c>` elements are counted).
+/// XML: each top-level `<c>` … `</c>` element (nested `<c>` elements are counted; comments
+/// skipped; tags recognised as the parser recognises them, [`super::xml::classify_tag`]).
 fn split_xml(text: &str) -> Vec<Chunk<'_>> {
+    use super::xml::{classify_tag, Kind};
     let mut out = Vec::new();
     let mut pos = Pos::new();
     let mut depth = 0usize;
     let mut start: Option<(usize, u32, u32)> = None;
     let b = text.as_bytes();
     let mut i = 0;
+    // Moves `pos` over the lines of `text[from..to]`.
+    let lines = |pos: &mut Pos, from: usize, to: usize| {
+        for (k, &ch) in b[from..to].iter().enumerate() {
+            if ch == b'\n' {
+                pos.newline(from + k);
+            }
+        }
+    };
     while i < b.len() {
         match b[i] {
             b'\n' => pos.newline(i),
             b'<' => {
                 let rest = &text[i..];
-                let is_open = rest.starts_with("<c>") || rest.starts_with("<c ");
-                if rest.starts_with("<c/>") {
-                    if depth == 0 {
-                        let col = pos.col(text, i);
-                        out.push(Chunk {
-                            text: &text[i..i + 4],
-                            line: pos.line,
-                            col,
-                        });
-                    }
-                } else if is_open {
-                    if depth == 0 {
-                        start = Some((i, pos.line, pos.col(text, i)));
-                    }
-                    depth += 1;
-                } else if rest.starts_with("</c>") && depth > 0 {
-                    depth -= 1;
-                    if depth == 0 {
-                        if let Some((s, l, c)) = start.take() {
-                            out.push(Chunk {
-                                text: &text[s..i + 4],
-                                line: l,
-                                col: c,
-                            });
+                let end = if let Some(body) = rest.strip_prefix("<!--") {
+                    body.find("-->").map_or(b.len(), |k| i + 4 + k + 3)
+                } else if let Some(close) = rest.find('>') {
+                    let (name, kind, _) = classify_tag(&rest[1..close]);
+                    let tag_end = i + close + 1;
+                    if name == "c" {
+                        match kind {
+                            Kind::Empty if depth == 0 => out.push(Chunk {
+                                text: &text[i..tag_end],
+                                line: pos.line,
+                                col: pos.col(text, i),
+                            }),
+                            Kind::Start => {
+                                if depth == 0 {
+                                    start = Some((i, pos.line, pos.col(text, i)));
+                                }
+                                depth += 1;
+                            }
+                            Kind::End if depth > 0 => {
+                                depth -= 1;
+                                if depth == 0 {
+                                    if let Some((s, l, c)) = start.take() {
+                                        out.push(Chunk {
+                                            text: &text[s..tag_end],
+                                            line: l,
+                                            col: c,
+                                        });
+                                    }
+                                }
+                            }
+                            _ => {}
                         }
                     }
-                }
+                    tag_end
+                } else {
+                    b.len()
+                };
+                lines(&mut pos, i, end);
+                i = end;
+                continue;
             }
             _ => {}
         }
@@ -546,6 +615,17 @@ mod tests {
                 "a = 1\n\nb = 2\n\n/* one\n two */ // three\n\n",
                 Format::Old,
             ),
+            // Found by the `parse` fuzz target: tags as the XML parser reads them; a string
+            // holding a line break before a bracket in column 1.
+            ("<c/><c\r></c\r\u{c}>", Format::Xml),
+            (
+                "<classads><!-- <c> --><c ><a n=\"x\"><i>1</i></a></ c></classads>",
+                Format::Xml,
+            ),
+            ("[a = \"x\n[b = 1]\"]\n[c = 2]", Format::New),
+            ("{\"~\":{\"}}\n\n{\"}}\n{\"a\": 1}", Format::Json),
+            ("[a = \"open\n[b = 2]", Format::New),
+            ("\u{b}/**/\u{b}[l={S0,S}]", Format::New),
         ];
         for &(text, format) in docs {
             let whole = ads(text, format);

@@ -51,11 +51,31 @@ pub fn xml_ads(text: &str) -> Result<Vec<ClassAd>, ParseError> {
     }
 }
 
+/// Whether a tag opens, closes, or is an empty element.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-enum Kind {
+pub(super) enum Kind {
     Start,
     End,
     Empty,
+}
+
+/// The name, kind and attribute text of the tag whose text between `<` and `>` is `inner`
+/// (`c`, `/c`, `c/`, `a n="x"`, white space anywhere around them). The recovering reader
+/// ([`super::reader`]) finds ads' `<c>` elements with it, as the parser reads them.
+pub(super) fn classify_tag(inner: &str) -> (&str, Kind, &str) {
+    let mut inner = inner.trim();
+    let mut kind = Kind::Start;
+    if let Some(r) = inner.strip_prefix('/') {
+        kind = Kind::End;
+        inner = r.trim_start();
+    } else if let Some(r) = inner.strip_suffix('/') {
+        kind = Kind::Empty;
+        inner = r;
+    }
+    let name_end = inner
+        .find(|c: char| c.is_ascii_whitespace())
+        .unwrap_or(inner.len());
+    (&inner[..name_end], kind, &inner[name_end..])
 }
 
 struct Tag<'s> {
@@ -112,22 +132,11 @@ impl<'s> Xml<'s> {
             .find('>')
             .ok_or_else(|| self.err(at, "unterminated tag"))?;
         self.pos = at + close + 1;
-        let mut inner = rest[1..close].trim();
-        let mut kind = Kind::Start;
-        if let Some(r) = inner.strip_prefix('/') {
-            kind = Kind::End;
-            inner = r.trim_start();
-        } else if let Some(r) = inner.strip_suffix('/') {
-            kind = Kind::Empty;
-            inner = r;
-        }
-        let name_end = inner
-            .find(|c: char| c.is_ascii_whitespace())
-            .unwrap_or(inner.len());
+        let (name, kind, attrs) = classify_tag(&rest[1..close]);
         Ok(Tag {
-            name: &inner[..name_end],
+            name,
             kind,
-            attrs: &inner[name_end..],
+            attrs,
             at,
         })
     }

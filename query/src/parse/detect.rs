@@ -1,5 +1,6 @@
 //! Guessing the format of a text of ads from its first significant characters.
 
+use super::lexer::skip_blank_at;
 use super::Format;
 
 /// The format `text` is most likely in: XML if it starts with `<`; JSON if it starts with `{`,
@@ -24,17 +25,14 @@ pub fn detect(text: &str) -> Format {
     }
 }
 
-/// `text` without leading white space and `//`, `/* */` comments.
-fn skip_blank(mut text: &str) -> &str {
-    loop {
-        let t = text.trim_start();
-        if let Some(r) = t.strip_prefix("//") {
-            text = r.find('\n').map_or("", |i| &r[i..]);
-        } else if let Some(r) = t.strip_prefix("/*") {
-            text = r.find("*/").map_or("", |i| &r[i + 2..]);
-        } else {
-            return t;
-        }
+/// `text` without leading white space and `//`, `/* */` comments (nothing after an unterminated
+/// `/*`).
+fn skip_blank(text: &str) -> &str {
+    let rest = &text[skip_blank_at(text.as_bytes(), 0)..];
+    if rest.starts_with("/*") {
+        ""
+    } else {
+        rest
     }
 }
 

@@ -10,7 +10,7 @@
 
 use super::ad::insert_keeping_spelling;
 use super::expr::{Parser, MAX_DEPTH, MAX_NESTING};
-use super::lexer::{error_at, is_space, Lexer, TokenKind};
+use super::lexer::{error_at, is_space, skip_blank_at, Lexer, TokenKind};
 use crate::ast::Expr;
 use crate::classad::ClassAd;
 use crate::error::ParseError;
@@ -80,22 +80,7 @@ impl<'s> Json<'s> {
     /// HTCondor's lexer skips in JSON as in ClassAds; an unterminated `/*` is left for the
     /// caller to refuse.
     fn ws(&mut self) {
-        loop {
-            while is_space(self.peek()) {
-                self.pos += 1;
-            }
-            let rest = &self.b[self.pos..];
-            if rest.starts_with(b"//") {
-                self.pos += rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len());
-            } else if rest.starts_with(b"/*") {
-                match rest[2..].windows(2).position(|w| w == b"*/") {
-                    Some(k) => self.pos += k + 4,
-                    None => return,
-                }
-            } else {
-                return;
-            }
-        }
+        self.pos = skip_blank_at(self.b, self.pos);
     }
 
     fn err(&self, at: usize, msg: impl Into<String>) -> ParseError {

@@ -36,6 +36,31 @@ pub fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
 }
 
+/// The first byte of `b` at or after `i` past white space (C's `isspace`) and `// …`, `/* … */`
+/// comments, as HTCondor's lexer skips them (in ClassAds and in JSON alike); an unterminated
+/// `/*` is not skipped: the result is where it starts.
+#[inline]
+pub fn skip_blank_at(b: &[u8], mut i: usize) -> usize {
+    loop {
+        while b.get(i).is_some_and(|&c| is_space(c)) {
+            i += 1;
+        }
+        match (b.get(i), b.get(i + 1)) {
+            (Some(b'/'), Some(b'/')) => {
+                i += b[i..]
+                    .iter()
+                    .position(|&c| c == b'\n')
+                    .unwrap_or(b.len() - i);
+            }
+            (Some(b'/'), Some(b'*')) => match b[i + 2..].windows(2).position(|w| w == b"*/") {
+                Some(k) => i += k + 4,
+                None => return i,
+            },
+            _ => return i,
+        }
+    }
+}
+
 #[inline]
 fn is_ident_char(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
@@ -105,24 +130,11 @@ impl<'s> Lexer<'s> {
 
     /// Skips white space and comments.
     fn skip_blank(&mut self) -> Result<(), ParseError> {
-        loop {
-            let c = self.at(self.pos);
-            if is_space(c) {
-                self.pos += 1;
-            } else if c == b'/' && self.at(self.pos + 1) == b'/' {
-                while self.pos < self.b.len() && self.b[self.pos] != b'\n' {
-                    self.pos += 1;
-                }
-            } else if c == b'/' && self.at(self.pos + 1) == b'*' {
-                let start = self.pos;
-                match self.src[self.pos + 2..].find("*/") {
-                    Some(i) => self.pos += 2 + i + 2,
-                    None => return Err(self.err(start, "unterminated comment '/*'")),
-                }
-            } else {
-                return Ok(());
-            }
+        self.pos = skip_blank_at(self.b, self.pos);
+        if self.b[self.pos.min(self.b.len())..].starts_with(b"/*") {
+            return Err(self.err(self.pos, "unterminated comment '/*'"));
         }
+        Ok(())
     }
 
     /// The next token. Errors carry the position and what is wrong.

@@ -5,7 +5,7 @@
 
 use super::ad::insert_keeping_spelling;
 use super::expr::Parser;
-use super::lexer::{error_at, Lexer, TokenKind};
+use super::lexer::{error_at, skip_blank_at, Lexer, TokenKind};
 use crate::classad::ClassAd;
 use crate::error::ParseError;
 use crate::name::Name;
@@ -67,22 +67,18 @@ pub(super) fn closing_comments(trimmed: &str, rest: &str) -> bool {
 
 /// True when `rest` holds nothing but white space and comments (`// …` and `# …` to the end of
 /// the line, `/* … */`).
-fn only_comments(mut rest: &str) -> bool {
+fn only_comments(rest: &str) -> bool {
+    let b = rest.as_bytes();
+    let mut i = 0;
     loop {
-        rest = rest.trim_start();
-        if rest.is_empty() {
-            return true;
+        i = skip_blank_at(b, i);
+        if b.get(i) != Some(&b'#') {
+            return i == b.len();
         }
-        if rest.starts_with("//") || rest.starts_with('#') {
-            rest = rest.find('\n').map_or("", |i| &rest[i..]);
-        } else if let Some(body) = rest.strip_prefix("/*") {
-            match body.find("*/") {
-                Some(i) => rest = &body[i + 2..],
-                None => return false,
-            }
-        } else {
-            return false;
-        }
+        i += b[i..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .unwrap_or(b.len() - i);
     }
 }
 

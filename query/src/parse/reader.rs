@@ -10,7 +10,7 @@
 //! they nest, so such a line is taken to begin the next ad. Chunks are independent, so callers
 //! may parse them on several threads ([`parse_chunk`]) or read them in order ([`read_ads`]).
 
-use super::lexer::is_space;
+use super::lexer::{is_space, skip_blank_at};
 use super::{ads, classad, Format};
 use crate::{ClassAd, ParseError};
 
@@ -57,36 +57,37 @@ pub fn split(text: &str, format: Format) -> (Format, Vec<Chunk<'_>>) {
         Format::Auto => super::detect(text),
         f => f,
     };
-    let bracketed = |lexing: Lexing| match format {
-        Format::Json => split_json(text, lexing),
-        _ => split_bracketed(text, b'[', b']', lexing),
-    };
     let chunks = match format {
-        Format::New | Format::Json => {
-            let lexing = if format == Format::New {
-                Lexing::NEW
-            } else {
-                Lexing::JSON
-            };
-            match bracketed(lexing) {
-                // A line opening an ad inside a string or an open ad may belong to it (a
-                // string holding a line break): when the text read without resynchronising
-                // parses whole, that is how it reads, as the whole-text reader reads it.
-                (chunks, true) => {
-                    let (whole, _) = bracketed(lexing.without_resync());
-                    if whole.iter().all(|&c| parse_chunk(c, format).is_ok()) {
-                        whole
-                    } else {
-                        chunks
-                    }
-                }
-                (chunks, false) => chunks,
-            }
-        }
+        Format::New => settled(format, Lexing::NEW, |l| {
+            split_bracketed(text, b'[', b']', l)
+        }),
+        Format::Json => settled(format, Lexing::JSON, |l| split_json(text, l)),
         Format::Xml => split_xml(text),
         Format::Old | Format::Auto => split_old(text),
     };
     (format, chunks)
+}
+
+/// The chunks `split` makes with `lexing`. A line opening an ad inside a string or an open ad
+/// may belong to it (a string holding a line break): when the text split without
+/// resynchronising parses chunk by chunk, that is how it reads, as the whole-text reader reads
+/// it (parsed here only when a resynchronisation happened).
+fn settled<'t>(
+    format: Format,
+    lexing: Lexing,
+    split: impl Fn(Lexing) -> Split<'t>,
+) -> Vec<Chunk<'t>> {
+    match split(lexing) {
+        (chunks, false) => chunks,
+        (chunks, true) => {
+            let (whole, _) = split(lexing.without_resync());
+            if whole.iter().all(|&c| parse_chunk(c, format).is_ok()) {
+                whole
+            } else {
+                chunks
+            }
+        }
+    }
 }
 
 /// Old syntax: runs of non-blank lines, up to the comments that close the document (which
@@ -137,7 +138,7 @@ fn split_old(text: &str) -> Vec<Chunk<'_>> {
 
 /// JSON: the objects of a top-level array, or top-level objects in sequence.
 fn split_json(text: &str, lexing: Lexing) -> Split<'_> {
-    let open = skip_json_blank(text.as_bytes(), 0);
+    let open = skip_blank_at(text.as_bytes(), 0);
     if text.as_bytes().get(open) == Some(&b'[') {
         // Blank out the array's own brackets and commas: the objects are then top-level.
         let close = json_array_end(text.as_bytes(), open);
@@ -166,29 +167,6 @@ fn split_json(text: &str, lexing: Lexing) -> Split<'_> {
     }
 }
 
-/// The first byte of `b` at or after `i` that is neither white space nor in a JSON comment
-/// (HTCondor's lexer skips `//` and `/* */` comments in JSON).
-fn skip_json_blank(b: &[u8], mut i: usize) -> usize {
-    loop {
-        while b.get(i).is_some_and(|&c| is_space(c)) {
-            i += 1;
-        }
-        match (b.get(i), b.get(i + 1)) {
-            (Some(b'/'), Some(b'/')) => {
-                i += b[i..]
-                    .iter()
-                    .position(|&c| c == b'\n')
-                    .unwrap_or(b.len() - i);
-            }
-            (Some(b'/'), Some(b'*')) => match b[i + 2..].windows(2).position(|w| w == b"*/") {
-                Some(k) => i += k + 4,
-                None => return b.len(),
-            },
-            _ => return i,
-        }
-    }
-}
-
 /// The `]` closing the array opened at `open`, past strings and comments; `None` when it
 /// never closes.
 fn json_array_end(b: &[u8], open: usize) -> Option<usize> {
@@ -203,7 +181,11 @@ fn json_array_end(b: &[u8], open: usize) -> Option<usize> {
                 }
             }
             b'/' if matches!(b.get(i + 1), Some(b'/' | b'*')) => {
-                i = skip_json_blank(b, i);
+                match skip_blank_at(b, i) {
+                    // An unterminated `/*`: the rest is comment.
+                    stuck if stuck == i => return None,
+                    past => i = past,
+                }
                 continue;
             }
             b'[' => depth += 1,

@@ -67,14 +67,13 @@ pub fn value_to_string(v: &Val<'_>) -> String {
 pub fn write_value_str(out: &mut String, v: &Val<'_>) {
     match *v {
         Val::Str(s) => out.push_str(s),
-        // Text made by string()/strcat() is data: HTCondor's `%.15E` exactly, not the
-        // lossless form expressions print with, here and inside lists and ads.
-        Val::Real(x) => real::write_real_htcondor(out, x),
         Val::AbsTime(t) => real::write_abs_time(out, t),
         Val::RelTime(t) => match real::rel_time_text(t.trunc()) {
             Some(s) => out.push_str(&s),
             None => real::write_real(out, t),
         },
+        // Text made by string()/strcat() is data: HTCondor's text exactly (`%.15E` reals, here
+        // and inside lists and ads), not the lossless form expressions print with.
         other => Unparser::htcondor(out).val(&other),
     }
 }

@@ -66,17 +66,11 @@ pub fn non_finite(x: f64) -> Option<&'static str> {
 
 /// Appends a real in new syntax: `1.500000000000000E+00`, `0.0`, `-0.0`, `real("INF")`.
 pub fn write_real(out: &mut String, x: f64) {
-    if let Some(s) = non_finite(x) {
-        out.push_str(s);
-    } else if x == 0.0 {
-        out.push_str(if x.is_sign_negative() { "-0.0" } else { "0.0" });
-    } else {
-        let s = fmt_e(x, 15);
-        if reads_back(&s, x) {
-            out.push_str(&s);
-        } else {
-            out.push_str(&fmt_e(x, 16));
-        }
+    let start = out.len();
+    write_real_htcondor(out, x);
+    if x.is_finite() && x != 0.0 && !reads_back(&out[start..], x) {
+        out.truncate(start);
+        out.push_str(&fmt_e(x, 16));
     }
 }
 

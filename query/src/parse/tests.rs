@@ -496,6 +496,9 @@ fn r_fuzz_printed_trees_read_back() {
         "absTime(\"0011-12-31\")",
         "absTime(\"12abc\")",
         "'-(Apr 8 -7:-9:-7 -621'",
+        // A relative time of negative zero (found by the `parse` fuzz target).
+        "4 != relTime(\"\n-\n\")",
+        "relTime(\"-0.0\")",
     ] {
         let e = expr(src).expect("parses");
         let printed = e.to_string();

@@ -292,7 +292,7 @@ impl<'o> Unparser<'o> {
             Value::Real(r) => self.real(*r),
             Value::Str(s) => self.string(s),
             Value::AbsTime(t) => self.abs_time(*t),
-            Value::RelTime(t) => write_rel_time(self.out, *t),
+            Value::RelTime(t) => self.rel_time(*t),
             Value::List(items) => self.list(items, Self::value),
             Value::Ad(ad) => self.ad(ad),
         }
@@ -310,7 +310,7 @@ impl<'o> Unparser<'o> {
             Val::Real(r) => self.real(r),
             Val::Str(s) => self.string(s),
             Val::AbsTime(t) => self.abs_time(t),
-            Val::RelTime(t) => write_rel_time(self.out, t),
+            Val::RelTime(t) => self.rel_time(t),
             Val::List(items) => self.list(items, Self::val),
             Val::Ad(scope) => self.ad(scope.ad),
         }
@@ -337,6 +337,16 @@ impl<'o> Unparser<'o> {
         }
         self.out.push_str(" }");
         self.depth -= 1;
+    }
+
+    /// `relTime("…")`. A negative zero (`relTime("-")` reads as one, as in HTCondor) prints
+    /// `relTime("-00")` so that it reads back as itself; HTCondor's text is `relTime("00")`.
+    fn rel_time(&mut self, t: f64) {
+        if !self.exact && t == 0.0 && t.is_sign_negative() {
+            self.out.push_str("relTime(\"-00\")");
+        } else {
+            write_rel_time(self.out, t);
+        }
     }
 
     fn real(&mut self, r: f64) {

@@ -124,21 +124,30 @@ pub fn write_abs_time(out: &mut String, t: AbsTime) {
 
 /// HTCondor's text for a relative time, `[-][D+]hh:mm:ss` with leading zero fields dropped
 /// (`2+01:14:16.123`, `01:00`, `05`). Fractional seconds get as many digits as the value needs
-/// to read back exactly; `None` when no string form reads back (non-finite or huge values).
+/// to read back exactly. A value that form cannot carry (from 2^31 seconds on, where the
+/// reading of days overflows as HTCondor's does) is written as plain seconds
+/// (`10000000000`), which read back exactly; `None` only for non-finite values.
 pub fn rel_time_text(secs: f64) -> Option<String> {
-    if !secs.is_finite() || secs.abs() >= 9.0e15 {
+    if !secs.is_finite() {
         return None;
     }
-    for prec in 6..=17 {
-        let s = rel_time_with(secs, prec);
-        if rel_time_from_string(&s).is_some_and(|v| v.to_bits() == secs.to_bits()) {
-            return Some(s);
+    let reads_back =
+        |s: &str| rel_time_from_string(s).is_some_and(|v| v.to_bits() == secs.to_bits());
+    if secs.abs() < 9.0e15 {
+        for prec in 6..=17 {
+            let s = rel_time_with(secs, prec);
+            if reads_back(&s) {
+                return Some(s);
+            }
+            if secs.fract() == 0.0 && secs != 0.0 {
+                break;
+            }
         }
-        if secs.fract() == 0.0 && secs != 0.0 {
-            break;
+        if secs == 0.0 {
+            return Some("00".to_string());
         }
     }
-    (secs == 0.0).then(|| "00".to_string())
+    Some(format!("{secs}")).filter(|s| reads_back(s))
 }
 
 fn rel_time_with(secs: f64, prec: usize) -> String {

@@ -92,6 +92,24 @@ impl ClassAd {
         self.attrs.values().map(|(n, e)| (*n, e))
     }
 
+    /// The bindings in HTCondor's order: shorter names first, names of one length by their bytes
+    /// with ASCII letters folded to lower case. HTCondor keeps an ad's attributes in a vector
+    /// sorted so (`ClassAdFlatMap`, ordered by `ClassAdFlatMapOrder`: length, then `strcasecmp`),
+    /// and its printers (`unparse()`, `string()` of an ad, `repr`, `printJson`) walk it in that
+    /// order: `[b = 2; aa = 1; A = 3]` prints `[ A = 3; b = 2; aa = 1 ]`.
+    pub fn iter_htcondor(&self) -> Vec<(Name, &Expr)> {
+        let mut attrs: Vec<(Name, &Expr)> = self.iter().collect();
+        attrs.sort_by(|(a, _), (b, _)| {
+            let (a, b) = (a.as_str().as_bytes(), b.as_str().as_bytes());
+            a.len().cmp(&b.len()).then_with(|| {
+                a.iter()
+                    .map(u8::to_ascii_lowercase)
+                    .cmp(b.iter().map(u8::to_ascii_lowercase))
+            })
+        });
+        attrs
+    }
+
     /// The number of attributes.
     pub fn len(&self) -> usize {
         self.attrs.len()

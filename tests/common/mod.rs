@@ -112,7 +112,7 @@ pub fn golden_value(text: &str) -> Result<Value, String> {
 }
 
 /// True when `ours` is the value HTCondor printed as `text`: printed the same, or, read back, the
-/// same value with reals to 15 digits (HTCondor prints an ad's attributes in hash order).
+/// same value with reals to 15 digits (adjoin prints an ad read back in its written order, HTCondor in its own).
 pub fn agrees(ours: &Value, text: &str) -> Result<bool, String> {
     // HTCondor's evaluation itself failed (it returned no value at all, e.g. `random(0)`):
     // the nearest thing a value can say is `error`.

@@ -87,7 +87,7 @@ impl Pretty<'_> {
 
     fn block(&mut self, b: Block<'_>, indent: usize) {
         match b {
-            Block::AdRef(ad) => self.ad(ad.iter(), indent),
+            Block::AdRef(ad) => self.ad(ad.iter_htcondor().into_iter(), indent),
             Block::List(items) => self.list(&items, indent),
             Block::ListRef(items) => self.list(items, indent),
         }

@@ -355,7 +355,7 @@ fn big_inputs_are_linear() {
 }
 
 /// Structural equality of expressions: names by key and spelling, ads as sets of attributes
-/// (HTCondor prints in hash order), reals exactly or (with `tol`) within HTCondor's 16 printed
+/// (HTCondor prints them in its own order), reals exactly or (with `tol`) within HTCondor's 16 printed
 /// digits.
 pub(crate) fn same_expr(a: &crate::ast::Expr, b: &crate::ast::Expr, tol: bool) -> bool {
     use crate::ast::Expr as E;

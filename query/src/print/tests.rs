@@ -78,6 +78,36 @@ fn data_text_is_htcondor_exact() {
 }
 
 #[test]
+fn data_text_lists_attributes_in_htcondors_order() {
+    // classad2 25.14.1: shorter names first, then by name with ASCII letters folded (`_` before
+    // letters, bytes above 0x7F after them); ads read back keep their written order.
+    let cases: &[(&str, &str)] = &[
+        ("[b = 2; a = 1]", "[ a = 1; b = 2 ]"),
+        (
+            "[b = 2; aa = 1; A = 3; Z_ = 4; _z = 5; zA = 6; Za_ = 7; 'a b' = 8; 'é' = 9; y1 = 10; Y0 = 11]",
+            "[ A = 3; b = 2; _z = 5; aa = 1; Y0 = 11; y1 = 10; Z_ = 4; zA = 6; '\\303\\251' = 9; 'a b' = 8; Za_ = 7 ]",
+        ),
+        (
+            "[x = 2; z = [w = TARGET.a; v = x]]",
+            "[ x = 2; z = [ v = x; w = TARGET.a ] ]",
+        ),
+        ("{[lvl = 1; k = 2]}", "{ [ k = 2; lvl = 1 ] }"),
+    ];
+    for (src, want) in cases {
+        let e = crate::parse::expr(src).unwrap();
+        let mut s = String::new();
+        Unparser::htcondor(&mut s).expr(&e);
+        assert_eq!(s, *want, "{src}");
+        assert_eq!(
+            crate::parse::expr(&e.to_string()).unwrap().to_string(),
+            e.to_string()
+        );
+    }
+    let e = crate::parse::expr("[b = 2; a = 1]").unwrap();
+    assert_eq!(e.to_string(), "[ b = 2; a = 1 ]");
+}
+
+#[test]
 fn names() {
     let cases: &[(&str, &str)] = &[
         ("abc", "abc"),

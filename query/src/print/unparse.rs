@@ -247,7 +247,14 @@ impl<'o> Unparser<'o> {
             return;
         }
         self.out.push_str("[ ");
-        for (i, (n, e)) in ad.iter().enumerate() {
+        // HTCondor-exact text lists the attributes in HTCondor's order; text to read back keeps
+        // the ad's own.
+        let attrs = if self.exact {
+            ad.iter_htcondor()
+        } else {
+            ad.iter().collect()
+        };
+        for (i, (n, e)) in attrs.into_iter().enumerate() {
             if i > 0 {
                 self.out.push_str("; ");
             }

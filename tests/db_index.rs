@@ -261,6 +261,65 @@ fn pool(db: &Db, n: usize) {
     }
 }
 
+/// Constraints nested near evaluation's depth limit (past it the whole is `error`, as in
+/// HTCondor): queries, counts and candidates through the index select what evaluation selects.
+/// The index once folded a deep constant on its own, less deep than evaluation reaches it, and
+/// selected ads whose evaluation is `error` (found by the `query` fuzz target).
+#[test]
+fn constraints_at_the_depth_limit() {
+    let db = Db::open_in_memory().expect("db");
+    let ads = [
+        "[Name = \"a\"; Memory = 1024; Requirements = true]",
+        "[Name = \"b\"; Memory = 4096; Requirements = true]",
+        "[Name = \"c\"; Memory = 4096; Requirements = TARGET.x == 1]",
+    ];
+    db.load_text(
+        "m",
+        "t.ads",
+        &ads.join("\n"),
+        &adjoin::LoadOptions::default(),
+    )
+    .expect("load");
+    for n in 395..=403 {
+        let m = "-".repeat(n);
+        for (query, request) in [
+            (
+                format!("!{m}2 || Memory > 2000"),
+                format!("!{m}2 || TARGET.Memory > 2000"),
+            ),
+            (
+                format!("Memory > {m}2000"),
+                format!("TARGET.Memory > {m}2000"),
+            ),
+            (
+                format!("Memory > 2000 && {m}1 == 1"),
+                format!("TARGET.Memory > 2000 && {m}1 == 1"),
+            ),
+            (
+                format!("{m}1 == 1 && Memory > 2000"),
+                format!("{m}1 == 1 && TARGET.Memory > 2000"),
+            ),
+            (
+                format!("Memory > 2000 && ({m}1 == 1 || Memory > 3000)"),
+                format!("{m}1 == 1"),
+            ),
+        ] {
+            let e = parse::expr(&query).expect("constraint");
+            assert_eq!(
+                by_index(&db, "m", &e),
+                by_scan(&db, "m", &e),
+                "{n}: {query}"
+            );
+            let count = db.count("m", Some(&e)).expect("count");
+            assert_eq!(count, by_scan(&db, "m", &e).len() as u64, "{n}: {query}");
+            let job = format!("[x = 1; Requirements = {request}]");
+            let job = Arc::new(parse::classad(&job).expect("job"));
+            let got = db.candidates("m", &job).expect("candidates").ids;
+            assert_eq!(got, candidates_by_scan(&db, &job), "{n}: {request}");
+        }
+    }
+}
+
 /// A relative-time literal (`relTime("12")`, folded when read) evaluates to a real, as in
 /// HTCondor; the index reads such literals, in constraints and as the ads' values, the same
 /// way (it took them for relative times once: `relTime("12")` selected nothing, `Dur > 10`

@@ -134,7 +134,15 @@ pub trait Operands {
 
     /// The value of `e` when it is the same in every match context.
     fn constant(&self, e: &Expr) -> Option<Value>;
+
+    /// The evaluation options the constraint is evaluated with.
+    fn options(&self) -> &EvalOptions;
 }
+
+/// How much shallower than evaluation's depth limit a constraint must be for [`dpf`] to fold
+/// its constants: the levels evaluation may have entered before it (the top level of a match,
+/// a reference through a port).
+const DEPTH_MARGIN: u32 = 8;
 
 /// Operands of a constraint written in `ad` and specialized against it: `TARGET.x`,
 /// `other.x`, `TARGET["x"]`, and unscoped names `ad` lacks under the TARGET fallback, as
@@ -174,6 +182,10 @@ impl Operands for AdOperands<'_> {
     fn constant(&self, e: &Expr) -> Option<Value> {
         fold_constant(e, self.opts)
     }
+
+    fn options(&self) -> &EvalOptions {
+        self.opts
+    }
 }
 
 /// Operands of an ad-hoc constraint evaluated with a stored ad as MY (`adjoin query`): the
@@ -211,6 +223,10 @@ impl Operands for QueryOperands<'_> {
 
     fn constant(&self, e: &Expr) -> Option<Value> {
         fold_constant(e, self.opts)
+    }
+
+    fn options(&self) -> &EvalOptions {
+        self.opts
     }
 }
 
@@ -491,6 +507,18 @@ pub fn dpf(e: &Expr, ops: &impl Operands, cap: usize) -> Dpf {
         exact: true,
         capped: false,
     };
+    // A constant folded here is evaluated alone, less deep than where evaluation of the whole
+    // would reach it; near evaluation's depth limit (past which the whole is `error`) nothing
+    // is folded or decided, and every candidate is evaluated.
+    let limit = ops.options().max_depth.saturating_sub(DEPTH_MARGIN);
+    if e.nesting(limit.saturating_add(1)) > limit {
+        let profiles = b.unknown();
+        return Dpf {
+            profiles,
+            exact: false,
+            capped: false,
+        };
+    }
     let profiles = b.walk(e, false, 0);
     Dpf {
         profiles,

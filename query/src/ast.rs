@@ -241,6 +241,36 @@ impl Expr {
         Expr::Select(Box::new(base), Name::new(name))
     }
 
+    /// How deep evaluation nests to evaluate this tree as written, at most `cap`: one level per
+    /// node (parentheses included), a chain's terms one level below it, a nested ad's
+    /// expressions one below the ad (where a selection would reach them). References are not
+    /// followed. Evaluation past [`EvalOptions::max_depth`](crate::eval::EvalOptions) is
+    /// `error`, so analyses that evaluate parts of a tree on their own (at a shallower depth)
+    /// first check the whole tree is well within it.
+    pub fn nesting(&self, cap: u32) -> u32 {
+        if cap == 0 {
+            return 0;
+        }
+        let below = cap - 1;
+        let inner = match self {
+            Expr::Lit(_) | Expr::Attr(_) | Expr::Root(_) => 0,
+            Expr::Select(x, _) | Expr::Unary(_, x) | Expr::Paren(x) => x.nesting(below),
+            Expr::Index(b) | Expr::Binary(_, b) | Expr::Elvis(b) => {
+                b.0.nesting(below).max(b.1.nesting(below))
+            }
+            Expr::Cond(b) => {
+                b.0.nesting(below)
+                    .max(b.1.nesting(below))
+                    .max(b.2.nesting(below))
+            }
+            Expr::Call(_, items) | Expr::List(items) | Expr::Chain(_, items) => {
+                items.iter().map(|i| i.nesting(below)).max().unwrap_or(0)
+            }
+            Expr::Ad(ad) => ad.iter().map(|(_, e)| e.nesting(below)).max().unwrap_or(0),
+        };
+        1 + inner.min(below)
+    }
+
     /// The expression without any enclosing parentheses.
     pub fn unparen(&self) -> &Expr {
         let mut e = self;

@@ -16,6 +16,14 @@
 //!   with a real `a` rounding differs).
 //!
 //! Function calls with unknown arguments are kept whole (some inspect their arguments' form).
+//!
+//! Evaluation's budgets are part of its value: an expression nested past
+//! [`EvalOptions::max_depth`] (or costing past `max_work`) evaluates to `error` as a whole. A
+//! part is probed at the depth evaluation would reach it (its nesting, plus [`BASE_DEPTH`] for
+//! the references that may lead to the expression), so a part folds only where evaluation would
+//! have computed it too; and an expression any of whose probes ran out of a budget, or nested
+//! past [`MAX_DEPTH`], or whose probes spent a quarter of `max_work`, is returned as written,
+//! which evaluates exactly as the original.
 
 use crate::ast::{BinOp, Expr, UnOp};
 use crate::classad::ClassAd;
@@ -25,17 +33,18 @@ use crate::value::{Scope, Val, Value};
 use std::borrow::Cow;
 use std::cell::Cell;
 
-/// Deepest expression nesting specialized (deeper parts are kept as written).
+/// Deepest expression nesting specialized (a deeper expression is kept as written).
 const MAX_DEPTH: u32 = 400;
+
+/// The nesting evaluation may already have reached when it comes to the expression being
+/// specialized (the top level of a match is one level; a reference through the gang
+/// environment's ports a few more). Probes start this much deeper than the part's own nesting,
+/// so they run out of depth no later than evaluation would.
+const BASE_DEPTH: u32 = 8;
 
 /// Specializes `expr`, written at the top level of `ad`.
 pub fn specialize(expr: &Expr, ad: &ClassAd, opts: &EvalOptions) -> Expr {
-    Specializer {
-        ad,
-        opts,
-        seed: None,
-    }
-    .spec(expr, 0)
+    Specializer::new(ad, opts, None).run(expr)
 }
 
 /// Specializes the expression of attribute `name` of `ad` (as evaluated when that attribute is
@@ -43,14 +52,7 @@ pub fn specialize(expr: &Expr, ad: &ClassAd, opts: &EvalOptions) -> Expr {
 pub fn specialize_attr(ad: &ClassAd, name: &str, opts: &EvalOptions) -> Option<Expr> {
     let key = Key::find(name)?;
     let e = ad.get_key(key)?;
-    Some(
-        Specializer {
-            ad,
-            opts,
-            seed: Some(key),
-        }
-        .spec(e, 0),
-    )
+    Some(Specializer::new(ad, opts, Some(key)).run(e))
 }
 
 /// Specializes the expression of attribute `name` of `ad` as evaluated at the top level (as a
@@ -65,14 +67,7 @@ pub fn specialize_attr_top(ad: &ClassAd, name: &str, opts: &EvalOptions) -> Opti
 /// A copy of `ad` with every attribute's expression specialized.
 pub fn specialize_ad(ad: &ClassAd, opts: &EvalOptions) -> ClassAd {
     ad.iter()
-        .map(|(name, e)| {
-            let s = Specializer {
-                ad,
-                opts,
-                seed: Some(name.key()),
-            };
-            (name, s.spec(e, 0))
-        })
+        .map(|(name, e)| (name, Specializer::new(ad, opts, Some(name.key())).run(e)))
         .collect::<Vec<(Name, Expr)>>()
         .into_iter()
         .collect()
@@ -83,6 +78,33 @@ struct Specializer<'s> {
     opts: &'s EvalOptions,
     /// The attribute whose expression is being specialized (in progress while evaluating it).
     seed: Option<Key>,
+    /// Set once a probe ran out of a budget or the expression nested past [`MAX_DEPTH`]: the
+    /// expression is then returned as written.
+    spent: Cell<bool>,
+    /// The work all probes have spent so far.
+    work: Cell<u64>,
+}
+
+impl<'s> Specializer<'s> {
+    fn new(ad: &'s ClassAd, opts: &'s EvalOptions, seed: Option<Key>) -> Specializer<'s> {
+        Specializer {
+            ad,
+            opts,
+            seed,
+            spent: Cell::new(false),
+            work: Cell::new(0),
+        }
+    }
+
+    /// `e` specialized, or as written when specializing it met evaluation's budgets.
+    fn run(&self, e: &Expr) -> Expr {
+        let s = self.spec(e, 0);
+        if self.spent.get() {
+            e.clone()
+        } else {
+            s
+        }
+    }
 }
 
 /// True when `v` can be written as a literal anywhere in the ad (it holds no ad).
@@ -149,8 +171,12 @@ fn logical(v: &Value) -> Result<bool, bool> {
 }
 
 impl Specializer<'_> {
-    /// Evaluates `e` in the ad alone; its value if that depended on nothing else.
-    fn probe(&self, e: &Expr) -> Option<Expr> {
+    /// Evaluates `e`, nested `depth` deep in the expression, in the ad alone; its value if that
+    /// depended on nothing else.
+    fn probe(&self, e: &Expr, depth: u32) -> Option<Expr> {
+        if self.spent.get() {
+            return None;
+        }
         let arena = Arena::new();
         let scope = Scope {
             ad: self.ad,
@@ -165,36 +191,43 @@ impl Specializer<'_> {
             ev.probe_cycles = true;
         }
         ev.root = Some(&scope);
+        ev.depth = depth.saturating_add(BASE_DEPTH);
         let v = ev.eval(e, &scope);
-        if ev.aborted() || ev.touched.get() || !placeable(&v) {
+        self.work.set(self.work.get().saturating_add(ev.work));
+        if ev.aborted() || self.work.get() > self.opts.max_work / 4 {
+            self.spent.set(true);
+            return None;
+        }
+        if ev.touched.get() || !placeable(&v) {
             return None;
         }
         Some(lit(v.to_value()))
     }
 
-    /// Folds a node whose operands are all literals by evaluating it.
-    fn fold(&self, e: Expr) -> Expr {
-        self.probe(&e).unwrap_or(e)
+    /// Folds a node, nested `depth` deep, whose operands are all literals by evaluating it.
+    fn fold(&self, e: Expr, depth: u32) -> Expr {
+        self.probe(&e, depth).unwrap_or(e)
     }
 
     fn spec(&self, e: &Expr, depth: u32) -> Expr {
         if depth > MAX_DEPTH {
+            self.spent.set(true);
             return e.clone();
         }
         let d = depth + 1;
         match e {
             Expr::Lit(_) => e.clone(),
             Expr::Attr(_) | Expr::Root(_) | Expr::Select(..) | Expr::Call(..) | Expr::Ad(_) => {
-                self.probe(e).unwrap_or_else(|| e.clone())
+                self.probe(e, depth).unwrap_or_else(|| e.clone())
             }
-            Expr::Index(b) => match self.probe(e) {
+            Expr::Index(b) => match self.probe(e, depth) {
                 Some(v) => v,
                 None => {
                     let (base, index) = (self.spec(&b.0, d), self.spec(&b.1, d));
-                    self.strict(Expr::Index(Box::new((base, index))))
+                    self.strict(Expr::Index(Box::new((base, index))), depth)
                 }
             },
-            Expr::List(items) => match self.probe(e) {
+            Expr::List(items) => match self.probe(e, depth) {
                 Some(v) => v,
                 None => Expr::List(items.iter().map(|i| self.spec(i, d)).collect()),
             },
@@ -206,7 +239,7 @@ impl Specializer<'_> {
                 let s = self.spec(x, d);
                 match s {
                     Expr::Lit(Value::Error) => lit(Value::Error),
-                    Expr::Lit(_) => self.fold(Expr::Unary(*op, Box::new(s))),
+                    Expr::Lit(_) => self.fold(Expr::Unary(*op, Box::new(s)), depth),
                     s => Expr::Unary(*op, Box::new(s)),
                 }
             }
@@ -240,8 +273,8 @@ impl Specializer<'_> {
     }
 
     /// A strict node with specialized operands: `error` if any operand is, folded if all are
-    /// literals, else kept.
-    fn strict(&self, e: Expr) -> Expr {
+    /// literals, else kept. `depth`: the node's nesting.
+    fn strict(&self, e: Expr, depth: u32) -> Expr {
         let (all_lit, any_error) = match &e {
             Expr::Index(b) | Expr::Binary(_, b) => (
                 as_lit(&b.0).is_some() && as_lit(&b.1).is_some(),
@@ -255,7 +288,7 @@ impl Specializer<'_> {
         if any_error {
             lit(Value::Error)
         } else if all_lit {
-            self.fold(e)
+            self.fold(e, depth)
         } else {
             e
         }
@@ -266,8 +299,10 @@ impl Specializer<'_> {
         self.step(op, sl, r, d)
     }
 
-    /// `sl op r` with the left side already specialized (one step of a left fold).
+    /// `sl op r` with the left side already specialized (one step of a left fold); `d` is the
+    /// operands' nesting, one below the node's.
     fn step(&self, op: BinOp, sl: Expr, r: &Expr, d: u32) -> Expr {
+        let depth = d.saturating_sub(1);
         match op {
             BinOp::And | BinOp::Or => self.logical(op, sl, r, d),
             _ => {
@@ -276,12 +311,12 @@ impl Specializer<'_> {
                 if matches!(op, BinOp::Is | BinOp::Isnt) {
                     match &node {
                         Expr::Binary(_, b) if as_lit(&b.0).is_some() && as_lit(&b.1).is_some() => {
-                            self.fold(node)
+                            self.fold(node, depth)
                         }
                         _ => node,
                     }
                 } else {
-                    self.strict(node)
+                    self.strict(node, depth)
                 }
             }
         }
@@ -301,7 +336,7 @@ impl Specializer<'_> {
         }
         let sr = self.spec(r, d);
         match (as_lit(&sl), as_lit(&sr)) {
-            (Some(_), Some(_)) => self.fold(Expr::binary(op, sl, sr)),
+            (Some(_), Some(_)) => self.fold(Expr::binary(op, sl, sr), d.saturating_sub(1)),
             // `true && x` / `false || x` is x converted to a boolean: x itself if it is one.
             (Some(v), None) if logical(&v) == Ok(!or) && boolish(&sr) => sr,
             // `x && true` / `x || false` likewise.

@@ -176,6 +176,41 @@ fn whole_ad_and_attr() {
     assert!(specialize_attr(&ad, "NoSuchAttributeHere", &o).is_none());
 }
 
+/// Near evaluation's depth limit the specialized form evaluates as the original: `error` where
+/// the original nests too deep (a constant folded alone, less deep, once made it `true`; found
+/// by the `query` fuzz target), its value where it does not.
+#[test]
+fn depth_limit_is_kept() {
+    let my = parse::classad("[Memory = 64; Deep = ----------1]").expect("ad");
+    let target = parse::classad("[Memory = 4096]").expect("ad");
+    let o = opts(false, None);
+    for n in (380..=405).chain([8, 9, 10]) {
+        let m = "-".repeat(n);
+        let deep_my = format!("{}Deep", "-".repeat(n.saturating_sub(12)));
+        for text in [
+            format!("!{m}2 || TARGET.Memory > 2000"),
+            format!("TARGET.Memory > {m}2000"),
+            format!("TARGET.Memory > 2000 && {m}1 == 1"),
+            format!("{m}1 == 1 && TARGET.Memory > 2000"),
+            format!("true && ({m}1 == 1) && TARGET.Memory > 1"),
+            format!("{deep_my} == 1 || TARGET.Memory > 1"),
+            format!("({m}1 == 1) ? TARGET.Memory : 0"),
+        ] {
+            let Ok(e) = parse::expr(&text) else { continue };
+            let s = specialize(&e, &my, &o);
+            let ads = MatchAds {
+                my: &my,
+                target: &target,
+            };
+            let (want, got) = (eval_in_match(&e, ads, &o), eval_in_match(&s, ads, &o));
+            assert!(
+                got.same_as(&want),
+                "{n}: {text}: {got} (specialized), {want}"
+            );
+        }
+    }
+}
+
 // ---- property: eval(specialize(e)) is eval(e), for any TARGET ----
 
 const NAMES: [&str; 3] = ["a", "b", "c"];

@@ -1,0 +1,126 @@
+//! Fuzz target: the ranked cycle's promise. For any request `Requirements` and `Rank` (the
+//! input's first two lines) and any offer `Rank` (its third), the indexed cycle — autoclustered
+//! and uncached — makes exactly the matches of the naive cycle, each with the same docking
+//! vector: the index, the residual conjuncts, the clusters and the top-k walk of monotone ranks
+//! change how the best offer is found, never which. The offers mix types under one name, absent
+//! and undefined values, expressions reading the request, and ranks of every shape. Inputs
+//! reading the clock or `random()` are left out (two evaluations of them may differ).
+#![no_main]
+
+use adjoin::cycle::CycleOptions;
+use adjoin::query::{parse, ClassAd, Expr};
+use adjoin::Db;
+use libfuzzer_sys::fuzz_target;
+use std::sync::{Mutex, OnceLock};
+
+const OFFERS: &[&str] = &[
+    r#"[Name = "m0"; Memory = 2048; Cpus = 4; Arch = "X86_64"; Rank = TARGET.Prio; Requirements = true]"#,
+    r#"[Name = "m1"; Memory = 512.5; Cpus = "many"; Arch = "x86_64"; Tag = {1, "a"}; Requirements = TARGET.Memory =!= undefined]"#,
+    r#"[Name = "m2"; Memory = undefined; Cpus = true; Arch = "INTEL"; Rank = -1; Requirements = other.Cpus < 8]"#,
+    r#"[Name = "m3"; Cpus = 0; Disk = relTime("1:00"); Site = [Name = "s"; Cap = 5]; Requirements = MY.Cpus == 0]"#,
+    r#"[Name = "m4"; Memory = Cpus * 1024; Cpus = 2; Arch = error; Requirements = isUndefined(TARGET.x)]"#,
+    r#"[Name = "m5"; Memory = -1; Cpus = 1e300; Disk = absTime(0); Arch = ""; Rank = "s"; Requirements = Memory > 0]"#,
+    r#"[Name = "m6"; Memory = TARGET.Memory; Cpus = 16; Tag = "b"; AvailableGPUs = {G}; G = [Capability = 7]; Requirements = true]"#,
+    r#"[Name = "m7"; memory = 4096; CPUS = 8; arch = "ARM"; Rank = TARGET.Memory / 1024; Requirements = regexp("^a", TARGET.Arch, "i")]"#,
+    r#"[Name = "m8"; Memory = 4096; Cpus = 8; Arch = "X86_64"; LoadAvg = 0.5; Requirements = true]"#,
+    r#"[Name = "m9"; Memory = 4096; Cpus = 8; Arch = "X86_64"; LoadAvg = -0.0; Tag = 3; Requirements = TARGET.x > 0]"#,
+];
+
+const REQUESTS: &[&str] = &[
+    r#"[Name = "j0"; Memory = 1024; Cpus = 2; Arch = "X86_64"; x = 1; Prio = 5]"#,
+    r#"[Name = "j1"; Memory = 4096; Cpus = 1; Arch = "INTEL"; Prio = 1]"#,
+    r#"[Name = "j2"; Memory = 1024; Cpus = 2; Arch = "X86_64"; x = 1; Prio = 5]"#,
+    r#"[Name = "j3"; Memory = 100; x = 2]"#,
+];
+
+fn db() -> &'static Mutex<Db> {
+    static DB: OnceLock<Mutex<Db>> = OnceLock::new();
+    DB.get_or_init(|| {
+        let db = Db::open_in_memory().expect("db");
+        for text in OFFERS {
+            let ad = parse::classad(text).expect("offer");
+            let id = ad.eval_attr("Name");
+            db.put_with_id("m", id.as_str().expect("Name"), &ad)
+                .expect("put");
+        }
+        Mutex::new(db)
+    })
+}
+
+/// Whether `text` may read the clock or draw random numbers.
+fn unsteady(text: &str) -> bool {
+    let l = text.to_ascii_lowercase();
+    l.contains("random")
+        || l.match_indices("time").any(|(i, _)| {
+            let before = &l[..i];
+            !(before.ends_with("rel") || before.ends_with("abs"))
+        })
+}
+
+/// The matches of one kind of dry-run cycle: request, offer and docking vector, in order.
+fn cycle(db: &Db, naive: bool, no_clusters: bool) -> Vec<(String, String, String)> {
+    let opts = CycleOptions {
+        dry_run: true,
+        naive,
+        no_clusters,
+        ..CycleOptions::new("j", "m")
+    };
+    db.match_cycle(&opts)
+        .expect("cycle")
+        .matches
+        .into_iter()
+        .map(|m| {
+            let v: Vec<String> = m.vector.iter().map(|x| format!("{x:?}")).collect();
+            (m.request, m.offer, v.join(" "))
+        })
+        .collect()
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if unsteady(text) {
+        return;
+    }
+    let mut lines = text.splitn(3, '\n');
+    let parse_line = |l: Option<&str>| -> Option<Option<Expr>> {
+        match l.map(str::trim) {
+            None | Some("") => Some(None),
+            Some(l) => parse::expr(l).ok().map(Some),
+        }
+    };
+    let (Some(Some(req)), Some(rank), Some(offer_rank)) = (
+        parse_line(lines.next()),
+        parse_line(lines.next()),
+        parse_line(lines.next()),
+    ) else {
+        return;
+    };
+    let Ok(db) = db().lock() else {
+        return;
+    };
+    // The requests (replaced by every input): two alike but for Memory and Arch (two
+    // clusters), one alike to the first (the same cluster), one with no Rank.
+    for (i, text) in REQUESTS.iter().enumerate() {
+        let mut ad: ClassAd = parse::classad(text).expect("request");
+        ad.set("Requirements", req.clone());
+        if let (Some(r), true) = (&rank, i < 3) {
+            ad.set("Rank", r.clone());
+        }
+        db.put_with_id("j", &format!("j{i}"), &ad).expect("put");
+    }
+    // One offer's Rank is the input's third line.
+    let mut offer = parse::classad(OFFERS[8]).expect("offer");
+    if let Some(r) = &offer_rank {
+        offer.set("Rank", r.clone());
+    }
+    db.put_with_id("m", "m8", &offer).expect("put");
+    let naive = cycle(&db, true, false);
+    assert_eq!(
+        cycle(&db, false, false),
+        naive,
+        "clustered cycle of {text:?}"
+    );
+    assert_eq!(cycle(&db, false, true), naive, "uncached cycle of {text:?}");
+});

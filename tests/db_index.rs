@@ -318,6 +318,53 @@ fn constraints_at_the_depth_limit() {
             assert_eq!(got, candidates_by_scan(&db, &job), "{n}: {request}");
         }
     }
+    // Values nested deep, read by constraints nested deep: the index trusts a value only as
+    // a reference nested up to half the limit reads it, and decides nothing in a constraint
+    // nested deeper.
+    let db = Db::open_in_memory().expect("db");
+    let mut ads = Vec::new();
+    for (i, n) in [10, 150, 195, 200, 205, 250, 390, 398, 399, 400]
+        .into_iter()
+        .enumerate()
+    {
+        let m = "-".repeat(n);
+        ads.push(format!(
+            "[Name = \"d{i}\"; Memory = {m}4096; Requirements = TARGET.x == 1]"
+        ));
+    }
+    db.load_text(
+        "m",
+        "t.ads",
+        &ads.join("\n"),
+        &adjoin::LoadOptions::default(),
+    )
+    .expect("load");
+    for n in [
+        0, 5, 150, 190, 196, 197, 198, 199, 200, 201, 210, 250, 395, 399,
+    ] {
+        let not = "!".repeat(n + n % 2);
+        let paren = format!("{}Memory > 2000{}", "(".repeat(n), ")".repeat(n));
+        for (query, request) in [
+            (
+                format!("{not}(Memory > 2000)"),
+                format!("{not}(TARGET.Memory > 2000)"),
+            ),
+            (paren.clone(), paren.replace("Memory", "TARGET.Memory")),
+        ] {
+            let Ok(e) = parse::expr(&query) else { continue };
+            assert_eq!(
+                by_index(&db, "m", &e),
+                by_scan(&db, "m", &e),
+                "{n}: {query}"
+            );
+            let count = db.count("m", Some(&e)).expect("count");
+            assert_eq!(count, by_scan(&db, "m", &e).len() as u64, "{n}: {query}");
+            let job = format!("[x = 1; Requirements = {request}]");
+            let job = Arc::new(parse::classad(&job).expect("job"));
+            let got = db.candidates("m", &job).expect("candidates").ids;
+            assert_eq!(got, candidates_by_scan(&db, &job), "{n}: {request}");
+        }
+    }
 }
 
 /// A relative-time literal (`relTime("12")`, folded when read) evaluates to a real, as in

@@ -25,10 +25,10 @@ use crate::index::IndexOptions;
 use crate::port_view::PortScopes;
 use crate::property::Relation;
 use adjoin_query::ast::{BinOp, UnOp};
-use adjoin_query::eval::{eval_expr, requirements_key, EvalOptions};
+use adjoin_query::eval::{eval_expr_nested, requirements_key, EvalOptions};
 use adjoin_query::name::kw;
 use adjoin_query::refs::references;
-use adjoin_query::specialize::{specialize_attr, specialize_attr_top};
+use adjoin_query::specialize::{import_depth, specialize_attr, specialize_attr_top};
 use adjoin_query::{ClassAd, Expr, Key, Value};
 
 /// The default cap on the number of profiles of one constraint (and of one sub-formula).
@@ -166,13 +166,14 @@ impl Operands for AdOperands<'_> {
             },
             _ => return None,
         };
-        // The common form, decided without the general analysis (which agrees).
-        if let Expr::Select(base, _) = e {
-            if let Expr::Attr(b) = base.unparen() {
-                if (b.is(kw::TARGET) || b.is(kw::OTHER)) && self.ad.get_key(b.key()).is_none() {
-                    return Some(name);
-                }
-            }
+        // A selection or subscript reads the other ad's attribute only when its base is the
+        // other ad itself: `TARGET` or `other`, unless the ad binds the name. The reference
+        // analysis cannot tell `TARGET.Arch.Arch` (a selection from a string: `error`) from
+        // `TARGET.Arch`: both read only `TARGET.Arch`.
+        match e {
+            Expr::Select(base, _) => return self.other_ad(base).then_some(name),
+            Expr::Index(b) => return self.other_ad(&b.0).then_some(name),
+            _ => {}
         }
         let r = references(e, self.ad, self.opts);
         let direct = r.internal.is_empty() && r.external.len() == 1;
@@ -185,6 +186,19 @@ impl Operands for AdOperands<'_> {
 
     fn options(&self) -> &EvalOptions {
         self.opts
+    }
+}
+
+impl AdOperands<'_> {
+    /// True when `e` is the other ad of the match: `TARGET` or `other`, which the ad does not
+    /// bind.
+    fn other_ad(&self, e: &Expr) -> bool {
+        match e.unparen() {
+            Expr::Attr(b) => {
+                (b.is(kw::TARGET) || b.is(kw::OTHER)) && self.ad.get_key(b.key()).is_none()
+            }
+            _ => false,
+        }
     }
 }
 
@@ -259,11 +273,18 @@ fn pure(e: &Expr, depth: u32) -> bool {
 }
 
 /// The value of `e` if it is the same in every context: a literal, or a pure expression
-/// (evaluated here, alone).
+/// (evaluated here, alone). Evaluated at the top level: [`dpf`] folds only in constraints
+/// nested well within evaluation's depth limit.
 pub fn fold_constant(e: &Expr, opts: &EvalOptions) -> Option<Value> {
+    fold_constant_nested(e, opts, 0)
+}
+
+/// [`fold_constant`] as if evaluation had entered `depth` levels before `e` (`None` also when
+/// evaluating it from there runs out of a budget).
+pub fn fold_constant_nested(e: &Expr, opts: &EvalOptions, depth: u32) -> Option<Value> {
     match e.unparen() {
         Expr::Lit(v) => Some(v.as_evaluated().into_owned()),
-        e if pure(e, 0) => Some(eval_expr(e, &ClassAd::new(), opts)),
+        e if pure(e, 0) => eval_expr_nested(e, &ClassAd::new(), opts, depth),
         _ => None,
     }
 }
@@ -508,9 +529,16 @@ pub fn dpf(e: &Expr, ops: &impl Operands, cap: usize) -> Dpf {
         capped: false,
     };
     // A constant folded here is evaluated alone, less deep than where evaluation of the whole
-    // would reach it; near evaluation's depth limit (past which the whole is `error`) nothing
-    // is folded or decided, and every candidate is evaluated.
-    let limit = ops.options().max_depth.saturating_sub(DEPTH_MARGIN);
+    // would reach it, and the other ad's values are trusted as read from up to
+    // `import_depth` deep: a constraint nested deeper (near evaluation's depth limit, past
+    // which the whole is `error`) has nothing folded or decided, and every candidate is
+    // evaluated.
+    let opts = ops.options();
+    let limit = opts
+        .max_depth
+        .saturating_sub(DEPTH_MARGIN)
+        .min(import_depth(opts).saturating_sub(2))
+        .min(MAX_DEPTH);
     if e.nesting(limit.saturating_add(1)) > limit {
         let profiles = b.unknown();
         return Dpf {
@@ -662,6 +690,11 @@ mod tests {
             ("[Requirements = true]", "true", true),
             ("[Requirements = 0]", "never", true),
             ("[Requirements = TARGET.Machine.Name == \"a\"]", "? ~", true),
+            // A selection from the other ad's attribute, not the attribute (found by the
+            // `cycle` fuzz target: `TARGET.Arch.Arch` is `error` when Arch is a string).
+            ("[Requirements = TARGET.Arch.Arch == \"X86_64\"]", "? ~", true),
+            ("[Requirements = TARGET.Arch[\"Arch\"] == \"X86_64\"]", "? ~", true),
+            ("[Requirements = (TARGET).Arch == \"X86_64\"]", "arch==\"X86_64\"", true),
             ("[Rank = 1]", "never", true),
         ];
         let mut wrong = Vec::new();

@@ -16,10 +16,10 @@
 
 use crate::interval::{cmp_hi, cmp_lo, Interval};
 use crate::mangle::{classify, Classified, MangledValue};
-use crate::profile::{fold_constant, Dpf};
+use crate::profile::{fold_constant_nested, Dpf};
 use crate::property::{property, Inconsistency, MangledInterval, Property};
 use adjoin_query::eval::EvalOptions;
-use adjoin_query::specialize::specialize_attr;
+use adjoin_query::specialize::{import_depth, specialize_import};
 use adjoin_query::{ClassAd, Expr, Key, Value};
 use std::collections::BTreeMap;
 
@@ -267,9 +267,13 @@ pub fn imp_value(ad: &ClassAd, attr: Key, opts: &EvalOptions) -> ImpValue {
         None => ImpValue::Absent,
         // A literal is its own specialization, and its value as evaluation reads it.
         Some(Expr::Lit(v)) => classified(&v.as_evaluated()),
-        Some(_) => match specialize_attr(ad, attr.as_str(), opts) {
+        // Folded as a reference nested up to `import_depth` deep reads it (`dpf` decides
+        // nothing in constraints nested deeper): a value that only a shallower reference would
+        // compute is deviant.
+        Some(_) => match specialize_import(ad, attr.as_str(), opts) {
             None => ImpValue::Absent,
-            Some(e) => fold_constant(&e, opts).map_or(ImpValue::Deviant, |v| classified(&v)),
+            Some(e) => fold_constant_nested(&e, opts, import_depth(opts))
+                .map_or(ImpValue::Deviant, |v| classified(&v)),
         },
     }
 }

@@ -244,9 +244,11 @@ impl Expr {
     /// How deep evaluation nests to evaluate this tree as written, at most `cap`: one level per
     /// node (parentheses included), a chain's terms one level below it, a nested ad's
     /// expressions one below the ad (where a selection would reach them). References are not
-    /// followed. Evaluation past [`EvalOptions::max_depth`](crate::eval::EvalOptions) is
-    /// `error`, so analyses that evaluate parts of a tree on their own (at a shallower depth)
-    /// first check the whole tree is well within it.
+    /// followed; a selection's base and a literal operand count a level evaluation may not
+    /// enter (an over-count, never an under-count, for trees the parser makes). Evaluation
+    /// past [`EvalOptions::max_depth`](crate::eval::EvalOptions::max_depth) is `error`, so
+    /// analyses that evaluate parts of a tree on their own (at a shallower depth) first check
+    /// the whole tree is well within it. Recursion stops at `cap` levels.
     pub fn nesting(&self, cap: u32) -> u32 {
         if cap == 0 {
             return 0;
@@ -268,7 +270,7 @@ impl Expr {
             }
             Expr::Ad(ad) => ad.iter().map(|(_, e)| e.nesting(below)).max().unwrap_or(0),
         };
-        1 + inner.min(below)
+        1 + inner
     }
 
     /// The expression without any enclosing parentheses.

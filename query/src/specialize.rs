@@ -19,11 +19,12 @@
 //!
 //! Evaluation's budgets are part of its value: an expression nested past
 //! [`EvalOptions::max_depth`] (or costing past `max_work`) evaluates to `error` as a whole. A
-//! part is probed at the depth evaluation would reach it (its nesting, plus [`BASE_DEPTH`] for
-//! the references that may lead to the expression), so a part folds only where evaluation would
-//! have computed it too; and an expression any of whose probes ran out of a budget, or nested
-//! past [`MAX_DEPTH`], or whose probes spent a quarter of `max_work`, is returned as written,
-//! which evaluates exactly as the original.
+//! part is probed at the depth evaluation would reach it (its nesting, plus the levels
+//! evaluation may have entered before the expression), so a part folds only where evaluation
+//! would have computed it too; and an expression nested within those levels of the limit (or
+//! past 400), any of whose probes ran out of a budget, or whose probes spent a quarter of
+//! `max_work`, is returned as written, which evaluates exactly as the original. A value the
+//! other ad reads is trusted to [`import_depth`].
 
 use crate::ast::{BinOp, Expr, UnOp};
 use crate::classad::ClassAd;
@@ -37,14 +38,32 @@ use std::cell::Cell;
 const MAX_DEPTH: u32 = 400;
 
 /// The nesting evaluation may already have reached when it comes to the expression being
-/// specialized (the top level of a match is one level; a reference through the gang
-/// environment's ports a few more). Probes start this much deeper than the part's own nesting,
-/// so they run out of depth no later than evaluation would.
+/// specialized (none at the top level of a match; one through the gang environment's ports).
+/// Probes start this much deeper than the part's own nesting, so they run out of depth no
+/// later than evaluation would.
 const BASE_DEPTH: u32 = 8;
+
+/// The deepest nesting at which the analyses trust a value read from the other ad of a match
+/// (`TARGET.x`, the index's imported values): such an attribute is specialized and folded as
+/// if evaluation had entered this many levels before it ([`specialize_import`]), and a
+/// constraint nested deeper than this is decided by evaluation alone. Half the depth limit:
+/// well past any real ad, and room for both sides.
+pub fn import_depth(opts: &EvalOptions) -> u32 {
+    opts.max_depth / 2
+}
 
 /// Specializes `expr`, written at the top level of `ad`.
 pub fn specialize(expr: &Expr, ad: &ClassAd, opts: &EvalOptions) -> Expr {
-    Specializer::new(ad, opts, None).run(expr)
+    Specializer::new(ad, opts, None, BASE_DEPTH).run(expr)
+}
+
+/// [`specialize_attr`] for a value the other ad of a match reads, at any depth up to
+/// [`import_depth`]: probes start there, so what folds is what evaluation of the attribute
+/// computes from any reference nested up to that deep.
+pub fn specialize_import(ad: &ClassAd, name: &str, opts: &EvalOptions) -> Option<Expr> {
+    let key = Key::find(name)?;
+    let e = ad.get_key(key)?;
+    Some(Specializer::new(ad, opts, Some(key), import_depth(opts)).run(e))
 }
 
 /// Specializes the expression of attribute `name` of `ad` (as evaluated when that attribute is
@@ -52,7 +71,7 @@ pub fn specialize(expr: &Expr, ad: &ClassAd, opts: &EvalOptions) -> Expr {
 pub fn specialize_attr(ad: &ClassAd, name: &str, opts: &EvalOptions) -> Option<Expr> {
     let key = Key::find(name)?;
     let e = ad.get_key(key)?;
-    Some(Specializer::new(ad, opts, Some(key)).run(e))
+    Some(Specializer::new(ad, opts, Some(key), BASE_DEPTH).run(e))
 }
 
 /// Specializes the expression of attribute `name` of `ad` as evaluated at the top level (as a
@@ -64,13 +83,25 @@ pub fn specialize_attr_top(ad: &ClassAd, name: &str, opts: &EvalOptions) -> Opti
     Some(specialize(e, ad, opts))
 }
 
-/// A copy of `ad` with every attribute's expression specialized.
+/// A copy of `ad` with every attribute's expression specialized; the ad as it is when any of
+/// them meets evaluation's budgets (an attribute folded to a literal would let another that
+/// reads it evaluate where, as written, it runs out of depth).
 pub fn specialize_ad(ad: &ClassAd, opts: &EvalOptions) -> ClassAd {
-    ad.iter()
-        .map(|(name, e)| (name, Specializer::new(ad, opts, Some(name.key())).run(e)))
-        .collect::<Vec<(Name, Expr)>>()
-        .into_iter()
-        .collect()
+    let mut spent = false;
+    let out = ad
+        .iter()
+        .map(|(name, e)| {
+            let s = Specializer::new(ad, opts, Some(name.key()), BASE_DEPTH);
+            let r = s.run(e);
+            spent |= s.spent.get();
+            (name, r)
+        })
+        .collect::<Vec<(Name, Expr)>>();
+    if spent {
+        ad.clone()
+    } else {
+        out.into_iter().collect()
+    }
 }
 
 struct Specializer<'s> {
@@ -83,21 +114,37 @@ struct Specializer<'s> {
     spent: Cell<bool>,
     /// The work all probes have spent so far.
     work: Cell<u64>,
+    /// The nesting evaluation may have entered before the expression.
+    base: u32,
 }
 
 impl<'s> Specializer<'s> {
-    fn new(ad: &'s ClassAd, opts: &'s EvalOptions, seed: Option<Key>) -> Specializer<'s> {
+    fn new(
+        ad: &'s ClassAd,
+        opts: &'s EvalOptions,
+        seed: Option<Key>,
+        base: u32,
+    ) -> Specializer<'s> {
         Specializer {
             ad,
             opts,
             seed,
             spent: Cell::new(false),
             work: Cell::new(0),
+            base,
         }
     }
 
-    /// `e` specialized, or as written when specializing it met evaluation's budgets.
+    /// `e` specialized, or as written when specializing it met evaluation's budgets. An
+    /// expression whose own nesting reaches the depth limit from the base is kept whole too:
+    /// a rewrite that drops a level (`true && x` is `x`) would lift parts no probe reached
+    /// (an argument of a call that reads the other ad).
     fn run(&self, e: &Expr) -> Expr {
+        let limit = self.opts.max_depth.saturating_sub(self.base).min(MAX_DEPTH);
+        if e.nesting(limit.saturating_add(1)) > limit {
+            self.spent.set(true);
+            return e.clone();
+        }
         let s = self.spec(e, 0);
         if self.spent.get() {
             e.clone()
@@ -191,7 +238,7 @@ impl Specializer<'_> {
             ev.probe_cycles = true;
         }
         ev.root = Some(&scope);
-        ev.depth = depth.saturating_add(BASE_DEPTH);
+        ev.depth = depth.saturating_add(self.base);
         let v = ev.eval(e, &scope);
         self.work.set(self.work.get().saturating_add(ev.work));
         if ev.aborted() || self.work.get() > self.opts.max_work / 4 {

@@ -76,6 +76,23 @@ pub fn eval_expr(expr: &Expr, my: &ClassAd, opts: &EvalOptions) -> Value {
     ev.eval_top(expr, &scope).to_value()
 }
 
+/// [`eval_expr`] as if evaluation had already entered `depth` levels (the expression read
+/// through references that deep): `None` when a budget runs out, where evaluation of the whole
+/// would be `error` however the expression came out.
+pub fn eval_expr_nested(
+    expr: &Expr,
+    my: &ClassAd,
+    opts: &EvalOptions,
+    depth: u32,
+) -> Option<Value> {
+    let arena = Arena::new();
+    let scope = top(my);
+    let mut ev = Evaluator::new(&arena, opts);
+    ev.depth = depth;
+    let v = ev.eval_top(expr, &scope).to_value();
+    (!ev.aborted()).then_some(v)
+}
+
 /// Evaluates `expr` as written in `ads.my`, with `ads.target` as TARGET.
 pub fn eval_in_match(expr: &Expr, ads: MatchAds<'_>, opts: &EvalOptions) -> Value {
     let arena = Arena::new();

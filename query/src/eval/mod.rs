@@ -30,8 +30,9 @@ use bumpalo::Bump;
 use std::cell::{Cell, OnceCell};
 
 pub use api::{
-    eval_attr_in_match, eval_attr_value, eval_expr, eval_in_match, eval_key_in_match, matches,
-    one_side_match, requirements_hold, requirements_key, symmetric_match, MatchAds,
+    eval_attr_in_match, eval_attr_value, eval_expr, eval_expr_nested, eval_in_match,
+    eval_key_in_match, matches, one_side_match, requirements_hold, requirements_key,
+    symmetric_match, MatchAds,
 };
 pub use compare::cmp_ignore_case;
 pub use counters::{counters, evaluation_count, Counters};

@@ -434,7 +434,10 @@ impl<'s> Parser<'s> {
 /// an integer only where `relTime` keeps one whole (it truncates integers to 32 bits, as
 /// HTCondor does: `relTime(10000000000)` is not `relTime(1e10)`), a real elsewhere.
 pub fn rel_time_call(secs: f64) -> Expr {
-    let whole = secs.fract() == 0.0 && (f64::from(i32::MIN)..=f64::from(i32::MAX)).contains(&secs);
+    // An integer argument cannot carry negative zero.
+    let whole = secs.fract() == 0.0
+        && !(secs == 0.0 && secs.is_sign_negative())
+        && (f64::from(i32::MIN)..=f64::from(i32::MAX)).contains(&secs);
     let arg = if whole {
         Value::Int(secs as i64)
     } else {

@@ -195,6 +195,9 @@ fn depth_limit_is_kept() {
             format!("true && ({m}1 == 1) && TARGET.Memory > 1"),
             format!("{deep_my} == 1 || TARGET.Memory > 1"),
             format!("({m}1 == 1) ? TARGET.Memory : 0"),
+            // A branch no probe reaches (the call reads TARGET), lifted by a decided `?:`.
+            format!("true ? (ifThenElse(TARGET.Memory > 1, {m}1, 0) == -1) : false"),
+            format!("true && (ifThenElse(TARGET.Memory > 1, {m}1, 0) == -1)"),
         ] {
             let Ok(e) = parse::expr(&text) else { continue };
             let s = specialize(&e, &my, &o);
@@ -206,6 +209,44 @@ fn depth_limit_is_kept() {
             assert!(
                 got.same_as(&want),
                 "{n}: {text}: {got} (specialized), {want}"
+            );
+        }
+    }
+}
+
+/// A relative time of negative zero folds to a literal that keeps the sign (`relTime(0)`
+/// lost it; found by the `specialize` fuzz target).
+#[test]
+fn negative_zero_relative_time_folds_exactly() {
+    let my = parse::classad("[r = relTime(0); s = relTime(-0.0)]").expect("ad");
+    let o = opts(false, None);
+    for text in ["-r", "{-r, r}", "s", "-s", "-relTime(\"-0\")"] {
+        let e = parse::expr(text).expect("expr");
+        let s = specialize(&e, &my, &o);
+        let (want, got) = (eval_expr(&e, &my, &o), eval_expr(&s, &my, &o));
+        assert_eq!(
+            got.to_string(),
+            want.to_string(),
+            "{text}: specialized to {s}"
+        );
+    }
+}
+
+/// An ad specialized whole: one attribute folded to a literal would let another that reads it
+/// evaluate where, as written, it runs out of depth; such an ad stays as it is.
+#[test]
+fn whole_ad_keeps_the_depth_limit() {
+    let o = opts(false, None);
+    for (a, b) in [(200, 250), (150, 240), (10, 20)] {
+        let text = format!("[A = {}1; B = {}A]", "-".repeat(a), "-".repeat(b));
+        let ad = parse::classad(&text).expect("ad");
+        let s = specialize_ad(&ad, &o);
+        for name in ["A", "B"] {
+            let e = parse::expr(name).expect("name");
+            let (want, got) = (eval_expr(&e, &ad, &o), eval_expr(&e, &s, &o));
+            assert!(
+                got.same_as(&want),
+                "{a} {b} {name}: {got} (specialized), {want}"
             );
         }
     }

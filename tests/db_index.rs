@@ -261,27 +261,53 @@ fn pool(db: &Db, n: usize) {
     }
 }
 
+/// A database of `ads` (one collection, `m`), loaded as text.
+fn db_of<S: AsRef<str>>(ads: &[S]) -> Db {
+    let db = Db::open_in_memory().expect("db");
+    let text: Vec<&str> = ads.iter().map(AsRef::as_ref).collect();
+    db.load_text(
+        "m",
+        "t.ads",
+        &text.join("\n"),
+        &adjoin::LoadOptions::default(),
+    )
+    .expect("load");
+    db
+}
+
+/// `query` through the index (and counted) selects what evaluation selects in `m`, and a job
+/// requiring `request` gets the candidates evaluation of every pair gives.
+fn index_agrees(db: &Db, label: &str, query: &str, request: &str) {
+    let Ok(e) = parse::expr(query) else {
+        return;
+    };
+    assert_eq!(
+        by_index(db, "m", &e),
+        by_scan(db, "m", &e),
+        "{label}: {query}"
+    );
+    let count = db.count("m", Some(&e)).expect("count");
+    assert_eq!(count, by_scan(db, "m", &e).len() as u64, "{label}: {query}");
+    let job = format!("[x = 1; Requirements = {request}]");
+    let job = Arc::new(parse::classad(&job).expect("job"));
+    let got = db.candidates("m", &job).expect("candidates").ids;
+    assert_eq!(got, candidates_by_scan(db, &job), "{label}: {request}");
+}
+
 /// Constraints nested near evaluation's depth limit (past it the whole is `error`, as in
 /// HTCondor): queries, counts and candidates through the index select what evaluation selects.
 /// The index once folded a deep constant on its own, less deep than evaluation reaches it, and
 /// selected ads whose evaluation is `error` (found by the `query` fuzz target).
 #[test]
 fn constraints_at_the_depth_limit() {
-    let db = Db::open_in_memory().expect("db");
-    let ads = [
+    let db = db_of(&[
         "[Name = \"a\"; Memory = 1024; Requirements = true]",
         "[Name = \"b\"; Memory = 4096; Requirements = true]",
         "[Name = \"c\"; Memory = 4096; Requirements = TARGET.x == 1]",
-    ];
-    db.load_text(
-        "m",
-        "t.ads",
-        &ads.join("\n"),
-        &adjoin::LoadOptions::default(),
-    )
-    .expect("load");
+    ]);
     for n in 395..=403 {
         let m = "-".repeat(n);
+        let label = n.to_string();
         for (query, request) in [
             (
                 format!("!{m}2 || Memory > 2000"),
@@ -304,66 +330,39 @@ fn constraints_at_the_depth_limit() {
                 format!("{m}1 == 1"),
             ),
         ] {
-            let e = parse::expr(&query).expect("constraint");
-            assert_eq!(
-                by_index(&db, "m", &e),
-                by_scan(&db, "m", &e),
-                "{n}: {query}"
-            );
-            let count = db.count("m", Some(&e)).expect("count");
-            assert_eq!(count, by_scan(&db, "m", &e).len() as u64, "{n}: {query}");
-            let job = format!("[x = 1; Requirements = {request}]");
-            let job = Arc::new(parse::classad(&job).expect("job"));
-            let got = db.candidates("m", &job).expect("candidates").ids;
-            assert_eq!(got, candidates_by_scan(&db, &job), "{n}: {request}");
+            index_agrees(&db, &label, &query, &request);
         }
     }
     // Values nested deep, read by constraints nested deep: the index trusts a value only as
     // a reference nested up to half the limit reads it, and decides nothing in a constraint
     // nested deeper.
-    let db = Db::open_in_memory().expect("db");
-    let mut ads = Vec::new();
-    for (i, n) in [10, 150, 195, 200, 205, 250, 390, 398, 399, 400]
+    let ads: Vec<String> = [10, 150, 195, 200, 205, 250, 390, 398, 399, 400]
         .into_iter()
         .enumerate()
-    {
-        let m = "-".repeat(n);
-        ads.push(format!(
-            "[Name = \"d{i}\"; Memory = {m}4096; Requirements = TARGET.x == 1]"
-        ));
-    }
-    db.load_text(
-        "m",
-        "t.ads",
-        &ads.join("\n"),
-        &adjoin::LoadOptions::default(),
-    )
-    .expect("load");
+        .map(|(i, n)| {
+            let m = "-".repeat(n);
+            format!("[Name = \"d{i}\"; Memory = {m}4096; Requirements = TARGET.x == 1]")
+        })
+        .collect();
+    let db = db_of(&ads);
     for n in [
         0, 5, 150, 190, 196, 197, 198, 199, 200, 201, 210, 250, 395, 399,
     ] {
         let not = "!".repeat(n + n % 2);
         let paren = format!("{}Memory > 2000{}", "(".repeat(n), ")".repeat(n));
-        for (query, request) in [
-            (
-                format!("{not}(Memory > 2000)"),
-                format!("{not}(TARGET.Memory > 2000)"),
-            ),
-            (paren.clone(), paren.replace("Memory", "TARGET.Memory")),
-        ] {
-            let Ok(e) = parse::expr(&query) else { continue };
-            assert_eq!(
-                by_index(&db, "m", &e),
-                by_scan(&db, "m", &e),
-                "{n}: {query}"
-            );
-            let count = db.count("m", Some(&e)).expect("count");
-            assert_eq!(count, by_scan(&db, "m", &e).len() as u64, "{n}: {query}");
-            let job = format!("[x = 1; Requirements = {request}]");
-            let job = Arc::new(parse::classad(&job).expect("job"));
-            let got = db.candidates("m", &job).expect("candidates").ids;
-            assert_eq!(got, candidates_by_scan(&db, &job), "{n}: {request}");
-        }
+        let label = format!("values, {n}");
+        index_agrees(
+            &db,
+            &label,
+            &format!("{not}(Memory > 2000)"),
+            &format!("{not}(TARGET.Memory > 2000)"),
+        );
+        index_agrees(
+            &db,
+            &label,
+            &paren,
+            &paren.replace("Memory", "TARGET.Memory"),
+        );
     }
 }
 
@@ -373,19 +372,11 @@ fn constraints_at_the_depth_limit() {
 /// missed an ad with `Dur = relTime("30")`).
 #[test]
 fn relative_time_literals_read_as_reals() {
-    let db = Db::open_in_memory().expect("db");
-    let ads = [
+    let db = db_of(&[
         "[Name = \"a\"; Memory = 4; Dur = relTime(\"30\")]",
         "[Name = \"b\"; Memory = 40; Dur = relTime(30)]",
         "[Name = \"c\"; Memory = 400; Dur = 5]",
-    ];
-    db.load_text(
-        "m",
-        "t.ads",
-        &ads.join("\n"),
-        &adjoin::LoadOptions::default(),
-    )
-    .expect("load");
+    ]);
     for (text, want) in [
         ("relTime(\"12\")", &["a", "b", "c"][..]),
         ("relTime(\"0\")", &[]),

@@ -2,9 +2,10 @@
 //! input's first two lines) and any offer `Rank` (its third), the indexed cycle — autoclustered
 //! and uncached — makes exactly the matches of the naive cycle, each with the same docking
 //! vector: the index, the residual conjuncts, the clusters and the top-k walk of monotone ranks
-//! change how the best offer is found, never which. The offers mix types under one name, absent
-//! and undefined values, expressions reading the request, and ranks of every shape. Inputs
-//! reading the clock or `random()` are left out (two evaluations of them may differ).
+//! change how the best offer is found, never which. The offers (the `query` target's and two
+//! more) mix types under one name, absent and undefined values, expressions reading the
+//! request, and ranks of every shape. Inputs reading the clock or `random()` are left out (two
+//! evaluations of them may differ).
 #![no_main]
 
 use adjoin::cycle::CycleOptions;
@@ -13,17 +14,21 @@ use adjoin::Db;
 use libfuzzer_sys::fuzz_target;
 use std::sync::{Mutex, OnceLock};
 
-const OFFERS: &[&str] = &[
-    r#"[Name = "m0"; Memory = 2048; Cpus = 4; Arch = "X86_64"; Rank = TARGET.Prio; Requirements = true]"#,
-    r#"[Name = "m1"; Memory = 512.5; Cpus = "many"; Arch = "x86_64"; Tag = {1, "a"}; Requirements = TARGET.Memory =!= undefined]"#,
-    r#"[Name = "m2"; Memory = undefined; Cpus = true; Arch = "INTEL"; Rank = -1; Requirements = other.Cpus < 8]"#,
-    r#"[Name = "m3"; Cpus = 0; Disk = relTime("1:00"); Site = [Name = "s"; Cap = 5]; Requirements = MY.Cpus == 0]"#,
-    r#"[Name = "m4"; Memory = Cpus * 1024; Cpus = 2; Arch = error; Requirements = isUndefined(TARGET.x)]"#,
-    r#"[Name = "m5"; Memory = -1; Cpus = 1e300; Disk = absTime(0); Arch = ""; Rank = "s"; Requirements = Memory > 0]"#,
-    r#"[Name = "m6"; Memory = TARGET.Memory; Cpus = 16; Tag = "b"; AvailableGPUs = {G}; G = [Capability = 7]; Requirements = true]"#,
-    r#"[Name = "m7"; memory = 4096; CPUS = 8; arch = "ARM"; Rank = TARGET.Memory / 1024; Requirements = regexp("^a", TARGET.Arch, "i")]"#,
+mod common;
+use common::{unsteady, ADS};
+
+/// Offers beyond the shared ones: plain slots, one whose Rank is the input's third line.
+const MORE_OFFERS: &[&str] = &[
     r#"[Name = "m8"; Memory = 4096; Cpus = 8; Arch = "X86_64"; LoadAvg = 0.5; Requirements = true]"#,
     r#"[Name = "m9"; Memory = 4096; Cpus = 8; Arch = "X86_64"; LoadAvg = -0.0; Tag = 3; Requirements = TARGET.x > 0]"#,
+];
+
+/// Ranks given to some shared offers: reading the request, constant, a string.
+const OFFER_RANKS: &[(usize, &str)] = &[
+    (0, "TARGET.Prio"),
+    (2, "-1"),
+    (5, "\"s\""),
+    (7, "TARGET.Memory / 1024"),
 ];
 
 const REQUESTS: &[&str] = &[
@@ -37,24 +42,17 @@ fn db() -> &'static Mutex<Db> {
     static DB: OnceLock<Mutex<Db>> = OnceLock::new();
     DB.get_or_init(|| {
         let db = Db::open_in_memory().expect("db");
-        for text in OFFERS {
-            let ad = parse::classad(text).expect("offer");
+        for (i, text) in ADS.iter().chain(MORE_OFFERS).enumerate() {
+            let mut ad = parse::classad(text).expect("offer");
+            if let Some((_, rank)) = OFFER_RANKS.iter().find(|(j, _)| *j == i) {
+                ad.set("Rank", parse::expr(rank).expect("rank"));
+            }
             let id = ad.eval_attr("Name");
             db.put_with_id("m", id.as_str().expect("Name"), &ad)
                 .expect("put");
         }
         Mutex::new(db)
     })
-}
-
-/// Whether `text` may read the clock or draw random numbers.
-fn unsteady(text: &str) -> bool {
-    let l = text.to_ascii_lowercase();
-    l.contains("random")
-        || l.match_indices("time").any(|(i, _)| {
-            let before = &l[..i];
-            !(before.ends_with("rel") || before.ends_with("abs"))
-        })
 }
 
 /// The matches of one kind of dry-run cycle: request, offer and docking vector, in order.
@@ -111,7 +109,7 @@ fuzz_target!(|data: &[u8]| {
         db.put_with_id("j", &format!("j{i}"), &ad).expect("put");
     }
     // One offer's Rank is the input's third line.
-    let mut offer = parse::classad(OFFERS[8]).expect("offer");
+    let mut offer = parse::classad(MORE_OFFERS[0]).expect("offer");
     if let Some(r) = &offer_rank {
         offer.set("Rank", r.clone());
     }

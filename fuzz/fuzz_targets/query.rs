@@ -12,16 +12,8 @@ use adjoin::{Db, LoadOptions};
 use libfuzzer_sys::fuzz_target;
 use std::sync::{Arc, OnceLock};
 
-const ADS: &[&str] = &[
-    r#"[Name = "m0"; Memory = 2048; Cpus = 4; Arch = "X86_64"; Requirements = true]"#,
-    r#"[Name = "m1"; Memory = 512.5; Cpus = "many"; Arch = "x86_64"; Tag = {1, "a"}; Requirements = TARGET.Memory =!= undefined]"#,
-    r#"[Name = "m2"; Memory = undefined; Cpus = true; Arch = "INTEL"; Requirements = other.Cpus < 8]"#,
-    r#"[Name = "m3"; Cpus = 0; Disk = relTime("1:00"); Site = [Name = "s"; Cap = 5]; Requirements = MY.Cpus == 0]"#,
-    r#"[Name = "m4"; Memory = Cpus * 1024; Cpus = 2; Arch = error; Requirements = isUndefined(TARGET.x)]"#,
-    r#"[Name = "m5"; Memory = -1; Cpus = 1e300; Disk = absTime(0); Arch = ""; Requirements = Memory > 0]"#,
-    r#"[Name = "m6"; Memory = TARGET.Memory; Cpus = 16; Tag = "b"; AvailableGPUs = {G}; G = [Capability = 7]]"#,
-    r#"[Name = "m7"; memory = 4096; CPUS = 8; arch = "ARM"; Requirements = regexp("^a", TARGET.Arch, "i")]"#,
-];
+mod common;
+use common::{unsteady, ADS};
 
 fn db() -> &'static (Db, Vec<ClassAd>) {
     static DB: OnceLock<(Db, Vec<ClassAd>)> = OnceLock::new();
@@ -32,16 +24,6 @@ fn db() -> &'static (Db, Vec<ClassAd>) {
         let ads = ADS.iter().map(|a| parse::classad(a).expect("ad")).collect();
         (db, ads)
     })
-}
-
-/// Whether `text` may read the clock or draw random numbers.
-fn unsteady(text: &str) -> bool {
-    let l = text.to_ascii_lowercase();
-    l.contains("random")
-        || l.match_indices("time").any(|(i, _)| {
-            let before = &l[..i];
-            !(before.ends_with("rel") || before.ends_with("abs"))
-        })
 }
 
 fn name(ad: &ClassAd) -> String {

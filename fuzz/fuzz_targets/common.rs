@@ -1,0 +1,26 @@
+//! What the `query` and `cycle` fuzz targets share: the offers they match against (mixed
+//! types under one name, absent and undefined values, expressions, lists, nested ads, a
+//! relative-time literal) and the test leaving out inputs whose evaluations may differ.
+#![allow(dead_code)]
+
+/// The offers.
+pub const ADS: &[&str] = &[
+    r#"[Name = "m0"; Memory = 2048; Cpus = 4; Arch = "X86_64"; Requirements = true]"#,
+    r#"[Name = "m1"; Memory = 512.5; Cpus = "many"; Arch = "x86_64"; Tag = {1, "a"}; Requirements = TARGET.Memory =!= undefined]"#,
+    r#"[Name = "m2"; Memory = undefined; Cpus = true; Arch = "INTEL"; Requirements = other.Cpus < 8]"#,
+    r#"[Name = "m3"; Cpus = 0; Disk = relTime("1:00"); Site = [Name = "s"; Cap = 5]; Requirements = MY.Cpus == 0]"#,
+    r#"[Name = "m4"; Memory = Cpus * 1024; Cpus = 2; Arch = error; Requirements = isUndefined(TARGET.x)]"#,
+    r#"[Name = "m5"; Memory = -1; Cpus = 1e300; Disk = absTime(0); Arch = ""; Requirements = Memory > 0]"#,
+    r#"[Name = "m6"; Memory = TARGET.Memory; Cpus = 16; Tag = "b"; AvailableGPUs = {G}; G = [Capability = 7]]"#,
+    r#"[Name = "m7"; memory = 4096; CPUS = 8; arch = "ARM"; Requirements = regexp("^a", TARGET.Arch, "i")]"#,
+];
+
+/// Whether `text` may read the clock or draw random numbers.
+pub fn unsteady(text: &str) -> bool {
+    let l = text.to_ascii_lowercase();
+    l.contains("random")
+        || l.match_indices("time").any(|(i, _)| {
+            let before = &l[..i];
+            !(before.ends_with("rel") || before.ends_with("abs"))
+        })
+}

@@ -1,5 +1,6 @@
 //! Fuzz target: the ranked cycle's promise. For any request `Requirements` and `Rank` (the
-//! input's first two lines) and any offer `Rank` (its third), the indexed cycle — autoclustered
+//! input's first two lines), any offer `Rank` (its third) and any offer `Requirements` (its
+//! fourth, read by the index as a stored constraint), the indexed cycle — autoclustered
 //! and uncached — makes exactly the matches of the naive cycle, each with the same docking
 //! vector: the index, the residual conjuncts, the clusters and the top-k walk of monotone ranks
 //! change how the best offer is found, never which. The offers (the `query` target's and two
@@ -81,14 +82,15 @@ fuzz_target!(|data: &[u8]| {
     if unsteady(text) {
         return;
     }
-    let mut lines = text.splitn(3, '\n');
+    let mut lines = text.splitn(4, '\n');
     let parse_line = |l: Option<&str>| -> Option<Option<Expr>> {
         match l.map(str::trim) {
             None | Some("") => Some(None),
             Some(l) => parse::expr(l).ok().map(Some),
         }
     };
-    let (Some(Some(req)), Some(rank), Some(offer_rank)) = (
+    let (Some(Some(req)), Some(rank), Some(offer_rank), Some(offer_req)) = (
+        parse_line(lines.next()),
         parse_line(lines.next()),
         parse_line(lines.next()),
         parse_line(lines.next()),
@@ -108,12 +110,17 @@ fuzz_target!(|data: &[u8]| {
         }
         db.put_with_id("j", &format!("j{i}"), &ad).expect("put");
     }
-    // One offer's Rank is the input's third line.
+    // One offer's Rank is the input's third line, another's Requirements its fourth.
     let mut offer = parse::classad(MORE_OFFERS[0]).expect("offer");
     if let Some(r) = &offer_rank {
         offer.set("Rank", r.clone());
     }
     db.put_with_id("m", "m8", &offer).expect("put");
+    let mut offer = parse::classad(MORE_OFFERS[1]).expect("offer");
+    if let Some(r) = &offer_req {
+        offer.set("Requirements", r.clone());
+    }
+    db.put_with_id("m", "m9", &offer).expect("put");
     let naive = cycle(&db, true, false);
     assert_eq!(
         cycle(&db, false, false),

@@ -28,7 +28,7 @@ use adjoin_query::ast::{BinOp, UnOp};
 use adjoin_query::eval::{eval_expr_nested, requirements_key, EvalOptions};
 use adjoin_query::name::kw;
 use adjoin_query::refs::references;
-use adjoin_query::specialize::{import_depth, specialize_attr, specialize_attr_top};
+use adjoin_query::specialize::{import_depth, specialize_attr, specialize_attr_top, BASE_DEPTH};
 use adjoin_query::{ClassAd, Expr, Key, Value};
 
 /// The default cap on the number of profiles of one constraint (and of one sub-formula).
@@ -138,11 +138,6 @@ pub trait Operands {
     /// The evaluation options the constraint is evaluated with.
     fn options(&self) -> &EvalOptions;
 }
-
-/// How much shallower than evaluation's depth limit a constraint must be for [`dpf`] to fold
-/// its constants: the levels evaluation may have entered before it (the top level of a match,
-/// a reference through a port).
-const DEPTH_MARGIN: u32 = 8;
 
 /// Operands of a constraint written in `ad` and specialized against it: `TARGET.x`,
 /// `other.x`, `TARGET["x"]`, and unscoped names `ad` lacks under the TARGET fallback, as
@@ -536,7 +531,7 @@ pub fn dpf(e: &Expr, ops: &impl Operands, cap: usize) -> Dpf {
     let opts = ops.options();
     let limit = opts
         .max_depth
-        .saturating_sub(DEPTH_MARGIN)
+        .saturating_sub(BASE_DEPTH)
         .min(import_depth(opts).saturating_sub(2))
         .min(MAX_DEPTH);
     if e.nesting(limit.saturating_add(1)) > limit {

@@ -37,11 +37,12 @@ use std::cell::Cell;
 /// Deepest expression nesting specialized (a deeper expression is kept as written).
 const MAX_DEPTH: u32 = 400;
 
-/// The nesting evaluation may already have reached when it comes to the expression being
-/// specialized (none at the top level of a match; one through the gang environment's ports).
+/// The nesting evaluation may already have reached when it comes to an expression the analyses
+/// take apart (none at the top level of a match; one through the gang environment's ports).
 /// Probes start this much deeper than the part's own nesting, so they run out of depth no
-/// later than evaluation would.
-const BASE_DEPTH: u32 = 8;
+/// later than evaluation would, and the index's profile form decides nothing in a constraint
+/// nested within this much of the limit.
+pub const BASE_DEPTH: u32 = 8;
 
 /// The deepest nesting at which the analyses trust a value read from the other ad of a match
 /// (`TARGET.x`, the index's imported values): such an attribute is specialized and folded as

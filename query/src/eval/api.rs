@@ -70,10 +70,7 @@ impl<'a> Evaluator<'a> {
 
 /// Evaluates `expr` with `my` as MY (and no TARGET), returning an owned value.
 pub fn eval_expr(expr: &Expr, my: &ClassAd, opts: &EvalOptions) -> Value {
-    let arena = Arena::new();
-    let scope = top(my);
-    let mut ev = Evaluator::new(&arena, opts);
-    ev.eval_top(expr, &scope).to_value()
+    eval_expr_nested(expr, my, opts, 0).unwrap_or(Value::Error)
 }
 
 /// [`eval_expr`] as if evaluation had already entered `depth` levels (the expression read

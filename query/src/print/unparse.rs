@@ -249,21 +249,27 @@ impl<'o> Unparser<'o> {
         self.out.push_str("[ ");
         // HTCondor-exact text lists the attributes in HTCondor's order; text to read back keeps
         // the ad's own.
-        let attrs = if self.exact {
-            ad.iter_htcondor()
-        } else {
-            ad.iter().collect()
-        };
-        for (i, (n, e)) in attrs.into_iter().enumerate() {
-            if i > 0 {
-                self.out.push_str("; ");
+        if self.exact {
+            for (i, (n, e)) in ad.iter_htcondor().into_iter().enumerate() {
+                self.attribute(i, n, e);
             }
-            self.name(n);
-            self.out.push_str(" = ");
-            self.expr(e);
+        } else {
+            for (i, (n, e)) in ad.iter().enumerate() {
+                self.attribute(i, n, e);
+            }
         }
         self.out.push_str(" ]");
         self.depth -= 1;
+    }
+
+    /// Appends the `i`th binding of an ad, `n = e`.
+    fn attribute(&mut self, i: usize, n: Name, e: &Expr) {
+        if i > 0 {
+            self.out.push_str("; ");
+        }
+        self.name(n);
+        self.out.push_str(" = ");
+        self.expr(e);
     }
 
     /// Appends an attribute name, quoted with `'…'` when it is not a plain identifier or is a

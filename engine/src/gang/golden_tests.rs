@@ -3,7 +3,9 @@
 //! and 3 (and plain ads docking through their implicit port), every complete gang tree's
 //! Figure-32 environment is evaluated here as classad2 evaluated it — every port's constraint
 //! to the same value — and every algorithm finds a gang exactly when classad2 finds a valid
-//! tree, and the gang it finds is one classad2 calls valid.
+//! tree, and the gang it finds is one classad2 calls valid. The same for 200 random gangs
+//! (`random-gangs.golden`, `gen/random_gangs.py`); `ADJOIN_GANGS_GOLDEN=FILE` compares another
+//! such file in its place.
 
 use super::env::{valid, Tree};
 use super::pool::Pool;
@@ -29,11 +31,14 @@ struct Case {
     trees: Vec<GoldenTree>,
 }
 
-fn cases() -> BTreeMap<String, Case> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../tests/golden/gangs/gangs.golden"
-    );
+/// The cases of `file` in `tests/golden/gangs/` (or of the file `ADJOIN_GANGS_GOLDEN` names, in
+/// place of `random-gangs.golden`, for a differential run of new random cases).
+fn cases(file: &str) -> BTreeMap<String, Case> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/golden/gangs/");
+    let path = match std::env::var("ADJOIN_GANGS_GOLDEN") {
+        Ok(p) if file == RANDOM => p,
+        _ => format!("{dir}{file}"),
+    };
     let text = std::fs::read_to_string(path).expect("golden file");
     let mut out: BTreeMap<String, Case> = BTreeMap::new();
     for line in text.lines() {
@@ -102,12 +107,41 @@ fn edges(tree: &[[i64; 4]]) -> Edges {
         .collect()
 }
 
+/// The hand-made cases.
+const MADE: &str = "gangs.golden";
+/// The random cases (`gen/random_gangs.py`).
+const RANDOM: &str = "random-gangs.golden";
+
 #[test]
 fn environments_evaluate_as_htcondor_evaluates_them() {
-    let opts = EvalOptions::default();
-    let all = cases();
+    let all = cases(MADE);
     assert_eq!(all.len(), 21);
-    for (name, case) in &all {
+    environments_agree(&all);
+}
+
+#[test]
+fn random_environments_evaluate_as_htcondor_evaluates_them() {
+    let all = cases(RANDOM);
+    assert!(all.len() >= 100, "{} random cases", all.len());
+    environments_agree(&all);
+}
+
+#[test]
+fn every_algorithm_finds_a_gang_htcondor_calls_valid() {
+    algorithms_agree(&cases(MADE));
+}
+
+#[test]
+fn every_algorithm_finds_a_random_gang_htcondor_calls_valid() {
+    algorithms_agree(&cases(RANDOM));
+}
+
+/// Every tree's environment gives each port's constraint classad2's value, and the tree is
+/// valid exactly when classad2 says so.
+fn environments_agree(all: &BTreeMap<String, Case>) {
+    let opts = EvalOptions::default();
+    let mut wrong = Vec::new();
+    for (name, case) in all {
         let ads = gangs(case);
         for (tree, values, ok) in &case.trees {
             let mut t = Tree::root(Arc::clone(&ads[0]));
@@ -125,21 +159,31 @@ fn environments_evaluate_as_htcondor_evaluates_them() {
                 let g = &t.members[*member].ad;
                 let key = g.ports[*port].constraint.expect("constraint");
                 let (v, _) = t.eval_port_attr(&env, *member, *port, Name::new(key.as_str()), &opts);
-                assert_eq!(
-                    &v.to_string(),
-                    want,
-                    "{name} {tree:?} member {member} port {port}"
-                );
+                if v.to_string() != *want {
+                    wrong.push(format!(
+                        "{name} {tree:?} member {member} port {port}: {v}, HTCondor {want}"
+                    ));
+                }
             }
-            assert_eq!(valid(&t, &opts), *ok, "{name} {tree:?}");
+            if valid(&t, &opts) != *ok {
+                wrong.push(format!("{name} {tree:?}: valid is not {ok}"));
+            }
         }
     }
+    assert!(
+        wrong.is_empty(),
+        "{} differences:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
 }
 
-#[test]
-fn every_algorithm_finds_a_gang_htcondor_calls_valid() {
+/// Every algorithm finds a gang exactly when classad2 calls some tree valid, and one it calls
+/// valid.
+fn algorithms_agree(all: &BTreeMap<String, Case>) {
     let opts = IndexOptions::default();
-    for (name, case) in &cases() {
+    let mut wrong = Vec::new();
+    for (name, case) in all {
         let ads = gangs(case);
         let good: Vec<Edges> = case
             .trees
@@ -161,7 +205,9 @@ fn every_algorithm_finds_a_gang_htcondor_calls_valid() {
             .expect("pool");
             let found =
                 Searcher::new(&mut pool, alg, opts.eval.clone(), None).find(Arc::clone(&ads[0]));
-            assert_eq!(found.is_some(), !good.is_empty(), "{name} {alg}");
+            if found.is_some() == good.is_empty() {
+                wrong.push(format!("{name} {alg}: found {}", found.is_some()));
+            }
             if let Some(t) = found {
                 let tree: Vec<[i64; 4]> = t
                     .members
@@ -173,11 +219,16 @@ fn every_algorithm_finds_a_gang_htcondor_calls_valid() {
                         _ => [0, -1, -1, -1],
                     })
                     .collect();
-                assert!(
-                    good.contains(&edges(&tree)),
-                    "{name} {alg}: {tree:?} not among {good:?}"
-                );
+                if !good.contains(&edges(&tree)) {
+                    wrong.push(format!("{name} {alg}: {tree:?} not among {good:?}"));
+                }
             }
         }
     }
+    assert!(
+        wrong.is_empty(),
+        "{} differences:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
 }

@@ -21,6 +21,8 @@ run gen/random_json.py 1 3000 > random-json.golden
 { run gen/gen_cycle_real_ads.py old "$CONF/real-ads"; run gen/gen_cycle_real_ads.py new "$CONF/real-ads"; } > cycle-real-ads.golden
 { run gen/gen_analyze_real_ads.py old "$CONF/real-ads"; run gen/gen_analyze_real_ads.py new "$CONF/real-ads"; } > analyze-real-ads.golden
 run gen/gen_gangs.py > gangs/gangs.golden
+# Random gangs: a request with ports and three or four random offers, 200 cases.
+run gen/random_gangs.py 2 200 > gangs/random-gangs.golden
 # Differential runs of random input: 10,000 expressions, three random pools.
 T=$(mktemp -d)
 { for s in 1 2 3 4; do python3 gen/random_exprs.py $s 1000 compat; done

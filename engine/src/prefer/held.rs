@@ -107,22 +107,17 @@ impl Db {
             Some((Some((leaves, probes)), damaged)) => {
                 out.probes = probes;
                 out.damaged = damaged;
-                // Only offers sharing an outcome are read back, for their ranks.
-                let shared: Vec<String> = leaves
-                    .iter()
-                    .filter(|l| l.1.len() > 1)
-                    .flat_map(|l| l.1.iter().cloned())
-                    .collect();
-                let ads = self.read_map(collection, shared, &mut out.damaged);
+                // The offers are read back for their ranks: those of an offer alone in its
+                // outcome break no tie, but its vector is reported whole. One that cannot be
+                // read is left out (noted in `damaged`), as on the evaluating path.
+                let found: Vec<String> = leaves.iter().flat_map(|l| l.1.iter().cloned()).collect();
+                let ads = self.read_map(collection, found, &mut out.damaged);
                 for (key, ids) in leaves {
                     let mut leaf: Vec<(Vec<Value>, String)> = ids
                         .into_iter()
-                        .map(|id| {
-                            let [mine, theirs] = match ads.get(&id) {
-                                Some(ad) => ranks(request, ad, &opts),
-                                None => [Value::Int(0), Value::Int(0)],
-                            };
-                            (vec![order_component(key), mine, theirs], id)
+                        .filter_map(|id| {
+                            let [mine, theirs] = ranks(request, ads.get(&id)?, &opts);
+                            Some((vec![order_component(key), mine, theirs], id))
                         })
                         .collect();
                     leaf.sort_by(|a, b| cmp_vectors(&b.0, &a.0));
@@ -225,6 +220,34 @@ mod tests {
             assert!(!got.fell_back);
             assert_eq!(got.probes > 0, extra != "NONE");
         }
+        // The vectors are those of evaluation, for offers alone in their outcome too (their
+        // ranks break no tie, but are reported).
+        let opts = EvalOptions::default();
+        let text = format!("[Rank = -TARGET.Memory; Requirements = true; {prefs}]");
+        let request = Arc::new(parse::classad(&text).expect("request"));
+        let got = db
+            .ranked_candidates("slots", &request, "req.ad")
+            .expect("ranked");
+        let pool = db.pool("slots").expect("pool");
+        let matching = (0..pool.ads.len() as u32).filter(|&o| {
+            adjoin_query::eval::symmetric_match(&request, &pool.ads[o as usize], &opts)
+        });
+        let p = Preferences::from_ad(&request, "req.ad", &opts)
+            .expect("preferences")
+            .expect("some");
+        let want = crate::prefer::rank_candidates(Some(&p), &request, matching, &pool.ads, &opts);
+        let want_ids: Vec<&str> = want
+            .iter()
+            .map(|(_, o)| pool.ids[*o as usize].as_str())
+            .collect();
+        let want_vectors: Vec<Vec<Value>> = want.into_iter().map(|(v, _)| v).collect();
+        assert_eq!(got.ids, want_ids);
+        assert_eq!(got.vectors, want_vectors);
+        assert_eq!(
+            (got.ids[2].as_str(), &got.vectors[2][1]),
+            ("s2", &Value::Int(-1024)),
+            "s2, alone in its outcome"
+        );
         let bad =
             Arc::new(parse::classad("[Requirements = true; Preferences = 3]").expect("request"));
         let err = db

@@ -1,7 +1,11 @@
-//! What the `query` and `cycle` fuzz targets share: the offers they match against (mixed
-//! types under one name, absent and undefined values, expressions, lists, nested ads, a
-//! relative-time literal) and the test leaving out inputs whose evaluations may differ.
+//! What the fuzz targets share: the offers they match against (mixed types under one name,
+//! absent and undefined values, expressions, lists, nested ads, a relative-time literal), the
+//! test leaving out inputs whose evaluations may differ, and the dry-run cycle the `cycle` and
+//! `carve` targets compare.
 #![allow(dead_code)]
+
+use adjoin::cycle::CycleOptions;
+use adjoin::Db;
 
 /// The offers.
 pub const ADS: &[&str] = &[
@@ -23,4 +27,24 @@ pub fn unsteady(text: &str) -> bool {
             let before = &l[..i];
             !(before.ends_with("rel") || before.ends_with("abs"))
         })
+}
+
+/// The matches of one kind of dry-run cycle of requests `j` against offers `m`: request,
+/// offer and docking vector, in order.
+pub fn cycle(db: &Db, naive: bool, no_clusters: bool) -> Vec<(String, String, String)> {
+    let opts = CycleOptions {
+        dry_run: true,
+        naive,
+        no_clusters,
+        ..CycleOptions::new("j", "m")
+    };
+    db.match_cycle(&opts)
+        .expect("cycle")
+        .matches
+        .into_iter()
+        .map(|m| {
+            let v: Vec<String> = m.vector.iter().map(|x| format!("{x:?}")).collect();
+            (m.request, m.offer, v.join(" "))
+        })
+        .collect()
 }

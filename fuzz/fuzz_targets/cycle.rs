@@ -9,14 +9,13 @@
 //! evaluations of them may differ).
 #![no_main]
 
-use adjoin::cycle::CycleOptions;
 use adjoin::query::{parse, ClassAd, Expr};
 use adjoin::Db;
 use libfuzzer_sys::fuzz_target;
 use std::sync::{Mutex, OnceLock};
 
 mod common;
-use common::{unsteady, ADS};
+use common::{cycle, unsteady, ADS};
 
 /// Offers beyond the shared ones: plain slots, one whose Rank is the input's third line.
 const MORE_OFFERS: &[&str] = &[
@@ -54,25 +53,6 @@ fn db() -> &'static Mutex<Db> {
         }
         Mutex::new(db)
     })
-}
-
-/// The matches of one kind of dry-run cycle: request, offer and docking vector, in order.
-fn cycle(db: &Db, naive: bool, no_clusters: bool) -> Vec<(String, String, String)> {
-    let opts = CycleOptions {
-        dry_run: true,
-        naive,
-        no_clusters,
-        ..CycleOptions::new("j", "m")
-    };
-    db.match_cycle(&opts)
-        .expect("cycle")
-        .matches
-        .into_iter()
-        .map(|m| {
-            let v: Vec<String> = m.vector.iter().map(|x| format!("{x:?}")).collect();
-            (m.request, m.offer, v.join(" "))
-        })
-        .collect()
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -26,5 +26,12 @@ fuzz_target!(|data: &[u8]| {
     let target = parse::classad(r#"[a = 2; Memory = 2048; Requirements = other.a < a]"#)
         .expect("fixed ad parses");
     let _ = eval_expr(&expr, &my, &opts);
-    let _ = eval_in_match(&expr, MatchAds { my: &my, target: &target }, &opts);
+    let _ = eval_in_match(
+        &expr,
+        MatchAds {
+            my: &my,
+            target: &target,
+        },
+        &opts,
+    );
 });

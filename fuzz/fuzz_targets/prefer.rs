@@ -1,0 +1,115 @@
+//! Fuzz target: the preference walk's promise. For any `Value` expressions of a request's
+//! three CP-net variables (the input's first three lines; the nets' orders, parents and
+//! tables fixed, over strings, numbers and booleans), any request `Rank` (its fourth line) and
+//! any `PreferenceKeep` (its fifth),
+//! the candidates ranked through the Db's held index (`Db::ranked_candidates`: the outcomes
+//! walked as index windows) are those of evaluating every pair, ranked by evaluation alone
+//! (`prefer::rank_candidates`), in the same order with the same vectors. The offers are the
+//! `query` target's. Inputs reading the clock or `random()` are left out.
+#![no_main]
+
+use adjoin::prefer::{rank_candidates, Preferences};
+use adjoin::query::eval::{symmetric_match, EvalOptions};
+use adjoin::query::{parse, ClassAd, Expr};
+use adjoin::Db;
+use libfuzzer_sys::fuzz_target;
+use std::sync::{Arc, Mutex, OnceLock};
+
+mod common;
+use common::{unsteady, ADS};
+
+fn db() -> &'static Mutex<Db> {
+    static DB: OnceLock<Mutex<Db>> = OnceLock::new();
+    DB.get_or_init(|| {
+        let db = Db::open_in_memory().expect("db");
+        for text in ADS {
+            let ad = parse::classad(text).expect("offer");
+            let id = ad.eval_attr("Name");
+            db.put_with_id("m", id.as_str().expect("Name"), &ad)
+                .expect("put");
+        }
+        Mutex::new(db)
+    })
+}
+
+/// The request with its three variables' `Value`s, its `Rank` and its `PreferenceKeep`.
+fn request(values: [&Expr; 3], rank: Option<&Expr>, keep: Option<&Expr>) -> Option<ClassAd> {
+    let [a, b, c] = values;
+    let prefs = format!(
+        "{{[Name = \"a\"; Value = {a}; Order = {{\"X86_64\", 2048, true}}], \
+         [Name = \"b\"; Value = {b}; Parents = {{\"a\"}}; \
+          Table = {{[When = {{\"X86_64\"}}; Order = {{true, false}}], \
+                    [When = {{2048}}; Order = {{false, 1, \"s\"}}]}}], \
+         [Name = \"c\"; Value = {c}; Parents = {{\"a\", \"b\"}}; \
+          Table = {{[When = {{true, true}}; Order = {{8, 4, 0}}], \
+                    [When = {{\"X86_64\", false}}; Order = {{\"ARM\", 2.5}}]}}]}}"
+    );
+    let mut ad = parse::classad(
+        r#"[Name = "r"; Memory = 1024; Cpus = 2; Arch = "X86_64"; x = 1; Requirements = true]"#,
+    )
+    .ok()?;
+    ad.set("Preferences", parse::expr(&prefs).ok()?);
+    if let Some(r) = rank {
+        ad.set("Rank", r.clone());
+    }
+    if let Some(k) = keep {
+        ad.set("PreferenceKeep", k.clone());
+    }
+    Some(ad)
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if unsteady(text) {
+        return;
+    }
+    let mut lines = text.splitn(5, '\n');
+    let mut next = || -> Option<Option<Expr>> {
+        match lines.next().map(str::trim) {
+            None | Some("") => Some(None),
+            Some(l) => parse::expr(l).ok().map(Some),
+        }
+    };
+    let (Some(a), Some(b), Some(c), Some(rank), Some(keep)) =
+        (next(), next(), next(), next(), next())
+    else {
+        return;
+    };
+    let absent = Expr::attr("Undefined_Name");
+    let values = [
+        a.as_ref().unwrap_or(&absent),
+        b.as_ref().unwrap_or(&absent),
+        c.as_ref().unwrap_or(&absent),
+    ];
+    let Some(req) = request(values, rank.as_ref(), keep.as_ref()) else {
+        return;
+    };
+    let req = Arc::new(req);
+    let Ok(db) = db().lock() else {
+        return;
+    };
+    let opts = EvalOptions::default();
+    let Ok(Some(prefs)) = Preferences::from_ad(&req, "r", &opts) else {
+        return;
+    };
+    let Ok(got) = db.ranked_candidates("m", &req, "r") else {
+        return;
+    };
+    // By evaluation: every offer matching both ways, ranked by the net, then the ranks.
+    let pool = db.pool("m").expect("pool");
+    let matching: Vec<u32> = (0..pool.ads.len() as u32)
+        .filter(|&o| symmetric_match(&req, &pool.ads[o as usize], &opts))
+        .collect();
+    let want = rank_candidates(Some(&prefs), &req, matching, &pool.ads, &opts);
+    let want_ids: Vec<&str> = want
+        .iter()
+        .map(|(_, o)| pool.ids[*o as usize].as_str())
+        .collect();
+    let got_ids: Vec<&str> = got.ids.iter().map(String::as_str).collect();
+    assert_eq!(got_ids, want_ids, "order of {text:?}");
+    let want_vectors: Vec<String> = want.iter().map(|(v, _)| format!("{v:?}")).collect();
+    let got_vectors: Vec<String> = got.vectors.iter().map(|v| format!("{v:?}")).collect();
+    assert_eq!(got_vectors, want_vectors, "vectors of {text:?}");
+});

@@ -11,13 +11,13 @@
 use adjoin::analyze::{self, AnalyzeOptions};
 use adjoin::db::selects;
 use adjoin::query::eval::{eval_attr_in_match, symmetric_match, EvalOptions, MatchAds};
-use adjoin::query::{parse, ClassAd, Expr};
+use adjoin::query::{parse, ClassAd};
 use adjoin::Db;
 use libfuzzer_sys::fuzz_target;
 use std::sync::{Mutex, OnceLock};
 
 mod common;
-use common::{unsteady, ADS};
+use common::{expressions, offers_db, steady_text};
 
 /// The request; its `Requirements` is the input's first line, its `x` the second.
 const REQUEST: &str =
@@ -25,33 +25,14 @@ const REQUEST: &str =
 
 fn db() -> &'static Mutex<Db> {
     static DB: OnceLock<Mutex<Db>> = OnceLock::new();
-    DB.get_or_init(|| {
-        let db = Db::open_in_memory().expect("db");
-        for text in ADS {
-            let ad = parse::classad(text).expect("offer");
-            let id = ad.eval_attr("Name");
-            db.put_with_id("m", id.as_str().expect("Name"), &ad)
-                .expect("put");
-        }
-        Mutex::new(db)
-    })
+    DB.get_or_init(|| Mutex::new(offers_db()))
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
+    let Some(text) = steady_text(data) else {
         return;
     };
-    if unsteady(text) {
-        return;
-    }
-    let mut lines = text.splitn(2, '\n');
-    let parse_line = |l: Option<&str>| -> Option<Option<Expr>> {
-        match l.map(str::trim) {
-            None | Some("") => Some(None),
-            Some(l) => parse::expr(l).ok().map(Some),
-        }
-    };
-    let (Some(Some(req)), Some(x)) = (parse_line(lines.next()), parse_line(lines.next())) else {
+    let Some([Some(req), x]) = expressions::<2>(text) else {
         return;
     };
     let mut request: ClassAd = parse::classad(REQUEST).expect("request");

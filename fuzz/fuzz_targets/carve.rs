@@ -14,7 +14,7 @@ use libfuzzer_sys::fuzz_target;
 use std::sync::{Mutex, OnceLock};
 
 mod common;
-use common::{cycle, unsteady, ADS};
+use common::{cycle, expressions, put_ads, steady_text};
 
 /// The partitionable slots: `p0`'s Requirements is the input's third line, `p1`'s Rank its
 /// fourth.
@@ -37,12 +37,7 @@ fn db() -> &'static Mutex<Db> {
 /// Puts the offers afresh (a cycle's carving replaces none in a dry run, but the slots take
 /// the input's expressions).
 fn put_offers(db: &Db, slot_req: Option<&Expr>, slot_rank: Option<&Expr>) {
-    for text in ADS {
-        let ad = parse::classad(text).expect("offer");
-        let id = ad.eval_attr("Name");
-        db.put_with_id("m", id.as_str().expect("Name"), &ad)
-            .expect("put");
-    }
+    put_ads(db);
     for (i, text) in SLOTS.iter().enumerate() {
         let mut ad: ClassAd = parse::classad(text).expect("slot");
         match (i, slot_req, slot_rank) {
@@ -55,22 +50,10 @@ fn put_offers(db: &Db, slot_req: Option<&Expr>, slot_rank: Option<&Expr>) {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
+    let Some(text) = steady_text(data) else {
         return;
     };
-    if unsteady(text) {
-        return;
-    }
-    let mut lines = text.splitn(4, '\n');
-    let mut next = || -> Option<Option<Expr>> {
-        match lines.next().map(str::trim) {
-            None | Some("") => Some(None),
-            Some(l) => parse::expr(l).ok().map(Some),
-        }
-    };
-    let (Some(Some(req)), Some(memory), Some(slot_req), Some(slot_rank)) =
-        (next(), next(), next(), next())
-    else {
+    let Some([Some(req), memory, slot_req, slot_rank]) = expressions::<4>(text) else {
         return;
     };
     let Ok(db) = db().lock() else {

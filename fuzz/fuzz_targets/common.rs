@@ -1,10 +1,11 @@
 //! What the fuzz targets share: the offers they match against (mixed types under one name,
 //! absent and undefined values, expressions, lists, nested ads, a relative-time literal), the
-//! test leaving out inputs whose evaluations may differ, and the dry-run cycle the `cycle` and
-//! `carve` targets compare.
+//! reading of an input as lines of expressions (leaving out inputs whose evaluations may
+//! differ), and the dry-run cycle the `cycle` and `carve` targets compare.
 #![allow(dead_code)]
 
 use adjoin::cycle::CycleOptions;
+use adjoin::query::{parse, Expr};
 use adjoin::Db;
 
 /// The offers.
@@ -47,4 +48,40 @@ pub fn cycle(db: &Db, naive: bool, no_clusters: bool) -> Vec<(String, String, St
             (m.request, m.offer, v.join(" "))
         })
         .collect()
+}
+
+/// The input as text, unless it is not UTF-8 or is [`unsteady`].
+pub fn steady_text(data: &[u8]) -> Option<&str> {
+    std::str::from_utf8(data).ok().filter(|t| !unsteady(t))
+}
+
+/// The input's first `N` lines as expressions, the last taking the rest of the input: `None`
+/// for a line missing or blank; `None` in all when a line does not parse.
+pub fn expressions<const N: usize>(text: &str) -> Option<[Option<Expr>; N]> {
+    let mut lines = text.splitn(N, '\n');
+    let mut out = Vec::with_capacity(N);
+    for _ in 0..N {
+        out.push(match lines.next().map(str::trim) {
+            None | Some("") => None,
+            Some(l) => Some(parse::expr(l).ok()?),
+        });
+    }
+    out.try_into().ok()
+}
+
+/// A database holding [`ADS`] in collection `m`, each under its `Name`.
+pub fn offers_db() -> Db {
+    let db = Db::open_in_memory().expect("db");
+    put_ads(&db);
+    db
+}
+
+/// Puts [`ADS`] into `db`'s collection `m` (replacing them), each under its `Name`.
+pub fn put_ads(db: &Db) {
+    for text in ADS {
+        let ad = parse::classad(text).expect("offer");
+        let id = ad.eval_attr("Name");
+        db.put_with_id("m", id.as_str().expect("Name"), &ad)
+            .expect("put");
+    }
 }

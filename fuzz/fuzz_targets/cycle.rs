@@ -9,13 +9,13 @@
 //! evaluations of them may differ).
 #![no_main]
 
-use adjoin::query::{parse, ClassAd, Expr};
+use adjoin::query::{parse, ClassAd};
 use adjoin::Db;
 use libfuzzer_sys::fuzz_target;
 use std::sync::{Mutex, OnceLock};
 
 mod common;
-use common::{cycle, unsteady, ADS};
+use common::{cycle, expressions, steady_text, ADS};
 
 /// Offers beyond the shared ones: plain slots, one whose Rank is the input's third line.
 const MORE_OFFERS: &[&str] = &[
@@ -56,25 +56,10 @@ fn db() -> &'static Mutex<Db> {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
+    let Some(text) = steady_text(data) else {
         return;
     };
-    if unsteady(text) {
-        return;
-    }
-    let mut lines = text.splitn(4, '\n');
-    let parse_line = |l: Option<&str>| -> Option<Option<Expr>> {
-        match l.map(str::trim) {
-            None | Some("") => Some(None),
-            Some(l) => parse::expr(l).ok().map(Some),
-        }
-    };
-    let (Some(Some(req)), Some(rank), Some(offer_rank), Some(offer_req)) = (
-        parse_line(lines.next()),
-        parse_line(lines.next()),
-        parse_line(lines.next()),
-        parse_line(lines.next()),
-    ) else {
+    let Some([Some(req), rank, offer_rank, offer_req]) = expressions::<4>(text) else {
         return;
     };
     let Ok(db) = db().lock() else {

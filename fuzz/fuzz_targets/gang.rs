@@ -15,7 +15,7 @@ use libfuzzer_sys::fuzz_target;
 use std::sync::{Mutex, OnceLock};
 
 mod common;
-use common::unsteady;
+use common::{expressions, steady_text};
 
 /// The offers; `o0`'s `job` port constraint is the input's third line.
 const OFFERS: &[&str] = &[
@@ -79,24 +79,10 @@ fn found(db: &Db, coll: &str, req: &ClassAd, algorithm: Algorithm) -> Option<Vec
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
+    let Some(text) = steady_text(data) else {
         return;
     };
-    if unsteady(text) {
-        return;
-    }
-    let mut lines = text.splitn(3, '\n');
-    let parse_line = |l: Option<&str>| -> Option<Option<Expr>> {
-        match l.map(str::trim) {
-            None | Some("") => Some(None),
-            Some(l) => parse::expr(l).ok().map(Some),
-        }
-    };
-    let (Some(Some(cpu)), Some(lic), Some(offer)) = (
-        parse_line(lines.next()),
-        parse_line(lines.next()),
-        parse_line(lines.next()),
-    ) else {
+    let Some([Some(cpu), lic, offer]) = expressions::<3>(text) else {
         return;
     };
     let Some(req) = request(&cpu, lic.as_ref()) else {

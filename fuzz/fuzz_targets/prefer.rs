@@ -16,20 +16,11 @@ use libfuzzer_sys::fuzz_target;
 use std::sync::{Arc, Mutex, OnceLock};
 
 mod common;
-use common::{unsteady, ADS};
+use common::{expressions, offers_db, steady_text};
 
 fn db() -> &'static Mutex<Db> {
     static DB: OnceLock<Mutex<Db>> = OnceLock::new();
-    DB.get_or_init(|| {
-        let db = Db::open_in_memory().expect("db");
-        for text in ADS {
-            let ad = parse::classad(text).expect("offer");
-            let id = ad.eval_attr("Name");
-            db.put_with_id("m", id.as_str().expect("Name"), &ad)
-                .expect("put");
-        }
-        Mutex::new(db)
-    })
+    DB.get_or_init(|| Mutex::new(offers_db()))
 }
 
 /// The request with its three variables' `Value`s, its `Rank` and its `PreferenceKeep`.
@@ -59,22 +50,10 @@ fn request(values: [&Expr; 3], rank: Option<&Expr>, keep: Option<&Expr>) -> Opti
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
+    let Some(text) = steady_text(data) else {
         return;
     };
-    if unsteady(text) {
-        return;
-    }
-    let mut lines = text.splitn(5, '\n');
-    let mut next = || -> Option<Option<Expr>> {
-        match lines.next().map(str::trim) {
-            None | Some("") => Some(None),
-            Some(l) => parse::expr(l).ok().map(Some),
-        }
-    };
-    let (Some(a), Some(b), Some(c), Some(rank), Some(keep)) =
-        (next(), next(), next(), next(), next())
-    else {
+    let Some([a, b, c, rank, keep]) = expressions::<5>(text) else {
         return;
     };
     let absent = Expr::attr("Undefined_Name");

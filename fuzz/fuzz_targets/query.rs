@@ -13,7 +13,7 @@ use libfuzzer_sys::fuzz_target;
 use std::sync::{Arc, OnceLock};
 
 mod common;
-use common::{unsteady, ADS};
+use common::{steady_text, ADS};
 
 fn db() -> &'static (Db, Vec<ClassAd>) {
     static DB: OnceLock<(Db, Vec<ClassAd>)> = OnceLock::new();
@@ -33,12 +33,9 @@ fn name(ad: &ClassAd) -> String {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
+    let Some(text) = steady_text(data) else {
         return;
     };
-    if unsteady(text) {
-        return;
-    }
     let Ok(constraint) = parse::expr(text) else {
         return;
     };

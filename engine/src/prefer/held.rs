@@ -1,8 +1,8 @@
 //! Ranking a stored collection's candidates through its held index (`adjoin candidates
 //! --ranked`): a request with `Preferences` has its candidates' outcomes told by windows on
-//! the index ([`super::walk::partition`]), reading back only the offers that share an outcome
-//! (to break their tie by the ranks); one without ranks its candidates by `[request Rank,
-//! offer Rank]`. Ties fall to load order.
+//! the index ([`super::walk::partition`]), its offers read back for their ranks (which break
+//! the ties within an outcome, and complete each docking vector); one without ranks its
+//! candidates by `[request Rank, offer Rank]`. Ties fall to load order.
 
 use super::net::{PreferenceError, Preferences};
 use super::rank::{keep_fraction, order_component, ranks};
@@ -98,7 +98,8 @@ impl Db {
                         .collect();
                     (leaves, w.probes)
                 });
-                (walked, offers.held.damaged().to_vec())
+                let damaged = [offers.held.damaged().to_vec(), offers.held.take_unread()].concat();
+                (walked, damaged)
             })?),
         };
         let mut out = RankedAnswer::default();
@@ -128,9 +129,15 @@ impl Db {
                 // No preferences, or the walk gave up: every candidate evaluated.
                 out.fell_back = prefs.is_some();
                 let answer = self.candidates(collection, request)?;
-                out.damaged = answer.damaged;
+                // What the walk could not read, then what the candidates' search could not
+                // (the index's own damage is in both: once).
                 if let Some((_, damaged)) = other {
                     out.damaged = damaged;
+                }
+                for d in answer.damaged {
+                    if !out.damaged.contains(&d) {
+                        out.damaged.push(d);
+                    }
                 }
                 let ads = self.read_map(collection, answer.ids.clone(), &mut out.damaged);
                 for id in answer.ids {

@@ -205,7 +205,7 @@ pub fn walk(
 /// Every feasible outcome with its offers, best first, through the index without evaluating
 /// any value: the feasible offers are one window, and each listed value of each variable
 /// another (the requirements conjoined with "the variable has that value"); an offer's class
-/// is the listed value whose window holds it, else `other`. Its outcome gives its key.
+/// is the first listed value whose window holds it, else `other`. Its outcome gives its key.
 pub fn partition(
     prefs: &Preferences,
     request: &Arc<ClassAd>,
@@ -254,10 +254,15 @@ pub fn partition(
                     condition(v, c),
                 ),
             );
+            // The first listed value whose window holds an offer is its class, as evaluation
+            // takes the first listed value it equals.
+            let other = v.other();
             offers.each_matching(&Arc::new(ad), &mut |o| {
                 let at = position.get(o as usize).copied().unwrap_or(u32::MAX) as usize;
                 if let Some(slot) = classes.get_mut(at.wrapping_mul(n) + i) {
-                    *slot = c;
+                    if *slot == other {
+                        *slot = c;
+                    }
                 }
             });
         }
@@ -411,16 +416,25 @@ fn conjoin(parts: impl Iterator<Item = Expr>) -> Expr {
 fn condition(v: &Variable, c: Class) -> Expr {
     let e = Expr::Paren(Box::new(v.value.clone()));
     let eq = |x: &Value| binary(BinOp::Eq, e.clone(), Expr::Lit(x.clone()));
+    let isnt_true = |x: Expr| binary(BinOp::Isnt, x, Expr::Lit(Value::Bool(true)));
     match v.domain.get(c as usize) {
         Some(Value::Bool(true)) if boolish(&v.value) => e,
         Some(Value::Bool(false)) if boolish(&v.value) => Expr::Unary(UnOp::Not, Box::new(e)),
-        Some(x) => eq(x),
-        None => conjoin(
-            v.domain
-                .iter()
-                .map(|x| binary(BinOp::Isnt, eq(x), Expr::Lit(Value::Bool(true)))),
-        ),
+        Some(x) => {
+            // A value's class is the first listed value it equals. Listed values are unequal
+            // to each other, yet a real may equal two listed integers past 2^53 that round to
+            // it: the later one's window leaves out what the earlier one's holds.
+            let earlier = v.domain.iter().take(c as usize).filter(|y| same_real(x, y));
+            conjoin(std::iter::once(eq(x)).chain(earlier.map(|y| isnt_true(eq(y)))))
+        }
+        None => conjoin(v.domain.iter().map(|x| isnt_true(eq(x)))),
     }
+}
+
+/// True when `x` and `y` are integers that differ but convert to the same real (past 2^53),
+/// so that one real value equals both.
+fn same_real(x: &Value, y: &Value) -> bool {
+    matches!((x, y), (Value::Int(a), Value::Int(b)) if a != b && *a as f64 == *b as f64)
 }
 
 /// The offers of `walked`'s leaves ranked: by outcome, then `[request Rank, offer Rank]`, then
@@ -550,6 +564,51 @@ mod tests {
                 let top = best(&prefs, &request, &mut idx, &offers, c, &opts).expect("walk");
                 assert_eq!(top, want.first().cloned(), "{extra}");
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod equal_tests {
+    use super::super::rank::rank_all;
+    use super::*;
+    use adjoin_index::IndexOptions;
+    use adjoin_query::parse;
+
+    /// A real equal to two listed integers past 2^53 (which differ, but convert to it) is of
+    /// the first's class, as evaluation takes it: the ranked list and the best offer agree
+    /// with evaluation whichever integer is listed first and whichever is preferred.
+    #[test]
+    fn a_value_equal_to_two_listed_values_takes_the_first() {
+        let offers: Vec<Arc<ClassAd>> = [
+            "[M = 9007199254740992.0; Requirements = true]",
+            "[M = 9007199254740993; Requirements = true]",
+            "[M = 9007199254740992; Requirements = true]",
+        ]
+        .iter()
+        .map(|t| Arc::new(parse::classad(t).expect("offer")))
+        .collect();
+        let mut idx = Index::new(IndexOptions::default());
+        idx.extend((0..).zip(offers.iter().cloned()))
+            .expect("index");
+        let opts = EvalOptions::default();
+        for prefs in [
+            r#"{[Name = "m"; Value = TARGET.M; Order = {9007199254740993, 9007199254740992}]}"#,
+            r#"{[Name = "m"; Value = TARGET.M; Order = {9007199254740992, 9007199254740993}]}"#,
+            r#"{[Name = "a"; Value = TARGET.M; Order = {9007199254740993, 9007199254740992}],
+                [Name = "m"; Value = TARGET.M; Parents = {"a"};
+                 Table = {[When = {9007199254740993}; Order = {9007199254740992, 9007199254740993}]}]}"#,
+        ] {
+            let text = format!("[Requirements = true; Preferences = {prefs}]");
+            let request = Arc::new(parse::classad(&text).expect("request"));
+            let p = Preferences::from_ad(&request, "r", &opts)
+                .expect("ok")
+                .expect("some");
+            let want = rank_all(&p, &request, 0..offers.len() as AdId, &offers, &opts);
+            let got = ranked(&p, &request, &mut idx, &offers, None, &opts).expect("walk");
+            assert_eq!(got, want, "{prefs}");
+            let top = best(&p, &request, &mut idx, &offers, None, &opts).expect("walk");
+            assert_eq!(top, want.first().cloned(), "{prefs}");
         }
     }
 }

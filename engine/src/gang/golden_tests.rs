@@ -122,7 +122,12 @@ fn environments_evaluate_as_htcondor_evaluates_them() {
 #[test]
 fn random_environments_evaluate_as_htcondor_evaluates_them() {
     let all = cases(RANDOM);
-    assert!(all.len() >= 100, "{} random cases", all.len());
+    if std::env::var_os("ADJOIN_GANGS_GOLDEN").is_none() {
+        // The committed file, whole: 200 cases, 3,441 trees, 103 of them valid.
+        let trees = all.values().map(|c| c.trees.len()).sum::<usize>();
+        let valid = all.values().flat_map(|c| &c.trees).filter(|t| t.2).count();
+        assert_eq!((all.len(), trees, valid), (200, 3441, 103));
+    }
     environments_agree(&all);
 }
 

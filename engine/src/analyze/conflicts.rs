@@ -481,8 +481,9 @@ fn witnesses(cs: &[&Simple]) -> Vec<Value> {
     if let (Some(lo), Some(hi)) = (nums.first(), nums.last()) {
         ws.push(Value::Real(lo - 1.0));
         ws.push(Value::Real(hi + 1.0));
-        ws.push(Value::Int(*lo as i64 - 1));
-        ws.push(Value::Int(*hi as i64 + 1));
+        // Integers saturate at their limits (a literal past them has no integer beyond it).
+        ws.push(Value::Int((*lo as i64).saturating_sub(1)));
+        ws.push(Value::Int((*hi as i64).saturating_add(1)));
     }
     for &x in &nums {
         ws.push(Value::Real(x));
@@ -591,6 +592,16 @@ mod tests {
                 &[&[0, 1, 2]],
             ),
             ("TARGET.x =?= \"aB\" && TARGET.x == \"AB\"", &[]),
+            // Literals past the integers' range: the witnesses saturate (found by the analyze
+            // fuzz target: one below the least overflowed).
+            ("TARGET.x > -1e19 && TARGET.x < -1e19", &[&[0, 1]]),
+            ("TARGET.x < -1e19 && TARGET.x > -2e19", &[]),
+            ("TARGET.x > 1e19 && TARGET.x < 1e19", &[&[0, 1]]),
+            ("TARGET.x > 9223372036854775807 && TARGET.x != 1e30", &[]),
+            (
+                "TARGET.x < -9223372036854775807 - 1 && TARGET.x > -1e30",
+                &[],
+            ),
         ];
         for (req, want) in cases {
             let want: Vec<Vec<usize>> = want.iter().map(|w| w.to_vec()).collect();

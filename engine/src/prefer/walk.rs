@@ -205,7 +205,8 @@ pub fn walk(
 /// Every feasible outcome with its offers, best first, through the index without evaluating
 /// any value: the feasible offers are one window, and each listed value of each variable
 /// another (the requirements conjoined with "the variable has that value"); an offer's class
-/// is the first listed value whose window holds it, else `other`. Its outcome gives its key.
+/// is the listed value whose window holds it (one at most: `condition`), else `other`. Its
+/// outcome gives its key.
 pub fn partition(
     prefs: &Preferences,
     request: &Arc<ClassAd>,
@@ -254,15 +255,11 @@ pub fn partition(
                     condition(v, c),
                 ),
             );
-            // The first listed value whose window holds an offer is its class, as evaluation
-            // takes the first listed value it equals.
-            let other = v.other();
+            // The values' windows are disjoint (`condition`): at most one holds an offer.
             offers.each_matching(&Arc::new(ad), &mut |o| {
                 let at = position.get(o as usize).copied().unwrap_or(u32::MAX) as usize;
                 if let Some(slot) = classes.get_mut(at.wrapping_mul(n) + i) {
-                    if *slot == other {
-                        *slot = c;
-                    }
+                    *slot = c;
                 }
             });
         }

@@ -248,8 +248,9 @@ fn ranked_candidates_through_the_index_and_by_evaluation() {
             );
         }
     }
-    let out = run_when_free(
-        &[
+    // The ads themselves, in the same order, through the index and naively.
+    for naive in [false, true] {
+        let mut args = vec![
             "candidates",
             "--from",
             "slots",
@@ -257,16 +258,20 @@ fn ranked_candidates_through_the_index_and_by_evaluation() {
             "req.ad",
             "--ranked",
             "--json",
-        ],
-        d,
-    );
-    let names: Vec<String> = out
-        .stdout
-        .lines()
-        .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).expect("json line");
-            v["Name"].as_str().unwrap_or("?").to_owned()
-        })
-        .collect();
-    assert_eq!(names, ["s3", "s6", "s2", "s4", "s1", "s5"]);
+        ];
+        if naive {
+            args.push("--naive");
+        }
+        let out = run_when_free(&args, d);
+        assert_eq!(out.code, 0, "{args:?}: {out:?}");
+        let names: Vec<String> = out
+            .stdout
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).expect("json line");
+                v["Name"].as_str().unwrap_or("?").to_owned()
+            })
+            .collect();
+        assert_eq!(names, ["s3", "s6", "s2", "s4", "s1", "s5"], "{args:?}");
+    }
 }

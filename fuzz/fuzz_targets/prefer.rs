@@ -108,4 +108,7 @@ fuzz_target!(|data: &[u8]| {
     let want_vectors: Vec<String> = want.iter().map(|(v, _)| format!("{v:?}")).collect();
     let got_vectors: Vec<String> = got.vectors.iter().map(|v| format!("{v:?}")).collect();
     assert_eq!(got_vectors, want_vectors, "vectors of {text:?}");
+    let want_ads: Vec<&ClassAd> = want.iter().map(|(_, o)| &*pool.ads[*o as usize]).collect();
+    let got_ads: Vec<&ClassAd> = got.ads.iter().collect();
+    assert_eq!(got_ads, want_ads, "ads of {text:?}");
 });

@@ -25,6 +25,8 @@ pub struct RankedAnswer {
     /// Their docking vectors, in the same order (`[preference order, request Rank, offer
     /// Rank]`, or the two ranks without preferences).
     pub vectors: Vec<Vec<Value>>,
+    /// The ads, in the same order, as read for their ranks.
+    pub ads: Vec<ClassAd>,
     /// Windows the walk probed (0 when there was none).
     pub probes: usize,
     /// Whether the walk gave up and every candidate was ranked by evaluation.
@@ -103,7 +105,7 @@ impl Db {
             })?),
         };
         let mut out = RankedAnswer::default();
-        let mut ranked: Vec<(Vec<Value>, String)> = Vec::new();
+        let mut ranked: Vec<(Vec<Value>, String, ClassAd)> = Vec::new();
         match walked {
             Some((Some((leaves, probes)), damaged)) => {
                 out.probes = probes;
@@ -112,13 +114,14 @@ impl Db {
                 // outcome break no tie, but its vector is reported whole. One that cannot be
                 // read is left out (noted in `damaged`), as on the evaluating path.
                 let found: Vec<String> = leaves.iter().flat_map(|l| l.1.iter().cloned()).collect();
-                let ads = self.read_map(collection, found, &mut out.damaged);
+                let mut ads = self.read_map(collection, found, &mut out.damaged);
                 for (key, ids) in leaves {
-                    let mut leaf: Vec<(Vec<Value>, String)> = ids
+                    let mut leaf: Vec<(Vec<Value>, String, ClassAd)> = ids
                         .into_iter()
                         .filter_map(|id| {
-                            let [mine, theirs] = ranks(request, ads.get(&id)?, &opts);
-                            Some((vec![order_component(key), mine, theirs], id))
+                            let ad = ads.remove(&id)?;
+                            let [mine, theirs] = ranks(request, &ad, &opts);
+                            Some((vec![order_component(key), mine, theirs], id, ad))
                         })
                         .collect();
                     leaf.sort_by(|a, b| cmp_vectors(&b.0, &a.0));
@@ -139,22 +142,23 @@ impl Db {
                         out.damaged.push(d);
                     }
                 }
-                let ads = self.read_map(collection, answer.ids.clone(), &mut out.damaged);
+                let mut ads = self.read_map(collection, answer.ids.clone(), &mut out.damaged);
                 for id in answer.ids {
-                    let Some(ad) = ads.get(&id) else { continue };
+                    let Some(ad) = ads.remove(&id) else { continue };
                     let v = match &prefs {
-                        Some(p) => p.vector(request, ad, &opts),
-                        None => ranks(request, ad, &opts).to_vec(),
+                        Some(p) => p.vector(request, &ad, &opts),
+                        None => ranks(request, &ad, &opts).to_vec(),
                     };
-                    ranked.push((v, id));
+                    ranked.push((v, id, ad));
                 }
                 ranked.sort_by(|a, b| cmp_vectors(&b.0, &a.0));
             }
         }
         ranked.truncate(keep_fraction(ranked.len(), prefs.and_then(|p| p.keep)));
-        for (v, id) in ranked {
+        for (v, id, ad) in ranked {
             out.vectors.push(v);
             out.ids.push(id);
+            out.ads.push(ad);
         }
         Ok(out)
     }
@@ -250,6 +254,11 @@ mod tests {
         let want_vectors: Vec<Vec<Value>> = want.into_iter().map(|(v, _)| v).collect();
         assert_eq!(got.ids, want_ids);
         assert_eq!(got.vectors, want_vectors);
+        let got_ads: Vec<String> = (got.ads.iter())
+            .map(|a| a.get("Name").map(|e| e.to_string()).unwrap_or_default())
+            .collect();
+        let quoted: Vec<String> = want_ids.iter().map(|id| format!("\"{id}\"")).collect();
+        assert_eq!(got_ads, quoted, "the ads, in the same order");
         assert_eq!(
             (got.ids[2].as_str(), &got.vectors[2][1]),
             ("s2", &Value::Int(-1024)),

@@ -349,6 +349,18 @@ impl<'s> Parser<'s> {
 
     /// Consumes an identifier token and interns it.
     pub fn name(&mut self, what: &str) -> Result<Name, ParseError> {
+        if self.tok.kind == TokenKind::Time {
+            // A quoted time where only a name can stand (an attribute being defined, or one
+            // selected after `.`) is the name HTCondor reads there: it has no quoted times.
+            // The token holds no escape (`time_literal`), so its text between the quotes is
+            // the name.
+            let (start, end) = (self.tok.start, self.tok.end);
+            let quoted = self.src().get(start + 1..end.saturating_sub(1));
+            if let Some(text) = quoted.filter(|t| !t.contains('\'')).map(str::to_owned) {
+                self.bump()?;
+                return Ok(Name::new(&text));
+            }
+        }
         if self.tok.kind != TokenKind::Ident {
             return Err(self.expected(what));
         }

@@ -137,6 +137,28 @@ fn time_literals() {
     assert!(expr("relTime(\"x\")").is_err());
 }
 
+/// Where only a name can stand (an attribute being defined, one selected after `.`), a quoted
+/// time is the name HTCondor reads there: such ads load, as in HTCondor, and print so that
+/// they read back.
+#[test]
+fn quoted_times_where_only_a_name_stands() {
+    let ad =
+        classad("['00:23:12' = 5; x = '00:23:12'; y = [z = ['3d19:49:15' = 2]].z.'3d19:49:15']")
+            .expect("the ad reads");
+    let five = ad.get("00:23:12").map(ToString::to_string);
+    assert_eq!(five.as_deref(), Some("5"));
+    // Elsewhere it is still the dissertation's literal.
+    let x = ad.get("x").map(ToString::to_string);
+    assert_eq!(x.as_deref(), Some("relTime(1392)"));
+    let y = ad.get("y").map(ToString::to_string);
+    assert_eq!(
+        y.as_deref(),
+        Some("[ z = [ '3d19\\:49\\:15' = 2 ] ].z.'3d19\\:49\\:15'")
+    );
+    let again = classad(&ad.to_string()).expect("the printed ad reads back");
+    assert_eq!(again, ad);
+}
+
 #[test]
 fn errors() {
     let cases: &[(&str, &str)] = &[

@@ -11,6 +11,7 @@ use adjoin::collection::Collection;
 use adjoin::index::IndexOptions;
 use adjoin::prefer::{rank_candidates, Preferences};
 use adjoin::query::parse::{self, Format};
+use adjoin::query::ClassAd;
 use anyhow::{Context, Result};
 use clap::Args;
 use std::io::{Read, Write};
@@ -74,7 +75,8 @@ pub fn run(args: CandidatesArgs, db: &DbPath) -> Result<ExitCode> {
     let mut damaged = 0usize;
     if args.ranked {
         let label = args.ad.display().to_string();
-        let ids: Vec<String> = if args.naive {
+        // The candidates best first, each with its ad as read for its ranks.
+        let ranked: Vec<(String, Arc<ClassAd>)> = if args.naive {
             let coll = Collection::scan(&db, &args.from)?;
             for e in &coll.damaged {
                 warn!("adjoin: {e}");
@@ -94,7 +96,10 @@ pub fn run(args: CandidatesArgs, db: &DbPath) -> Result<ExitCode> {
                 &opts.eval,
             )
             .into_iter()
-            .filter_map(|(_, n)| coll.id(n).map(str::to_owned))
+            .filter_map(|(_, n)| {
+                let ad = coll.ads.get(n as usize)?;
+                Some((coll.id(n)?.to_owned(), Arc::clone(ad)))
+            })
             .collect()
         } else {
             let answer = db.ranked_candidates(&args.from, &probe, &label)?;
@@ -102,31 +107,16 @@ pub fn run(args: CandidatesArgs, db: &DbPath) -> Result<ExitCode> {
                 warn!("adjoin: {e}");
             }
             damaged += answer.damaged.len();
-            answer.ids
+            (answer.ids.into_iter())
+                .zip(answer.ads.into_iter().map(Arc::new))
+                .collect()
         };
-        if args.json {
-            // The ads in ranked order (read back by id, then put in order).
-            let mut ads = std::collections::HashMap::new();
-            for ad in db.read_ids(&args.from, ids.clone()) {
-                match ad {
-                    Ok(ad) => {
-                        ads.insert(ad.id().to_owned(), ad.ad);
-                    }
-                    Err(e) => {
-                        warn!("adjoin: {e}");
-                        damaged += 1;
-                    }
-                }
-            }
-            for id in &ids {
-                if let Some(ad) = ads.get(id) {
-                    buf.clear();
-                    write_ad(&mut buf, ad, AdStyle::JsonLine);
-                    out.write_all(buf.as_bytes())?;
-                }
-            }
-        } else {
-            for id in &ids {
+        for (id, ad) in &ranked {
+            if args.json {
+                buf.clear();
+                write_ad(&mut buf, ad, AdStyle::JsonLine);
+                out.write_all(buf.as_bytes())?;
+            } else {
                 writeln!(out, "{id}")?;
             }
         }

@@ -41,7 +41,7 @@ impl<'a> RawAd<'a> {
     }
 
     /// The same body, from a record of [`revision`](crate::record::revision) `revision`.
-    pub(crate) fn with_revision(self, revision: u64) -> RawAd<'a> {
+    pub fn with_revision(self, revision: u64) -> RawAd<'a> {
         RawAd { revision, ..self }
     }
 

@@ -85,6 +85,7 @@ impl Db {
                 &opts.eval,
                 &roots_from,
                 (&reps_to, &no_windows),
+                false,
             );
             let shapes = offer_side
                 .join()
@@ -92,7 +93,7 @@ impl Db {
             (read, shapes)
         });
         shapes?;
-        let (read, shapes) = read.map_err(|e| DbError::Cycle(Box::new(e)))?;
+        let (read, shapes, _) = read.map_err(|e| DbError::Cycle(Box::new(e)))?;
         if let Some(e) = read.damaged.into_iter().next() {
             return Err(e.into());
         }

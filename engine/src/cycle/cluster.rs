@@ -302,6 +302,8 @@ pub struct Shapes {
     of: Vec<Option<u32>>,
     /// Each shape: its bindings, its first request's position, and that request.
     shapes: Vec<(Bound, usize, Arc<ClassAd>)>,
+    /// Each shape's hash.
+    hashes: Vec<u64>,
     /// How each shape's requests are clustered.
     kinds: Vec<Kind>,
     /// Shapes by hash.
@@ -328,7 +330,11 @@ pub struct Shapes {
 }
 
 /// A shape's bindings, sorted by name: each name and its encoded expression, or absence.
-type Bound = Vec<(Key, Option<Box<[u8]>>)>;
+pub type Bound = Vec<(Key, Option<Box<[u8]>>)>;
+
+/// The last request placed ([`Shapes::last_shape`]): its shape's hash and bindings (`None`
+/// when kept whole), and its own ad when it was decoded.
+pub type LastShape<'a> = (Option<(u64, &'a Bound)>, Option<&'a Arc<ClassAd>>);
 
 /// Expressions decoded from one request's body, by where their encodings are in it
 /// ([`place_of`]).
@@ -359,6 +365,7 @@ impl Shapes {
             opts: opts.clone(),
             of: Vec::new(),
             shapes: Vec::new(),
+            hashes: Vec::new(),
             kinds: Vec::new(),
             table: ByHash::default(),
             exact: Exact::default(),
@@ -385,9 +392,15 @@ impl Shapes {
         }
     }
 
+    /// The names shapes start from, sorted: the roots and `--order-by`'s names.
+    pub fn start(&self) -> &[Key] {
+        &self.start
+    }
+
     /// Adds the next request in load order, as [`Shapes::add`] does; `whole`: as one that
-    /// cannot be shaped (judged whole at the end).
-    fn add_one(&mut self, r: Arc<ClassAd>, whole: bool) {
+    /// cannot be shaped (judged whole at the end). Returns its ad when it is the first of a
+    /// new shape.
+    pub fn add_one(&mut self, r: Arc<ClassAd>, whole: bool) -> Option<Arc<ClassAd>> {
         let encoded: Option<Vec<(Key, Vec<u8>)>> = r
             .iter()
             .map(|(n, e)| Some((n.key(), adjoin_storage::codec::encode(e).ok()?)))
@@ -400,7 +413,8 @@ impl Shapes {
         let shaped = !whole && encoded.is_some();
         let placed: Result<_, std::convert::Infallible> =
             self.place(&mut attrs, shaped, |_| Ok(Arc::clone(&r)));
-        let Ok(_) = placed;
+        let Ok(first) = placed;
+        first
     }
 
     /// Places the next request in load order, given each of its attributes' key and encoded
@@ -428,16 +442,64 @@ impl Shapes {
             self.of.push(None);
             return Ok(None);
         };
-        let bound = &self.bound;
-        let ids = self.table.entry(hash).or_default();
-        let found = ids.iter().copied().find(|&s| {
-            self.shapes.get(s as usize).is_some_and(|(names, _, _)| {
-                names.len() == bound.len()
-                    && names.iter().zip(bound).all(|((k, x), (m, y))| {
-                        k == m && x.as_deref() == y.and_then(|j| attrs.get(j)).map(|a| a.1)
-                    })
-            })
-        });
+        let (bound, mut names_of) = (&self.bound, Vec::new());
+        let same = |names: &Bound| {
+            names.len() == bound.len()
+                && names.iter().zip(bound).all(|((k, x), (m, y))| {
+                    k == m && x.as_deref() == y.and_then(|j| attrs.get(j)).map(|a| a.1)
+                })
+        };
+        let found = self.find_shape(hash, same);
+        if found.is_none() {
+            names_of = bound
+                .iter()
+                .map(|&(k, j)| (k, j.and_then(|j| attrs.get(j)).map(|a| a.1.into())))
+                .collect();
+        }
+        self.place_found(hash, found, names_of, decode)
+    }
+
+    /// Places the next request in load order as [`Shapes::place`] does, its shape known:
+    /// `shape` is its hash and bindings ([`Shapes::last_shape`] of a cycle with these
+    /// roots), or `None` for a request kept whole; `decode` gives its ad.
+    pub fn place_shaped<E>(
+        &mut self,
+        shape: Option<(u64, &Bound)>,
+        decode: impl FnOnce(&mut Decoded) -> Result<Arc<ClassAd>, E>,
+    ) -> Result<Option<Arc<ClassAd>>, E> {
+        self.decoded.clear();
+        let Some((hash, bound)) = shape else {
+            self.ads.push(decode(&mut self.decoded)?);
+            self.of.push(None);
+            return Ok(None);
+        };
+        let found = self.find_shape(hash, |names| names == bound);
+        let names = match found {
+            Some(_) => Vec::new(),
+            None => bound.clone(),
+        };
+        self.place_found(hash, found, names, decode)
+    }
+
+    /// The shape of hash `hash` whose bindings are `same`, if one was placed.
+    fn find_shape(&self, hash: u64, same: impl Fn(&Bound) -> bool) -> Option<u32> {
+        let ids = self.table.get(&hash)?;
+        ids.iter().copied().find(|&s| {
+            self.shapes
+                .get(s as usize)
+                .is_some_and(|(names, _, _)| same(names))
+        })
+    }
+
+    /// Places the next request, of the shape `found` or, when `None`, of a new shape of hash
+    /// `hash` and bindings `names`.
+    fn place_found<E>(
+        &mut self,
+        hash: u64,
+        found: Option<u32>,
+        names: Bound,
+        decode: impl FnOnce(&mut Decoded) -> Result<Arc<ClassAd>, E>,
+    ) -> Result<Option<Arc<ClassAd>>, E> {
         let (s, ad, first) = match found {
             Some(s) => {
                 // A second request: the shape's cluster may be shared from now on.
@@ -452,12 +514,9 @@ impl Shapes {
             None => {
                 let ad = decode(&mut self.decoded)?;
                 let s = self.shapes.len() as u32;
-                let names = bound
-                    .iter()
-                    .map(|&(k, j)| (k, j.and_then(|j| attrs.get(j)).map(|a| a.1.into())))
-                    .collect();
                 self.shapes.push((names, self.of.len(), Arc::clone(&ad)));
-                ids.push(s);
+                self.hashes.push(hash);
+                self.table.entry(hash).or_default().push(s);
                 let rep = self.of.len();
                 let kind = match self.alike.entry(roots_hash(&ad, &self.roots)) {
                     Entry::Vacant(v) => {
@@ -485,6 +544,21 @@ impl Shapes {
         self.ads.push(Arc::clone(&ad));
         self.of.push(Some(s));
         Ok(first.then_some(ad))
+    }
+
+    /// The last request placed: its shape's hash and bindings (`None` when it was kept
+    /// whole), and its own ad when it was decoded (not stood in for).
+    pub fn last_shape(&self) -> Option<LastShape<'_>> {
+        let at = self.of.len().checked_sub(1)?;
+        let ad = self.ads.get(at)?;
+        let Some(s) = self.of.get(at).copied().flatten() else {
+            return Some((None, Some(ad)));
+        };
+        let (names, rep, rep_ad) = self.shapes.get(s as usize)?;
+        let hash = *self.hashes.get(s as usize)?;
+        // A request stood in for holds its shape's first request's ad.
+        let own = *rep == at || !Arc::ptr_eq(ad, rep_ad);
+        Some((Some((hash, names)), own.then_some(ad)))
     }
 
     /// Places the next request as the store holds it, undecoded ([`Shapes::place`]): a

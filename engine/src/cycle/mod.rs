@@ -43,6 +43,11 @@
 //!   it reads) leave the list unevaluated, and an offer's own side is evaluated once per class
 //!   of offers alike in their Requirements and requests alike in what it reads of them
 //!   (`offer_classes.rs`); both only drop what evaluation would reject.
+//! - A clustering cycle holds the requests it read in the Db for the next cycle over their
+//!   collection (`held_requests.rs`): each one's ad, shape and windows, by its `seq` and
+//!   revision. The next cycle reads from the store only the requests stored or changed since
+//!   (when nine in ten or more are held as they are, their shapes started from the same names,
+//!   and the store reports no damage; otherwise it reads them all, as before).
 //! - The offers are read and analysed on a second thread while the requests are read, and the
 //!   requests are shaped for clustering there as they come. They are searched through the
 //!   Db's held index of their collection, lent to the cycle (`held.rs`; made from the offers
@@ -61,6 +66,7 @@ mod columns;
 pub(crate) mod dock;
 mod group;
 mod held;
+mod held_requests;
 mod matchlist;
 mod offer_classes;
 mod offers;
@@ -73,6 +79,7 @@ mod share;
 mod topk;
 pub(crate) mod vector;
 
+pub(crate) use held_requests::HeldRequests;
 pub(crate) use share::WindowShare;
 
 use self::cluster::{Clusters, Roots, RootsFinder, Shapes};
@@ -80,15 +87,17 @@ pub use self::dock::unknown_dock_names;
 use self::dock::Dock;
 pub use self::group::GROUP;
 use self::group::{Group, Writer};
+use self::held_requests::Prepared;
 pub use self::offers::Offers;
 use crate::collection::{Collection, CollectionError};
+use crate::db::OptionsStamp;
 use crate::prefer::{PreferenceError, Preferences};
 use crate::{Db, DbError};
 use adjoin_index::{AdId, IndexOptions, Query};
 use adjoin_query::eval::EvalOptions;
 use adjoin_query::{ClassAd, Expr, Value};
 use adjoin_storage::codec::CodecError;
-use adjoin_storage::{AdError, AdStore, Damage, NewMatch, NewMember, RawAd};
+use adjoin_storage::{AdError, AdStore, Damage, LiveAd, NewMatch, NewMember, RawAd};
 use std::sync::{mpsc, Arc};
 use std::time::Instant;
 use thiserror::Error;
@@ -254,7 +263,7 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
     // (this one finds the roots of the requests' signatures in them), while this one reads the
     // requests, shaping them.
     let clustering = !(opts.naive || opts.no_clusters);
-    let share = WindowShare::default();
+    let share = WindowShare::keeping();
     let (requests, side) = std::thread::scope(|s| {
         let (tx, rx) = mpsc::channel();
         let (reps_tx, reps_rx) = mpsc::channel();
@@ -266,9 +275,9 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
         let to_side = clustering.then_some((tx, from_reader));
         let side = s.spawn(|| OfferSide::new(db, opts, &eval, to_side));
         let requests = match clustering {
-            true => read_requests(db, opts, &eval, &rx, (&reps_tx, &share)),
+            true => read_requests(db, opts, &eval, &rx, (&reps_tx, &share), true),
             false => Collection::scan(db, &opts.requests)
-                .map(|c| (c, None))
+                .map(|c| (c, None, None))
                 .map_err(CycleError::from),
         };
         drop(reps_tx);
@@ -277,7 +286,12 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
     });
     // The offers' side first: when it failed, the requests' reading may have failed for it.
     let side = side.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
-    let (mut requests, shapes) = requests?;
+    let (mut requests, shapes, kept) = requests?;
+    if let Some(mut kept) = kept {
+        // Held for the next cycle, with the windows the offers' side made.
+        kept.add_windows(share.take_made());
+        db.held_requests().put(&opts.requests, kept);
+    }
     (phases.scan_offers, phases.index) = (side.scan, side.index);
     let (offers, pool, dock) = (side.offers, side.pool, side.dock);
     let partitionable = side.partitionable;
@@ -418,7 +432,8 @@ pub(crate) fn read_requests(
     eval: &EvalOptions,
     roots: &mpsc::Receiver<RootsFrom>,
     (reps, share): (&mpsc::Sender<Rep>, &WindowShare),
-) -> Result<(Collection, Option<Shapes>), CycleError> {
+    hold: bool,
+) -> Result<(Collection, Option<Shapes>, Option<Prepared>), CycleError> {
     let store = db.store();
     let coll = opts.requests.as_str();
     let mut reader = Reader {
@@ -429,8 +444,32 @@ pub(crate) fn read_requests(
         reps,
         share,
         index: &opts.index,
+        kept: None,
+        hold,
+        unsent: Vec::new(),
     };
     let mut finder = RootsFinder::default();
+    if let Some(held) = hold.then(|| db.held_requests().take(coll)).flatten() {
+        // Through the requests the last cycle read, when nearly all of them are still there
+        // as it read them (the others are read one by one).
+        let view = store.live_view(coll).map_err(DbError::from)?;
+        let now = db.now();
+        let live: Vec<LiveAd> = (view.ads.into_iter())
+            .filter(|a| a.expires.is_none_or(|at| at > now))
+            .collect();
+        let hits = (live.iter())
+            .filter(|a| held.get(a.seq, a.revision).is_some())
+            .count();
+        if view.damaged.is_empty() && hits.saturating_mul(10) >= live.len().saturating_mul(9) {
+            while let Waiting::Roots(_) = reader.state {
+                let from = roots.recv().ok();
+                reader.heard(from, &mut finder, (store, coll), opts, eval);
+            }
+            if reader.read_held(live, held, (store, coll)) {
+                return reader.finish(coll);
+            }
+        }
+    }
     let scan = store.scan_with(coll, |_, header, raw| {
         while let Waiting::Roots(_) = reader.state {
             let from = match roots.try_recv() {
@@ -440,7 +479,7 @@ pub(crate) fn read_requests(
             };
             reader.heard(from, &mut finder, (store, coll), opts, eval);
         }
-        reader.read(header.id, raw)
+        reader.read(header.id, header.seq, raw)
     });
     let mut damaged = Vec::new();
     for item in scan.map_err(DbError::from)? {
@@ -454,27 +493,26 @@ pub(crate) fn read_requests(
         reader.heard(from, &mut finder, (store, coll), opts, eval);
     }
     reader.damaged.extend(damaged);
-    let Reader {
-        state,
-        ids,
-        ads,
-        damaged,
-        ..
-    } = reader;
-    if AdId::try_from(ids.len()).is_err() {
-        return Err(CollectionError::TooMany(coll.to_owned()).into());
+    reader.finish(coll)
+}
+
+/// The request `id` of the collection `from`, decoded, with its record's revision; `Err(None)`
+/// when it is gone.
+fn read_one(
+    (store, coll): (&AdStore, &str),
+    id: &str,
+) -> Result<(Arc<ClassAd>, u64), Option<Box<DbError>>> {
+    match store.get(coll, id) {
+        Ok(Some(ad)) => Ok((Arc::new(ad.ad), ad.revision)),
+        Ok(None) => Err(None),
+        Err(e) => Err(Some(Box::new(e.into()))),
     }
-    let shapes = match state {
-        Waiting::Roots(_) | Waiting::Plain => None,
-        Waiting::Shaping(shapes) => Some(*shapes),
-    };
-    Ok((Collection { ids, ads, damaged }, shapes))
 }
 
 /// What [`read_requests`] does with each request.
 enum Waiting {
-    /// Keeps its id and body until the roots come.
-    Roots(Vec<(String, Vec<u8>)>),
+    /// Keeps its id, number, revision and body until the roots come.
+    Roots(Vec<(String, u64, u64, Vec<u8>)>),
     /// Shapes it.
     Shaping(Box<Shapes>),
     /// Decodes it (no clustering).
@@ -493,29 +531,139 @@ struct Reader<'a> {
     share: &'a WindowShare,
     /// The options the windows of the requests sent to `reps` are made with.
     index: &'a IndexOptions,
+    /// The requests shaped so far, to be held for the next cycle (`held_requests.rs`).
+    kept: Option<Prepared>,
+    /// Whether to keep them.
+    hold: bool,
+    /// First requests of their shapes not yet sent to `reps`.
+    unsent: Vec<Rep>,
 }
 
+/// First requests the reader sends the offers' side together: one at a time, each woke it
+/// (a system call) while it waited.
+const SEND_RUN: usize = 32;
+
 impl Reader<'_> {
-    /// Takes the next request (`id`, `raw`), as the state says.
-    fn read(&mut self, id: String, raw: RawAd<'_>) -> Result<(), CodecError> {
+    /// Takes the next request (`id`, numbered `seq`, `raw`), as the state says.
+    fn read(&mut self, id: String, seq: u64, raw: RawAd<'_>) -> Result<(), CodecError> {
         match &mut self.state {
-            Waiting::Roots(kept) => kept.push((id, raw.bytes().to_vec())),
+            Waiting::Roots(kept) => kept.push((id, seq, raw.revision(), raw.bytes().to_vec())),
             Waiting::Plain => {
                 self.ads.push(Arc::new(raw.decode()?));
                 self.ids.push(id);
             }
             Waiting::Shaping(shapes) => {
-                if let Some(first) = shapes.place_raw(raw)? {
-                    // The offers' side readies the index for it (if it is gone, the cycle
-                    // fails).
-                    let windows =
-                        (!self.share.leave()).then(|| Query::two_sided(&first, self.index));
-                    let _ = self.reps.send((first, windows));
+                let revision = raw.revision();
+                let first = shapes.place_raw(raw)?;
+                // The offers' side readies the index for it (if it is gone, the cycle fails).
+                let windows = (first.as_ref())
+                    .and_then(|f| (!self.share.leave()).then(|| Query::two_sided(f, self.index)));
+                if let Some(kept) = &mut self.kept {
+                    kept.keep(shapes, (seq, revision), None, windows.as_ref());
+                }
+                if let Some(first) = first {
+                    self.unsent.push((first, windows, seq));
+                    if self.unsent.len() >= SEND_RUN {
+                        self.send();
+                    }
                 }
                 self.ids.push(id);
             }
         }
         Ok(())
+    }
+
+    /// Reads the live requests `live` (in load order) through `held`, the requests the last
+    /// cycle read: each still held at its revision is placed by the shape found for it then
+    /// (its ad and windows kept), the others read from the store. `false` (nothing read) when
+    /// the requests are not being shaped or their shapes start from other names now.
+    fn read_held(&mut self, live: Vec<LiveAd>, mut held: Prepared, from: (&AdStore, &str)) -> bool {
+        let Waiting::Shaping(shapes) = &mut self.state else {
+            return false;
+        };
+        if shapes.start() != held.start.as_slice() {
+            return false;
+        }
+        let windows_held = held.options == OptionsStamp::of(self.index);
+        for a in live {
+            let id = a.id.to_string();
+            let hit = (held.requests.remove(&a.seq)).filter(|r| r.revision == a.revision);
+            let placed = match &hit {
+                Some(r) => {
+                    let shape = r.shape.as_ref().map(|(h, b)| (*h, b));
+                    let ad = r.ad.clone();
+                    shapes
+                        .place_shaped(shape, |_| match ad {
+                            Some(ad) => Ok(ad),
+                            None => read_one(from, &id).map(|(ad, _)| ad),
+                        })
+                        .map(|first| (first, a.revision))
+                }
+                None => {
+                    read_one(from, &id).map(|(ad, revision)| (shapes.add_one(ad, false), revision))
+                }
+            };
+            let (first, revision) = match placed {
+                Ok(placed) => placed,
+                Err(None) => continue,
+                Err(Some(e)) => {
+                    self.damaged.push(*e);
+                    continue;
+                }
+            };
+            let (ad, hit_shape, mut windows) = match hit {
+                Some(r) => (r.ad, Some(r.shape), r.windows.filter(|_| windows_held)),
+                None => (None, None, None),
+            };
+            if first.is_none() {
+                windows = None;
+            }
+            let windows = match (&first, windows) {
+                (Some(f), None) => (!self.share.leave()).then(|| Query::two_sided(f, self.index)),
+                (_, w) => w,
+            };
+            if let Some(kept) = &mut self.kept {
+                let held = hit_shape.map(|shape| (ad, shape));
+                kept.keep(shapes, (a.seq, revision), held, windows.as_ref());
+            }
+            if let Some(first) = first {
+                self.unsent.push((first, windows, a.seq));
+            }
+            self.ids.push(id);
+        }
+        self.send();
+        true
+    }
+
+    /// Sends the first requests not yet sent (if the offers' side is gone, the cycle fails).
+    fn send(&mut self) {
+        for rep in self.unsent.drain(..) {
+            let _ = self.reps.send(rep);
+        }
+    }
+
+    /// The requests read, their shapes (when shaped) and what to hold of them.
+    fn finish(
+        mut self,
+        coll: &str,
+    ) -> Result<(Collection, Option<Shapes>, Option<Prepared>), CycleError> {
+        self.send();
+        let Reader {
+            state,
+            ids,
+            ads,
+            damaged,
+            kept,
+            ..
+        } = self;
+        if AdId::try_from(ids.len()).is_err() {
+            return Err(CollectionError::TooMany(coll.to_owned()).into());
+        }
+        let shapes = match state {
+            Waiting::Roots(_) | Waiting::Plain => None,
+            Waiting::Shaping(shapes) => Some(*shapes),
+        };
+        Ok((Collection { ids, ads, damaged }, shapes, kept))
     }
 
     /// What the offers' side sent (`None`: it is gone, no clustering), given to `finder`;
@@ -547,14 +695,22 @@ impl Reader<'_> {
         eval: &EvalOptions,
     ) {
         let next = match roots {
-            Some(r) => Waiting::Shaping(Box::new(Shapes::new(&r, opts.order_by.as_ref(), eval))),
+            Some(r) => {
+                let shapes = Shapes::new(&r, opts.order_by.as_ref(), eval);
+                if self.hold {
+                    let stamp = OptionsStamp::of(self.index);
+                    self.kept = Some(Prepared::new(shapes.start().to_vec(), stamp));
+                }
+                Waiting::Shaping(Box::new(shapes))
+            }
             None => Waiting::Plain,
         };
         let Waiting::Roots(kept) = std::mem::replace(&mut self.state, next) else {
             return;
         };
-        for (id, body) in kept {
-            if let Err(e) = self.read(id.clone(), store.raw_ad(&body)) {
+        for (id, seq, revision, body) in kept {
+            let raw = store.raw_ad(&body).with_revision(revision);
+            if let Err(e) = self.read(id.clone(), seq, raw) {
                 let d = Damage {
                     tree: "blocks".into(),
                     collection: Some(coll.to_owned()),
@@ -603,8 +759,9 @@ impl RootsFrom {
     }
 }
 
-/// The first request of a shape, and its windows unless the offers' side is to make them.
-type Rep = (Arc<ClassAd>, Option<Vec<Query>>);
+/// The first request of a shape, its windows unless the offers' side is to make them, and its
+/// number.
+type Rep = (Arc<ClassAd>, Option<Vec<Query>>, u64);
 
 /// The first request of a shape, and its windows.
 type Ready = (Arc<ClassAd>, Vec<Query>);
@@ -630,10 +787,10 @@ impl<'a> FromReader<'a> {
     fn batches(self) -> impl Iterator<Item = Vec<Ready>> + 'a {
         self.share.mark_free();
         let (index, share, reps) = (self.index, self.share, self.reps);
-        let made = move |(r, w): Rep| {
+        let made = move |(r, w, seq): Rep| {
             let w = w.unwrap_or_else(|| {
                 let w = Query::two_sided(&r, index);
-                share.made();
+                share.made(seq, &w);
                 w
             });
             (r, w)
@@ -985,8 +1142,8 @@ mod tests {
         .batches();
         assert!(share.leave(), "the offers' side waits for requests");
         let sent = [
-            (ad("[Requirements = TARGET.Memory > 1]"), None),
-            (ad("[Requirements = TARGET.Cpus > 1]"), Some(Vec::new())),
+            (ad("[Requirements = TARGET.Memory > 1]"), None, 0),
+            (ad("[Requirements = TARGET.Cpus > 1]"), Some(Vec::new()), 1),
         ];
         for r in sent {
             tx.send(r).expect("sent");
@@ -995,7 +1152,7 @@ mod tests {
         assert_eq!(first.len(), 2);
         assert_eq!(first[0].1.len(), 1, "windows made for the one sent without");
         assert!(first[1].1.is_empty(), "windows sent with it kept");
-        tx.send((ad("[]"), Some(Vec::new()))).expect("sent");
+        tx.send((ad("[]"), Some(Vec::new()), 2)).expect("sent");
         drop(tx);
         assert_eq!(batches.next().map(|b| b.len()), Some(1));
         assert!(batches.next().is_none(), "the reader is done");

@@ -1,6 +1,8 @@
 //! Who makes the windows of the requests a cycle readies its offers' index for, while the
 //! requests are read on one thread and the offers indexed on the other.
 
+use adjoin_index::Query;
+use parking_lot::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// How the two threads of a cycle's reading share making the windows of the requests the
@@ -17,6 +19,11 @@ pub(crate) struct WindowShare {
     unmade: AtomicUsize,
     /// The most it may have left to make ([`UNMADE`]).
     most: usize,
+    /// Whether the windows the offers' side makes are kept (in `made`) for the requests held
+    /// between cycles (`held_requests.rs`).
+    keeping: bool,
+    /// Those windows, by request number.
+    made: Mutex<Vec<(u64, Vec<Query>)>>,
 }
 
 /// Requests' windows the offers' side may have left to make before the reader makes them.
@@ -28,6 +35,8 @@ impl Default for WindowShare {
             free: AtomicBool::new(false),
             unmade: AtomicUsize::new(0),
             most: UNMADE,
+            keeping: false,
+            made: Mutex::new(Vec::new()),
         }
     }
 }
@@ -37,9 +46,22 @@ impl WindowShare {
     pub(crate) fn none_made() -> WindowShare {
         WindowShare {
             free: AtomicBool::new(true),
-            unmade: AtomicUsize::new(0),
             most: usize::MAX,
+            ..WindowShare::default()
         }
+    }
+
+    /// As the default, keeping the windows the offers' side makes ([`WindowShare::take_made`]).
+    pub(crate) fn keeping() -> WindowShare {
+        WindowShare {
+            keeping: true,
+            ..WindowShare::default()
+        }
+    }
+
+    /// The windows the offers' side made, by request number (when keeping).
+    pub(crate) fn take_made(&self) -> Vec<(u64, Vec<Query>)> {
+        std::mem::take(&mut *self.made.lock())
     }
 
     /// The offers' side waits for requests from now on.
@@ -59,9 +81,12 @@ impl WindowShare {
         leave
     }
 
-    /// The offers' side made the windows of a request left to it.
-    pub(super) fn made(&self) {
+    /// The offers' side made the windows of a request left to it, numbered `seq`.
+    pub(super) fn made(&self, seq: u64, windows: &[Query]) {
         self.unmade.fetch_sub(1, Ordering::Relaxed);
+        if self.keeping {
+            self.made.lock().push((seq, windows.to_vec()));
+        }
     }
 }
 
@@ -81,7 +106,7 @@ mod tests {
             assert!(share.leave(), "{n} unmade");
         }
         assert!(!share.leave(), "{UNMADE} unmade: the reader makes them");
-        share.made();
+        share.made(0, &[]);
         assert!(share.leave(), "one made: left again");
         let none = WindowShare::none_made();
         assert!(

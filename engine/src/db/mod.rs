@@ -16,6 +16,7 @@ mod query;
 mod restoring;
 
 pub use self::checkpoints::CheckpointPolicy;
+pub(crate) use self::held_files::OptionsStamp;
 pub use self::history::{match_json, rank_json, RetentionPolicy, RETENTION_STEP};
 pub use self::indexes::{Held, Made, SharedIndex};
 pub use self::loading::{check_files, LoadOptions, LoadProgress, LoadReport, LoadedAd};
@@ -24,6 +25,7 @@ pub(crate) use self::query::same_eval;
 pub use self::query::{selects, Answer, Joined, Query};
 
 use self::indexes::{Indexes, Writing};
+use crate::cycle::HeldRequests;
 use adjoin_index::IndexOptions;
 
 use adjoin_query::ClassAd;
@@ -220,6 +222,8 @@ pub struct Db {
     _claim: Option<opening::Claim>,
     /// The private copy a read-only database reads (dropped after the store, last).
     read_only: Option<opening::Copy>,
+    /// The requests the last cycles read, by collection (`cycle::held_requests`).
+    held_requests: HeldRequests,
 }
 
 impl Db {
@@ -287,6 +291,7 @@ impl Db {
             indexes,
             _claim: Some(claim),
             read_only,
+            held_requests: HeldRequests::default(),
         })
     }
 
@@ -312,6 +317,7 @@ impl Db {
             retention: opts.retention.clone(),
             _claim: None,
             read_only: None,
+            held_requests: HeldRequests::default(),
         })
     }
 
@@ -340,6 +346,11 @@ impl Db {
     /// The directory, for an on-disk database.
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
+    }
+
+    /// The requests the last cycles read, by collection.
+    pub(crate) fn held_requests(&self) -> &HeldRequests {
+        &self.held_requests
     }
 
     /// The ad store underneath (for operations the facade does not wrap). A held index does

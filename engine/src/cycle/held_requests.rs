@@ -1,0 +1,304 @@
+//! The requests a [`Db`](crate::Db) holds between cycles: each request's ad, shape and
+//! windows as the last cycle over its collection made them, so that the next cycle reads,
+//! decodes and shapes only the requests stored or changed since (HTCondor's schedd keeps each
+//! job's autocluster signature between negotiation cycles likewise).
+//!
+//! A held request is known by the store's numbers for it, its `seq` and its record's
+//! revision (`adjoin_storage::record::revision`): a request whose revision is the one held is
+//! the request held, and anything else is read again. What a request's shape is depends on
+//! the names shapes start from (the roots the offers read, and `--order-by`'s names): shapes
+//! held for other names are not used. Its windows depend on the index options: windows held
+//! for other options are made again. So a cycle through the held requests decides exactly
+//! what a cycle reading every request decides.
+//!
+//! Each cycle that shapes its requests replaces its collection's held requests with those it
+//! read; one that does not (naive or uncached) leaves them. The requests are held only while
+//! the Db is open.
+
+use super::cluster::{Bound, Shapes};
+use crate::db::OptionsStamp;
+use adjoin_index::Query;
+use adjoin_query::{ClassAd, Key};
+use parking_lot::Mutex;
+use rustc_hash::FxHashMap;
+use std::sync::Arc;
+
+/// Collections' held requests, by collection.
+#[derive(Debug, Default)]
+pub(crate) struct HeldRequests(Mutex<FxHashMap<String, Prepared>>);
+
+impl HeldRequests {
+    /// The requests held for `collection`, taken out (a cycle puts back what it read).
+    pub(crate) fn take(&self, collection: &str) -> Option<Prepared> {
+        self.0.lock().remove(collection)
+    }
+
+    /// Holds `prepared` for `collection`.
+    pub(crate) fn put(&self, collection: &str, prepared: Prepared) {
+        self.0.lock().insert(collection.to_owned(), prepared);
+    }
+}
+
+/// A collection's requests as one cycle read them.
+#[derive(Debug)]
+pub(crate) struct Prepared {
+    /// The names the shapes started from ([`Shapes::start`](super::cluster::Shapes::start)).
+    pub(crate) start: Vec<Key>,
+    /// The options the windows were made with.
+    pub(crate) options: OptionsStamp,
+    /// The requests, by sequence number.
+    pub(crate) requests: FxHashMap<u64, Request>,
+}
+
+impl Prepared {
+    /// None yet, for shapes from `start` and windows made with `options`.
+    pub(crate) fn new(start: Vec<Key>, options: OptionsStamp) -> Prepared {
+        Prepared {
+            start,
+            options,
+            requests: FxHashMap::default(),
+        }
+    }
+
+    /// Keeps the request `shapes` placed last, numbered `seq` at `revision`, with `windows`:
+    /// `held` gives its ad and shape as held before (the ad `shapes` decoded now, if any,
+    /// comes first); without, both are taken from `shapes`.
+    pub(crate) fn keep(
+        &mut self,
+        shapes: &Shapes,
+        (seq, revision): (u64, u64),
+        held: Option<Held>,
+        windows: Option<&Vec<Query>>,
+    ) {
+        let Some((last, own)) = shapes.last_shape() else {
+            return;
+        };
+        let (ad, shape) = match held {
+            Some((ad, shape)) => (own.cloned().or(ad), shape),
+            None => (own.cloned(), last.map(|(h, b)| (h, b.clone()))),
+        };
+        let windows = windows.cloned();
+        let r = Request {
+            revision,
+            ad,
+            shape,
+            windows,
+        };
+        self.requests.insert(seq, r);
+    }
+
+    /// Gives the requests the windows made for them elsewhere, `made` (by number), where
+    /// they have none.
+    pub(crate) fn add_windows(&mut self, made: Vec<(u64, Vec<Query>)>) {
+        for (seq, w) in made {
+            if let Some(r) = self.requests.get_mut(&seq) {
+                r.windows.get_or_insert(w);
+            }
+        }
+    }
+
+    /// The request numbered `seq` if it is held at `revision`.
+    pub(crate) fn get(&self, seq: u64, revision: u64) -> Option<&Request> {
+        self.requests.get(&seq).filter(|r| r.revision == revision)
+    }
+}
+
+/// A held request's ad and shape ([`Request::ad`], [`Request::shape`]).
+pub(crate) type Held = (Option<Arc<ClassAd>>, Option<(u64, Bound)>);
+
+/// One request as a cycle read it.
+#[derive(Debug)]
+pub(crate) struct Request {
+    /// Its record's revision.
+    pub(crate) revision: u64,
+    /// Its ad, when it was decoded (a request stood in for by the first of its shape was
+    /// not).
+    pub(crate) ad: Option<Arc<ClassAd>>,
+    /// Its shape's hash and bindings; `None` when it was kept whole (ports, or an expression
+    /// that does not decode).
+    pub(crate) shape: Option<(u64, Bound)>,
+    /// Its windows, when it was the first of its shape.
+    pub(crate) windows: Option<Vec<Query>>,
+}
+
+#[cfg(test)]
+impl HeldRequests {
+    /// How many requests are held for `collection`.
+    pub(crate) fn len(&self, collection: &str) -> Option<usize> {
+        self.0.lock().get(collection).map(|p| p.requests.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cycle::{run, CycleOptions};
+    use crate::Db;
+    use adjoin_query::parse;
+    use proptest::prelude::*;
+
+    const CONDITIONS: [&str; 8] = [
+        "TARGET.Memory >= 2048",
+        "TARGET.Cpus >= 2",
+        "TARGET.OpSys == \"LINUX\"",
+        "TARGET.Tag == 3",
+        "regexp(\"^h1\", TARGET.Machine)",
+        "TARGET.Score > 4",
+        "TARGET.HasGPU",
+        "true",
+    ];
+    const RANKS: [&str; 4] = [
+        "",
+        "Rank = TARGET.Memory;",
+        "Rank = -TARGET.Cpus;",
+        "Rank = TARGET.HasGPU;",
+    ];
+
+    /// Request `n` of variant `v`: its Requirements, Rank and Prio drawn from `v`, its Owner from
+    /// `n` (requests alike but for their Owner are alike until an offer reads it).
+    fn request(n: usize, v: usize) -> Result<ClassAd, adjoin_query::ParseError> {
+        let a = CONDITIONS[v % CONDITIONS.len()];
+        let b = CONDITIONS[(v / 8) % CONDITIONS.len()];
+        let rank = RANKS[(v / 64) % RANKS.len()];
+        parse::classad(&format!(
+            "[Name = \"r{n}\"; Owner = \"o{}\"; Prio = {}; {rank} Requirements = {a} && {b}]",
+            n % 3,
+            v % 7
+        ))
+    }
+
+    /// Offer `n` of variant `v`; from variant 1,000 on, its Requirements read the request's
+    /// `Owner` (another root for the requests' shapes).
+    fn offer(n: usize, v: usize) -> Result<ClassAd, adjoin_query::ParseError> {
+        let reads = if v >= 1000 {
+            "TARGET.Owner != \"o1\""
+        } else {
+            "TARGET.Prio < 6"
+        };
+        parse::classad(&format!(
+            "[Name = \"s{n}\"; Memory = {}; Cpus = {}; OpSys = \"{}\"; Tag = {}; Machine = \"h{}\"; \
+             HasGPU = {}; Score = TARGET.Prio + 1; Rank = TARGET.Prio; Requirements = {reads}]",
+            1024 * (v % 5),
+            v % 4,
+            ["LINUX", "OSX"][v % 2],
+            v % 5,
+            v % 13,
+            v.is_multiple_of(3),
+        ))
+    }
+
+    /// A dry-run cycle's matches; the naive cycle's must be the same.
+    fn dry(db: &Db) -> Result<Vec<(String, String)>, TestCaseError> {
+        let mut o = CycleOptions::new("jobs", "machines");
+        o.dry_run = true;
+        let held = run(db, &o).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        o.naive = true;
+        let naive = run(db, &o).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(&held.matches, &naive.matches);
+        Ok(held
+            .matches
+            .into_iter()
+            .map(|m| (m.request, m.offer))
+            .collect())
+    }
+
+    /// Requests alike but for what no offer read are shaped alike; once an offer reads it,
+    /// the shapes held are not used.
+    #[test]
+    fn shapes_held_for_other_roots_are_not_used() -> Result<(), TestCaseError> {
+        let db = Db::open_in_memory().expect("db");
+        let slot = |reads: &str| {
+            parse::classad(&format!(
+                "[Name = \"s\"; Memory = 4096; Requirements = {reads}]"
+            ))
+        };
+        db.put("machines", &slot("true").expect("slot"))
+            .expect("put");
+        for (n, owner) in ["o1", "o1", "o2"].iter().enumerate() {
+            let text = format!(
+                "[Name = \"r{n}\"; Owner = \"{owner}\"; RequestCount = 2; \
+                 Requirements = TARGET.Memory > 1024]"
+            );
+            db.put("jobs", &parse::classad(&text).expect("job"))
+                .expect("put");
+        }
+        prop_assert_eq!(dry(&db)?, [("r0".to_owned(), "s".to_owned())]);
+        prop_assert_eq!(db.held_requests().len("jobs"), Some(3));
+        let refuses = slot("TARGET.Owner != \"o1\"").expect("slot");
+        db.put("machines", &refuses).expect("put");
+        prop_assert_eq!(dry(&db)?, [("r2".to_owned(), "s".to_owned())]);
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        /// Cycles through the requests held between them decide as cycles reading every
+        /// request do (the naive cycle, which holds none), as requests are added, replaced
+        /// and removed, offers change what they read of the requests, and a durable cycle
+        /// consumes some.
+        #[test]
+        fn held_requests_decide_as_reading_them_all(
+            requests in prop::collection::vec(0usize..32, 4..40),
+            offers in prop::collection::vec(0usize..1000, 4..30),
+            changes in prop::collection::vec((0usize..40, 0usize..32, 0u8..3), 0..12),
+            reroot in any::<bool>(),
+        ) {
+            let db = Db::open_in_memory().expect("db");
+            for (n, &v) in offers.iter().enumerate() {
+                db.put("machines", &offer(n, v).expect("offer")).expect("put");
+            }
+            for (n, &v) in requests.iter().enumerate() {
+                db.put("jobs", &request(n, v).expect("request")).expect("put");
+            }
+            dry(&db)?;
+            prop_assert_eq!(db.held_requests().len("jobs"), Some(requests.len()));
+            // Held now: the same decisions again, then after changes.
+            dry(&db)?;
+            for &(n, v, how) in &changes {
+                match how {
+                    0 => {
+                        db.put("jobs", &request(n, v).expect("request")).expect("put");
+                    }
+                    1 => {
+                        db.remove("jobs", &format!("r{n}")).expect("remove");
+                    }
+                    _ => {
+                        db.put("jobs", &request(n + 40, v).expect("request")).expect("put");
+                    }
+                }
+            }
+            dry(&db)?;
+            if reroot {
+                db.put("machines", &offer(0, 1000 + offers[0]).expect("offer")).expect("put");
+                dry(&db)?;
+            }
+            let mut durable = CycleOptions::new("jobs", "machines");
+            durable.dry_run = false;
+            run(&db, &durable).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            dry(&db)?;
+        }
+    }
+
+    #[test]
+    fn a_request_is_held_at_its_revision() {
+        let stamp = OptionsStamp::of(&adjoin_index::IndexOptions::default());
+        let held = HeldRequests::default();
+        let mut p = Prepared::new(Vec::new(), stamp);
+        p.requests.insert(
+            7,
+            Request {
+                revision: 3,
+                ad: None,
+                shape: None,
+                windows: None,
+            },
+        );
+        held.put("jobs", p);
+        let p = held.take("jobs").expect("held");
+        assert!(p.get(7, 3).is_some());
+        assert!(p.get(7, 4).is_none(), "another revision is another request");
+        assert!(p.get(8, 3).is_none());
+        assert!(held.take("jobs").is_none(), "taken out");
+    }
+}

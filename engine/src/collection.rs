@@ -8,6 +8,9 @@ use crate::{Db, DbError};
 use adjoin_index::{naive_join, AdId, Index, IndexError, IndexOptions, RoaringBitmap};
 use adjoin_query::eval::EvalOptions;
 use adjoin_query::ClassAd;
+use adjoin_storage::LiveAd;
+use parking_lot::Mutex;
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
 use thiserror::Error;
 
@@ -41,6 +44,33 @@ pub struct Collection {
     pub ads: Vec<Arc<ClassAd>>,
     /// Ads the scan could not read (skipped; the caller reports them).
     pub damaged: Vec<DbError>,
+}
+
+/// A collection's ads held decoded by number: each one's revision, id and ad.
+type Held = FxHashMap<u64, (u64, String, Arc<ClassAd>)>;
+
+/// The ads a [`Db`] holds decoded between cycles, by collection: the offers the last cycle
+/// over each collection read ([`Collection::scan_held`]), known by their `seq` and revision,
+/// so that the next reads only those stored or changed since. Held only while the Db is open.
+#[derive(Debug, Default)]
+pub(crate) struct HeldAds(Mutex<FxHashMap<String, Held>>);
+
+impl HeldAds {
+    /// The ads held for `coll`, taken out.
+    fn take(&self, coll: &str) -> Option<Held> {
+        self.0.lock().remove(coll)
+    }
+
+    /// Holds `held` for `coll`.
+    fn put(&self, coll: &str, held: Held) {
+        self.0.lock().insert(coll.to_owned(), held);
+    }
+
+    #[cfg(test)]
+    /// How many ads are held for `coll`.
+    pub(crate) fn len(&self, coll: &str) -> Option<usize> {
+        self.0.lock().get(coll).map(|h| h.len())
+    }
 }
 
 /// The ads [`Collection::scan_marked`] passes on at a time.
@@ -84,6 +114,84 @@ impl Collection {
             each_run(c.ads.get(given..).unwrap_or_default());
         }
         Ok((c, marks))
+    }
+
+    /// [`Collection::scan_marked`] through the ads the Db holds decoded for `coll` from the
+    /// last such read ([`HeldAds`]): when nine in ten or more of the live ads are held at their
+    /// revision (and the store reports no damaged block), only the others are read, one by
+    /// one; otherwise every ad is, by a scan. Either way the ads read are held for the next.
+    pub(crate) fn scan_held(
+        db: &Db,
+        coll: &str,
+        mut each_run: impl FnMut(&[Arc<ClassAd>]),
+    ) -> Result<(Collection, Vec<(u64, u64)>), CollectionError> {
+        let read = match db.held_ads().take(coll) {
+            Some(held) => Collection::read_held(db, coll, held, &mut each_run)?,
+            None => None,
+        };
+        let (c, marks) = match read {
+            Some(read) => read,
+            None => Collection::scan_marked(db, coll, each_run)?,
+        };
+        let held = (marks.iter().zip(&c.ids).zip(&c.ads))
+            .map(|((&(seq, revision), id), ad)| {
+                let ad = Arc::clone(ad);
+                (seq, (revision, id.clone(), ad))
+            })
+            .collect();
+        db.held_ads().put(coll, held);
+        Ok((c, marks))
+    }
+
+    /// The live ads of `coll` in load order through `held` ([`Collection::scan_held`]);
+    /// `None` when too few are held.
+    fn read_held(
+        db: &Db,
+        coll: &str,
+        mut held: Held,
+        each_run: &mut impl FnMut(&[Arc<ClassAd>]),
+    ) -> Result<Option<(Collection, Vec<(u64, u64)>)>, CollectionError> {
+        let view = db.store().live_view(coll).map_err(DbError::from)?;
+        let now = db.now();
+        let live: Vec<LiveAd> = (view.ads.into_iter())
+            .filter(|a| a.expires.is_none_or(|at| at > now))
+            .collect();
+        let hits = (live.iter())
+            .filter(|a| held.get(&a.seq).is_some_and(|h| h.0 == a.revision))
+            .count();
+        if !view.damaged.is_empty() || hits.saturating_mul(10) < live.len().saturating_mul(9) {
+            return Ok(None);
+        }
+        let (mut c, mut marks, mut given) = (Collection::default(), Vec::new(), 0);
+        for a in live {
+            let hit = held.remove(&a.seq).filter(|h| h.0 == a.revision);
+            let (revision, id, ad) = match hit {
+                Some(h) => h,
+                None => match db.get(coll, &a.id) {
+                    Ok(Some(s)) => (s.revision, s.header.id, Arc::new(s.ad)),
+                    // Gone since the view was taken.
+                    Ok(None) => continue,
+                    Err(e) => {
+                        c.damaged.push(e);
+                        continue;
+                    }
+                },
+            };
+            if AdId::try_from(c.ads.len()).is_err() {
+                return Err(CollectionError::TooMany(coll.to_owned()));
+            }
+            marks.push((a.seq, revision));
+            c.ids.push(id);
+            c.ads.push(ad);
+            if c.ads.len() - given == RUN {
+                each_run(c.ads.get(given..).unwrap_or_default());
+                given = c.ads.len();
+            }
+        }
+        if given < c.ads.len() {
+            each_run(c.ads.get(given..).unwrap_or_default());
+        }
+        Ok(Some((c, marks)))
     }
 
     /// The number of ads.

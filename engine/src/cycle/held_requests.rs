@@ -233,15 +233,15 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(24))]
 
-        /// Cycles through the requests held between them decide as cycles reading every
-        /// request do (the naive cycle, which holds none), as requests are added, replaced
-        /// and removed, offers change what they read of the requests, and a durable cycle
-        /// consumes some.
+        /// Cycles through the requests and offers held between them decide as cycles reading
+        /// every ad do (the naive cycle, which holds none), as requests and offers are added,
+        /// replaced and removed, offers change what they read of the requests, and a durable
+        /// cycle consumes some.
         #[test]
         fn held_requests_decide_as_reading_them_all(
             requests in prop::collection::vec(0usize..32, 4..40),
             offers in prop::collection::vec(0usize..1000, 4..30),
-            changes in prop::collection::vec((0usize..40, 0usize..32, 0u8..3), 0..12),
+            changes in prop::collection::vec((0usize..40, 0usize..32, 0u8..5), 0..12),
             reroot in any::<bool>(),
         ) {
             let db = Db::open_in_memory().expect("db");
@@ -253,6 +253,7 @@ mod tests {
             }
             dry(&db)?;
             prop_assert_eq!(db.held_requests().len("jobs"), Some(requests.len()));
+            prop_assert_eq!(db.held_ads().len("machines"), Some(offers.len()));
             // Held now: the same decisions again, then after changes.
             dry(&db)?;
             for &(n, v, how) in &changes {
@@ -263,8 +264,14 @@ mod tests {
                     1 => {
                         db.remove("jobs", &format!("r{n}")).expect("remove");
                     }
-                    _ => {
+                    2 => {
                         db.put("jobs", &request(n + 40, v).expect("request")).expect("put");
+                    }
+                    3 => {
+                        db.put("machines", &offer(n, v * 31).expect("offer")).expect("put");
+                    }
+                    _ => {
+                        db.remove("machines", &format!("s{n}")).expect("remove");
                     }
                 }
             }

@@ -831,11 +831,16 @@ impl OfferSide {
         let (roots_to, reps) = requests.unzip();
         // Runs of offers go to the reader as they are read; a reader gone has failed, and
         // its error is the cycle's.
-        let (offers, marks) = Collection::scan_marked(db, &opts.offers, |run| {
+        let each_run = |run: &[Arc<ClassAd>]| {
             if let Some(to) = &roots_to {
                 let _ = to.send(RootsFrom::Offers(run.to_vec()));
             }
-        })?;
+        };
+        // The naive cycle, the oracle of the others, reads every offer (and holds none).
+        let (offers, marks) = match opts.naive {
+            true => Collection::scan_marked(db, &opts.offers, each_run)?,
+            false => Collection::scan_held(db, &opts.offers, each_run)?,
+        };
         if let Some(to) = &roots_to {
             let _ = to.send(RootsFrom::Read);
         }

@@ -25,6 +25,7 @@ pub(crate) use self::query::same_eval;
 pub use self::query::{selects, Answer, Joined, Query};
 
 use self::indexes::{Indexes, Writing};
+use crate::collection::HeldAds;
 use crate::cycle::HeldRequests;
 use adjoin_index::IndexOptions;
 
@@ -224,6 +225,8 @@ pub struct Db {
     read_only: Option<opening::Copy>,
     /// The requests the last cycles read, by collection (`cycle::held_requests`).
     held_requests: HeldRequests,
+    /// The offers the last cycles read, decoded, by collection (`Collection::scan_held`).
+    held_ads: HeldAds,
 }
 
 impl Db {
@@ -292,6 +295,7 @@ impl Db {
             _claim: Some(claim),
             read_only,
             held_requests: HeldRequests::default(),
+            held_ads: HeldAds::default(),
         })
     }
 
@@ -318,6 +322,7 @@ impl Db {
             _claim: None,
             read_only: None,
             held_requests: HeldRequests::default(),
+            held_ads: HeldAds::default(),
         })
     }
 
@@ -351,6 +356,11 @@ impl Db {
     /// The requests the last cycles read, by collection.
     pub(crate) fn held_requests(&self) -> &HeldRequests {
         &self.held_requests
+    }
+
+    /// The offers the last cycles read, decoded, by collection.
+    pub(crate) fn held_ads(&self) -> &HeldAds {
+        &self.held_ads
     }
 
     /// The ad store underneath (for operations the facade does not wrap). A held index does

@@ -46,6 +46,9 @@ pub struct Collection {
     pub damaged: Vec<DbError>,
 }
 
+/// A collection read, with each ad's `(seq, revision)` by position.
+type Marked = (Collection, Vec<(u64, u64)>);
+
 /// A collection's ads held decoded by number: each one's revision, id and ad.
 type Held = FxHashMap<u64, (u64, String, Arc<ClassAd>)>;
 
@@ -124,7 +127,7 @@ impl Collection {
         db: &Db,
         coll: &str,
         mut each_run: impl FnMut(&[Arc<ClassAd>]),
-    ) -> Result<(Collection, Vec<(u64, u64)>), CollectionError> {
+    ) -> Result<Marked, CollectionError> {
         let read = match db.held_ads().take(coll) {
             Some(held) => Collection::read_held(db, coll, held, &mut each_run)?,
             None => None,
@@ -150,7 +153,7 @@ impl Collection {
         coll: &str,
         mut held: Held,
         each_run: &mut impl FnMut(&[Arc<ClassAd>]),
-    ) -> Result<Option<(Collection, Vec<(u64, u64)>)>, CollectionError> {
+    ) -> Result<Option<Marked>, CollectionError> {
         let view = db.store().live_view(coll).map_err(DbError::from)?;
         let now = db.now();
         let live: Vec<LiveAd> = (view.ads.into_iter())

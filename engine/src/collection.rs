@@ -50,7 +50,7 @@ pub struct Collection {
 type Marked = (Collection, Vec<(u64, u64)>);
 
 /// A collection's ads held decoded by number: each one's revision, id and ad.
-type Held = FxHashMap<u64, (u64, String, Arc<ClassAd>)>;
+pub(crate) type Held = FxHashMap<u64, (u64, String, Arc<ClassAd>)>;
 
 /// The ads a [`Db`] holds decoded between cycles, by collection: the offers the last cycle
 /// over each collection read ([`Collection::scan_held`]), known by their `seq` and revision,
@@ -60,12 +60,12 @@ pub(crate) struct HeldAds(Mutex<FxHashMap<String, Held>>);
 
 impl HeldAds {
     /// The ads held for `coll`, taken out.
-    fn take(&self, coll: &str) -> Option<Held> {
+    pub(crate) fn take(&self, coll: &str) -> Option<Held> {
         self.0.lock().remove(coll)
     }
 
     /// Holds `held` for `coll`.
-    fn put(&self, coll: &str, held: Held) {
+    pub(crate) fn put(&self, coll: &str, held: Held) {
         self.0.lock().insert(coll.to_owned(), held);
     }
 

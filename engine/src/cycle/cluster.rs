@@ -301,7 +301,7 @@ pub struct Shapes {
     /// Each request's shape, by number (`None`: not shaped, as it has ports), in load order.
     of: Vec<Option<u32>>,
     /// Each shape: its bindings, its first request's position, and that request.
-    shapes: Vec<(Bound, usize, Arc<ClassAd>)>,
+    shapes: Vec<(Arc<Bound>, usize, Arc<ClassAd>)>,
     /// Each shape's hash.
     hashes: Vec<u64>,
     /// How each shape's requests are clustered.
@@ -334,7 +334,7 @@ pub type Bound = Vec<(Key, Option<Box<[u8]>>)>;
 
 /// The last request placed ([`Shapes::last_shape`]): its shape's hash and bindings (`None`
 /// when kept whole), and its own ad when it was decoded.
-pub type LastShape<'a> = (Option<(u64, &'a Bound)>, Option<&'a Arc<ClassAd>>);
+pub type LastShape<'a> = (Option<(u64, &'a Arc<Bound>)>, Option<&'a Arc<ClassAd>>);
 
 /// Expressions decoded from one request's body, by where their encodings are in it
 /// ([`place_of`]).
@@ -442,7 +442,7 @@ impl Shapes {
             self.of.push(None);
             return Ok(None);
         };
-        let (bound, mut names_of) = (&self.bound, Vec::new());
+        let (bound, mut names_of) = (&self.bound, Arc::default());
         let same = |names: &Bound| {
             names.len() == bound.len()
                 && names.iter().zip(bound).all(|((k, x), (m, y))| {
@@ -451,10 +451,12 @@ impl Shapes {
         };
         let found = self.find_shape(hash, same);
         if found.is_none() {
-            names_of = bound
-                .iter()
-                .map(|&(k, j)| (k, j.and_then(|j| attrs.get(j)).map(|a| a.1.into())))
-                .collect();
+            names_of = Arc::new(
+                bound
+                    .iter()
+                    .map(|&(k, j)| (k, j.and_then(|j| attrs.get(j)).map(|a| a.1.into())))
+                    .collect(),
+            );
         }
         self.place_found(hash, found, names_of, decode)
     }
@@ -464,7 +466,7 @@ impl Shapes {
     /// roots), or `None` for a request kept whole; `decode` gives its ad.
     pub fn place_shaped<E>(
         &mut self,
-        shape: Option<(u64, &Bound)>,
+        shape: Option<(u64, &Arc<Bound>)>,
         decode: impl FnOnce(&mut Decoded) -> Result<Arc<ClassAd>, E>,
     ) -> Result<Option<Arc<ClassAd>>, E> {
         self.decoded.clear();
@@ -473,10 +475,12 @@ impl Shapes {
             self.of.push(None);
             return Ok(None);
         };
-        let found = self.find_shape(hash, |names| names == bound);
+        let found = self.find_shape(hash, |names| {
+            std::ptr::eq(names, &**bound) || names == &**bound
+        });
         let names = match found {
-            Some(_) => Vec::new(),
-            None => bound.clone(),
+            Some(_) => Arc::default(),
+            None => Arc::clone(bound),
         };
         self.place_found(hash, found, names, decode)
     }
@@ -487,7 +491,7 @@ impl Shapes {
         ids.iter().copied().find(|&s| {
             self.shapes
                 .get(s as usize)
-                .is_some_and(|(names, _, _)| same(names))
+                .is_some_and(|(names, _, _)| same(names.as_ref()))
         })
     }
 
@@ -497,7 +501,7 @@ impl Shapes {
         &mut self,
         hash: u64,
         found: Option<u32>,
-        names: Bound,
+        names: Arc<Bound>,
         decode: impl FnOnce(&mut Decoded) -> Result<Arc<ClassAd>, E>,
     ) -> Result<Option<Arc<ClassAd>>, E> {
         let (s, ad, first) = match found {

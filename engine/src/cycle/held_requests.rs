@@ -13,29 +13,52 @@
 //!
 //! Each cycle that shapes its requests replaces its collection's held requests with those it
 //! read; one that does not (naive or uncached) leaves them. The requests are held only while
-//! the Db is open.
+//! the Db is open, and not past [`HELD_MOST`] of them. A shape's bindings are shared by its
+//! requests; a request stood in for by the first of its shape holds no ad, and is read when
+//! it must be (as the revision held, or else placed as a request not held).
+//!
+//! What a cycle through held requests does not do: read again a record it holds at the same
+//! revision, so damage to such a record since it was read is found by `adjoin check`, not by
+//! the cycle; and tell apart two versions of a request stored in the same second whose CRCs
+//! collide (the risk the held indexes' checkpoints take, 2^-32 per such replacement).
 
 use super::cluster::{Bound, Shapes};
-use crate::db::OptionsStamp;
-use adjoin_index::Query;
+use crate::db::same_eval;
+use adjoin_index::{IndexOptions, Query};
 use adjoin_query::{ClassAd, Key};
 use parking_lot::Mutex;
 use rustc_hash::FxHashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+
+/// Requests held for a collection, at most: past this many, a cycle holds none (a cycle of a
+/// million distinct requests holds their ads and windows, some gigabytes, between cycles).
+pub(crate) const HELD_MOST: usize = 1_000_000;
 
 /// Collections' held requests, by collection.
 #[derive(Debug, Default)]
-pub(crate) struct HeldRequests(Mutex<FxHashMap<String, Prepared>>);
+pub(crate) struct HeldRequests {
+    held: Mutex<FxHashMap<String, Prepared>>,
+    /// Cycles that read their requests through the held ones (for tests).
+    used: AtomicU64,
+}
 
 impl HeldRequests {
     /// The requests held for `collection`, taken out (a cycle puts back what it read).
     pub(crate) fn take(&self, collection: &str) -> Option<Prepared> {
-        self.0.lock().remove(collection)
+        self.held.lock().remove(collection)
     }
 
-    /// Holds `prepared` for `collection`.
+    /// Holds `prepared` for `collection` (unless it holds more than [`HELD_MOST`]).
     pub(crate) fn put(&self, collection: &str, prepared: Prepared) {
-        self.0.lock().insert(collection.to_owned(), prepared);
+        if prepared.requests.len() <= HELD_MOST {
+            self.held.lock().insert(collection.to_owned(), prepared);
+        }
+    }
+
+    /// A cycle read its requests through the held ones.
+    pub(crate) fn used(&self) {
+        self.used.fetch_add(1, Ordering::Relaxed);
     }
 }
 
@@ -45,14 +68,14 @@ pub(crate) struct Prepared {
     /// The names the shapes started from ([`Shapes::start`](super::cluster::Shapes::start)).
     pub(crate) start: Vec<Key>,
     /// The options the windows were made with.
-    pub(crate) options: OptionsStamp,
+    pub(crate) options: IndexOptions,
     /// The requests, by sequence number.
     pub(crate) requests: FxHashMap<u64, Request>,
 }
 
 impl Prepared {
     /// None yet, for shapes from `start` and windows made with `options`.
-    pub(crate) fn new(start: Vec<Key>, options: OptionsStamp) -> Prepared {
+    pub(crate) fn new(start: Vec<Key>, options: IndexOptions) -> Prepared {
         Prepared {
             start,
             options,
@@ -75,7 +98,7 @@ impl Prepared {
         };
         let (ad, shape) = match held {
             Some((ad, shape)) => (own.cloned().or(ad), shape),
-            None => (own.cloned(), last.map(|(h, b)| (h, b.clone()))),
+            None => (own.cloned(), last.map(|(h, b)| (h, Arc::clone(b)))),
         };
         let windows = windows.cloned();
         let r = Request {
@@ -97,6 +120,17 @@ impl Prepared {
         }
     }
 
+    /// Whether windows made with `opts` are those held (made with `self.options`): the
+    /// options that change a window are the same, and so is the host.
+    pub(crate) fn windows_for(&self, opts: &IndexOptions) -> bool {
+        let mine = &self.options;
+        same_eval(&opts.eval, &mine.eval)
+            && (opts.profile_cap, opts.rectangle_cap, opts.filter_max)
+                == (mine.profile_cap, mine.rectangle_cap, mine.filter_max)
+            && opts.ports == mine.ports
+            && Arc::ptr_eq(&opts.eval.host.0, &mine.eval.host.0)
+    }
+
     /// The request numbered `seq` if it is held at `revision`.
     pub(crate) fn get(&self, seq: u64, revision: u64) -> Option<&Request> {
         self.requests.get(&seq).filter(|r| r.revision == revision)
@@ -104,7 +138,7 @@ impl Prepared {
 }
 
 /// A held request's ad and shape ([`Request::ad`], [`Request::shape`]).
-pub(crate) type Held = (Option<Arc<ClassAd>>, Option<(u64, Bound)>);
+pub(crate) type Held = (Option<Arc<ClassAd>>, Option<(u64, Arc<Bound>)>);
 
 /// One request as a cycle read it.
 #[derive(Debug)]
@@ -114,9 +148,9 @@ pub(crate) struct Request {
     /// Its ad, when it was decoded (a request stood in for by the first of its shape was
     /// not).
     pub(crate) ad: Option<Arc<ClassAd>>,
-    /// Its shape's hash and bindings; `None` when it was kept whole (ports, or an expression
-    /// that does not decode).
-    pub(crate) shape: Option<(u64, Bound)>,
+    /// Its shape's hash and bindings (shared by the shape's requests); `None` when it was
+    /// kept whole (ports, or an expression that does not decode).
+    pub(crate) shape: Option<(u64, Arc<Bound>)>,
     /// Its windows, when it was the first of its shape.
     pub(crate) windows: Option<Vec<Query>>,
 }
@@ -125,7 +159,12 @@ pub(crate) struct Request {
 impl HeldRequests {
     /// How many requests are held for `collection`.
     pub(crate) fn len(&self, collection: &str) -> Option<usize> {
-        self.0.lock().get(collection).map(|p| p.requests.len())
+        self.held.lock().get(collection).map(|p| p.requests.len())
+    }
+
+    /// How many cycles read their requests through the held ones.
+    pub(crate) fn times_used(&self) -> u64 {
+        self.used.load(Ordering::Relaxed)
     }
 }
 
@@ -158,8 +197,8 @@ mod tests {
     /// `n` (requests alike but for their Owner are alike until an offer reads it).
     fn request(n: usize, v: usize) -> Result<ClassAd, adjoin_query::ParseError> {
         let a = CONDITIONS[v % CONDITIONS.len()];
-        let b = CONDITIONS[(v / 8) % CONDITIONS.len()];
-        let rank = RANKS[(v / 64) % RANKS.len()];
+        let b = CONDITIONS[(v / 8) % 4 + 4];
+        let rank = RANKS[(v / 32) % RANKS.len()];
         parse::classad(&format!(
             "[Name = \"r{n}\"; Owner = \"o{}\"; Prio = {}; {rank} Requirements = {a} && {b}]",
             n % 3,
@@ -187,13 +226,30 @@ mod tests {
         ))
     }
 
-    /// A dry-run cycle's matches; the naive cycle's must be the same.
+    /// A dry-run cycle's matches. A cycle reading every ad (the held ones set aside, then put
+    /// back) must make the same matches, with the same vectors, in as many clusters, and the
+    /// naive cycle the same matches.
     fn dry(db: &Db) -> Result<Vec<(String, String)>, TestCaseError> {
+        let fail = |e: crate::cycle::CycleError| TestCaseError::fail(e.to_string());
         let mut o = CycleOptions::new("jobs", "machines");
         o.dry_run = true;
-        let held = run(db, &o).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let held = run(db, &o).map_err(fail)?;
+        let (requests, offers) = (
+            db.held_requests().take("jobs"),
+            db.held_ads().take("machines"),
+        );
+        let read = run(db, &o).map_err(fail)?;
+        if let Some(r) = requests {
+            db.held_requests().put("jobs", r);
+        }
+        if let Some(a) = offers {
+            db.held_ads().put("machines", a);
+        }
+        prop_assert_eq!(&held.matches, &read.matches);
+        prop_assert_eq!(held.clusters, read.clusters);
+        prop_assert_eq!(held.damaged.len(), read.damaged.len());
         o.naive = true;
-        let naive = run(db, &o).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let naive = run(db, &o).map_err(fail)?;
         prop_assert_eq!(&held.matches, &naive.matches);
         Ok(held
             .matches
@@ -230,6 +286,66 @@ mod tests {
         Ok(())
     }
 
+    /// Requests stood in for by the first of their shape are not held decoded; when that
+    /// first request is gone, the next is read then, and decides as read.
+    #[test]
+    fn a_request_stood_in_for_is_read_when_its_first_is_gone() -> Result<(), TestCaseError> {
+        let db = Db::open_in_memory().expect("db");
+        for (n, memory) in [4096, 2048, 1024].iter().enumerate() {
+            let text = format!("[Name = \"s{n}\"; Memory = {memory}; Requirements = true]");
+            db.put("machines", &parse::classad(&text).expect("slot"))
+                .expect("put");
+        }
+        for n in 0..3 {
+            let text = format!(
+                "[Name = \"r{n}\"; Rank = TARGET.Memory; Requirements = TARGET.Memory > 1024]"
+            );
+            db.put("jobs", &parse::classad(&text).expect("job"))
+                .expect("put");
+        }
+        let pairs = |p: &[(&str, &str)]| -> Vec<(String, String)> {
+            p.iter()
+                .map(|(r, o)| (r.to_string(), o.to_string()))
+                .collect()
+        };
+        prop_assert_eq!(dry(&db)?, pairs(&[("r0", "s0"), ("r1", "s1")]));
+        db.remove("jobs", "r0").expect("remove");
+        for _ in 0..2 {
+            prop_assert_eq!(dry(&db)?, pairs(&[("r1", "s0"), ("r2", "s1")]));
+        }
+        Ok(())
+    }
+
+    /// Windows held are made again under other index options.
+    #[test]
+    fn windows_held_are_for_the_options_they_were_made_with() -> Result<(), TestCaseError> {
+        let db = Db::open_in_memory().expect("db");
+        for n in 0..4 {
+            let text = format!("[Name = \"s{n}\"; Memory = {}; Cpus = {n}]", 1024 * n);
+            db.put("machines", &parse::classad(&text).expect("slot"))
+                .expect("put");
+        }
+        let job = "[Name = \"r\"; Requirements = TARGET.Memory >= 2048 && TARGET.Cpus >= 3]";
+        db.put("jobs", &parse::classad(job).expect("job"))
+            .expect("put");
+        let mut o = CycleOptions::new("jobs", "machines");
+        o.dry_run = true;
+        let first = run(&db, &o).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        o.index.rectangle_cap = 1;
+        o.index.profile_cap = 1;
+        let other = run(&db, &o).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(&first.matches, &other.matches);
+        prop_assert_eq!(db.held_requests().times_used(), 1);
+        let held = db.held_requests().take("jobs").expect("held");
+        prop_assert!(
+            held.windows_for(&o.index),
+            "held with the options last used"
+        );
+        o.index.rectangle_cap = 2;
+        prop_assert!(!held.windows_for(&o.index));
+        Ok(())
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(24))]
 
@@ -239,9 +355,9 @@ mod tests {
         /// cycle consumes some.
         #[test]
         fn held_requests_decide_as_reading_them_all(
-            requests in prop::collection::vec(0usize..32, 4..40),
+            requests in prop::collection::vec(0usize..128, 4..40),
             offers in prop::collection::vec(0usize..1000, 4..30),
-            changes in prop::collection::vec((0usize..40, 0usize..32, 0u8..5), 0..12),
+            changes in prop::collection::vec((0usize..40, 0usize..128, 0u8..5), 0..12),
             reroot in any::<bool>(),
         ) {
             let db = Db::open_in_memory().expect("db");
@@ -254,8 +370,10 @@ mod tests {
             dry(&db)?;
             prop_assert_eq!(db.held_requests().len("jobs"), Some(requests.len()));
             prop_assert_eq!(db.held_ads().len("machines"), Some(offers.len()));
-            // Held now: the same decisions again, then after changes.
+            // Held now: the same decisions again, through them, then after changes.
+            let used = db.held_requests().times_used();
             dry(&db)?;
+            prop_assert_eq!(db.held_requests().times_used(), used + 1);
             for &(n, v, how) in &changes {
                 match how {
                     0 => {
@@ -289,9 +407,8 @@ mod tests {
 
     #[test]
     fn a_request_is_held_at_its_revision() {
-        let stamp = OptionsStamp::of(&adjoin_index::IndexOptions::default());
         let held = HeldRequests::default();
-        let mut p = Prepared::new(Vec::new(), stamp);
+        let mut p = Prepared::new(Vec::new(), IndexOptions::default());
         p.requests.insert(
             7,
             Request {

@@ -90,7 +90,6 @@ use self::group::{Group, Writer};
 use self::held_requests::Prepared;
 pub use self::offers::Offers;
 use crate::collection::{Collection, CollectionError};
-use crate::db::OptionsStamp;
 use crate::prefer::{PreferenceError, Preferences};
 use crate::{Db, DbError};
 use adjoin_index::{AdId, IndexOptions, Query};
@@ -466,6 +465,7 @@ pub(crate) fn read_requests(
                 reader.heard(from, &mut finder, (store, coll), opts, eval);
             }
             if reader.read_held(live, held, (store, coll)) {
+                db.held_requests().used();
                 return reader.finish(coll);
             }
         }
@@ -494,6 +494,21 @@ pub(crate) fn read_requests(
     }
     reader.damaged.extend(damaged);
     reader.finish(coll)
+}
+
+/// Sends the first requests `unsent` to `reps` (if the offers' side is gone, the cycle fails).
+fn send_run(unsent: &mut Vec<Rep>, reps: &mpsc::Sender<Rep>) {
+    for rep in unsent.drain(..) {
+        let _ = reps.send(rep);
+    }
+}
+
+/// Why a held request stood in for last time was not placed as held.
+enum Missed {
+    /// It was rewritten since the live view: the ad read and its revision.
+    Changed((Arc<ClassAd>, u64)),
+    /// It could not be read (`None`: it is gone).
+    Unread(Option<Box<DbError>>),
 }
 
 /// The request `id` of the collection `from`, decoded, with its record's revision; `Err(None)`
@@ -584,7 +599,7 @@ impl Reader<'_> {
         if shapes.start() != held.start.as_slice() {
             return false;
         }
-        let windows_held = held.options == OptionsStamp::of(self.index);
+        let windows_held = held.windows_for(self.index);
         for a in live {
             let id = a.id.to_string();
             let hit = (held.requests.remove(&a.seq)).filter(|r| r.revision == a.revision);
@@ -592,12 +607,21 @@ impl Reader<'_> {
                 Some(r) => {
                     let shape = r.shape.as_ref().map(|(h, b)| (*h, b));
                     let ad = r.ad.clone();
-                    shapes
-                        .place_shaped(shape, |_| match ad {
-                            Some(ad) => Ok(ad),
-                            None => read_one(from, &id).map(|(ad, _)| ad),
-                        })
-                        .map(|first| (first, a.revision))
+                    // Stood in for last time, it is read now if it must be: as the revision
+                    // held, or else (rewritten since the view) placed as a request not held.
+                    let placed = shapes.place_shaped(shape, |_| match ad {
+                        Some(ad) => Ok(ad),
+                        None => match read_one(from, &id) {
+                            Ok((ad, rev)) if rev == a.revision => Ok(ad),
+                            Ok(changed) => Err(Missed::Changed(changed)),
+                            Err(e) => Err(Missed::Unread(e)),
+                        },
+                    });
+                    match placed {
+                        Ok(first) => Ok((first, a.revision)),
+                        Err(Missed::Changed((ad, rev))) => Ok((shapes.add_one(ad, false), rev)),
+                        Err(Missed::Unread(e)) => Err(e),
+                    }
                 }
                 None => {
                     read_one(from, &id).map(|(ad, revision)| (shapes.add_one(ad, false), revision))
@@ -611,7 +635,7 @@ impl Reader<'_> {
                     continue;
                 }
             };
-            let (ad, hit_shape, mut windows) = match hit {
+            let (ad, hit_shape, mut windows) = match hit.filter(|r| r.revision == revision) {
                 Some(r) => (r.ad, Some(r.shape), r.windows.filter(|_| windows_held)),
                 None => (None, None, None),
             };
@@ -628,6 +652,9 @@ impl Reader<'_> {
             }
             if let Some(first) = first {
                 self.unsent.push((first, windows, a.seq));
+                if self.unsent.len() >= SEND_RUN {
+                    send_run(&mut self.unsent, self.reps);
+                }
             }
             self.ids.push(id);
         }
@@ -635,11 +662,9 @@ impl Reader<'_> {
         true
     }
 
-    /// Sends the first requests not yet sent (if the offers' side is gone, the cycle fails).
+    /// Sends the first requests not yet sent.
     fn send(&mut self) {
-        for rep in self.unsent.drain(..) {
-            let _ = self.reps.send(rep);
-        }
+        send_run(&mut self.unsent, self.reps);
     }
 
     /// The requests read, their shapes (when shaped) and what to hold of them.
@@ -698,8 +723,8 @@ impl Reader<'_> {
             Some(r) => {
                 let shapes = Shapes::new(&r, opts.order_by.as_ref(), eval);
                 if self.hold {
-                    let stamp = OptionsStamp::of(self.index);
-                    self.kept = Some(Prepared::new(shapes.start().to_vec(), stamp));
+                    let index = self.index.clone();
+                    self.kept = Some(Prepared::new(shapes.start().to_vec(), index));
                 }
                 Waiting::Shaping(Box::new(shapes))
             }

@@ -16,7 +16,6 @@ mod query;
 mod restoring;
 
 pub use self::checkpoints::CheckpointPolicy;
-pub(crate) use self::held_files::OptionsStamp;
 pub use self::history::{match_json, rank_json, RetentionPolicy, RETENTION_STEP};
 pub use self::indexes::{Held, Made, SharedIndex};
 pub use self::loading::{check_files, LoadOptions, LoadProgress, LoadReport, LoadedAd};

@@ -54,7 +54,9 @@ pub(crate) type Held = FxHashMap<u64, (u64, String, Arc<ClassAd>)>;
 
 /// The ads a [`Db`] holds decoded between cycles, by collection: the offers the last cycle
 /// over each collection read ([`Collection::scan_held`]), known by their `seq` and revision,
-/// so that the next reads only those stored or changed since. Held only while the Db is open.
+/// so that the next reads only those stored or changed since. Held only while the Db is open,
+/// and not past [`HELD_MOST`](crate::cycle::HELD_MOST) of them (as the requests,
+/// `cycle/held_requests.rs`, whose caveats these share).
 #[derive(Debug, Default)]
 pub(crate) struct HeldAds(Mutex<FxHashMap<String, Held>>);
 
@@ -66,7 +68,9 @@ impl HeldAds {
 
     /// Holds `held` for `coll`.
     pub(crate) fn put(&self, coll: &str, held: Held) {
-        self.0.lock().insert(coll.to_owned(), held);
+        if held.len() <= crate::cycle::HELD_MOST {
+            self.0.lock().insert(coll.to_owned(), held);
+        }
     }
 
     #[cfg(test)]

@@ -79,7 +79,7 @@ mod share;
 mod topk;
 pub(crate) mod vector;
 
-pub(crate) use held_requests::HeldRequests;
+pub(crate) use held_requests::{HeldRequests, HELD_MOST};
 pub(crate) use share::WindowShare;
 
 use self::cluster::{Clusters, Roots, RootsFinder, Shapes};

@@ -3,7 +3,8 @@
 //! fourth, read by the index as a stored constraint), the indexed cycle — autoclustered
 //! and uncached — makes exactly the matches of the naive cycle, each with the same docking
 //! vector: the index, the residual conjuncts, the clusters and the top-k walk of monotone ranks
-//! change how the best offer is found, never which. The offers (the `query` target's and two
+//! change how the best offer is found, never which; so does a second clustered cycle, through
+//! the requests and offers the first held (`cycle/held_requests.rs`). The offers (the `query` target's and two
 //! more) mix types under one name, absent and undefined values, expressions reading the
 //! request, and ranks of every shape. Inputs reading the clock or `random()` are left out (two
 //! evaluations of them may differ).
@@ -91,6 +92,12 @@ fuzz_target!(|data: &[u8]| {
         cycle(&db, false, false),
         naive,
         "clustered cycle of {text:?}"
+    );
+    // Again, through the requests and offers the first held.
+    assert_eq!(
+        cycle(&db, false, false),
+        naive,
+        "clustered cycle again of {text:?}"
     );
     assert_eq!(cycle(&db, false, true), naive, "uncached cycle of {text:?}");
 });

@@ -121,14 +121,16 @@ impl Prepared {
     }
 
     /// Whether windows made with `opts` are those held (made with `self.options`): the
-    /// options that change a window are the same, and so is the host.
+    /// options that change a window are the same, and so is the host (as
+    /// [`Db::lends_for`](crate::Db) compares them).
     pub(crate) fn windows_for(&self, opts: &IndexOptions) -> bool {
         let mine = &self.options;
         same_eval(&opts.eval, &mine.eval)
             && (opts.profile_cap, opts.rectangle_cap, opts.filter_max)
                 == (mine.profile_cap, mine.rectangle_cap, mine.filter_max)
             && opts.ports == mine.ports
-            && Arc::ptr_eq(&opts.eval.host.0, &mine.eval.host.0)
+            && (Arc::ptr_eq(&opts.eval.host.0, &mine.eval.host.0)
+                || format!("{:?}", opts.eval.host) == format!("{:?}", mine.eval.host))
     }
 
     /// The request numbered `seq` if it is held at `revision`.
@@ -340,6 +342,18 @@ mod tests {
         prop_assert!(
             held.windows_for(&o.index),
             "held with the options last used"
+        );
+        let fresh = CycleOptions {
+            index: adjoin_index::IndexOptions {
+                rectangle_cap: 1,
+                profile_cap: 1,
+                ..adjoin_index::IndexOptions::default()
+            },
+            ..CycleOptions::new("jobs", "machines")
+        };
+        prop_assert!(
+            held.windows_for(&fresh.index),
+            "options made afresh, the same host"
         );
         o.index.rectangle_cap = 2;
         prop_assert!(!held.windows_for(&o.index));

@@ -1,5 +1,7 @@
 //! Matchmaking cycles (dry runs, in-memory databases; each figure includes reading both
-//! collections, indexing the offers and clustering the requests):
+//! collections, indexing the offers and clustering the requests; after the first iteration
+//! an indexed cycle reads them through what the last one held, `cycle/held_requests.rs`,
+//! except where a `cold` figure releases that first):
 //! - `first_fit_cycle_ads_4000`: the dissertation's job/machine model
 //!   (`shared/workloads/ads_4000.txt`: 4,000 machines, 4,000 jobs; jobs in load order, first
 //!   fit), indexed and autoclustered against plain evaluation of every pair, in one run.
@@ -15,8 +17,8 @@
 //!   carving cycle, indexed and naive, against matching the slots whole.
 //! - `cycle_hetero_2k`: the heterogeneous pool (`adjoin_workload::hetero`: every request
 //!   distinct, ranks on both sides), 2,000 offers × 2,000 requests: indexed (lists confirmed
-//!   as read, walked in rank order) against naive, in one run; `examples/cycle_timing.rs
-//!   --hetero --naive` measures larger pools.
+//!   as read, walked in rank order; `indexed_cold` with nothing held, every ad read) against
+//!   naive, in one run; `examples/cycle_timing.rs --hetero --naive` measures larger pools.
 
 // criterion_group! generates an undocumented public function.
 #![allow(missing_docs)]
@@ -27,7 +29,7 @@ use adjoin::{Db, LoadOptions};
 use adjoin_workload::hetero::Heterogeneous;
 use adjoin_workload::templates::JobTemplates;
 use adjoin_workload::Workload;
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 
 const N: usize = 4000;
 
@@ -211,6 +213,13 @@ fn hetero_pool(c: &mut Criterion) {
     for (name, o) in [("indexed", &indexed), ("naive", &naive)] {
         g.bench_function(name, |b| b.iter(|| run(&db, o).expect("cycle")));
     }
+    g.bench_function("indexed_cold", |b| {
+        b.iter_batched(
+            || db.release_held(),
+            |()| run(&db, &indexed).expect("cycle"),
+            BatchSize::PerIteration,
+        )
+    });
     g.finish();
 }
 

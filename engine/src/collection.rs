@@ -73,6 +73,11 @@ impl HeldAds {
         }
     }
 
+    /// Holds nothing.
+    pub(crate) fn clear(&self) {
+        self.0.lock().clear();
+    }
+
     #[cfg(test)]
     /// How many ads are held for `coll`.
     pub(crate) fn len(&self, coll: &str) -> Option<usize> {

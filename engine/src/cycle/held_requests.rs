@@ -56,6 +56,11 @@ impl HeldRequests {
         }
     }
 
+    /// Holds nothing.
+    pub(crate) fn clear(&self) {
+        self.held.lock().clear();
+    }
+
     /// A cycle read its requests through the held ones.
     pub(crate) fn used(&self) {
         self.used.fetch_add(1, Ordering::Relaxed);
@@ -315,6 +320,33 @@ mod tests {
         for _ in 0..2 {
             prop_assert_eq!(dry(&db)?, pairs(&[("r1", "s0"), ("r2", "s1")]));
         }
+        Ok(())
+    }
+
+    /// Released, nothing is held: the next cycle reads every ad, and holds them again.
+    #[test]
+    fn released_the_next_cycle_reads_every_ad() -> Result<(), TestCaseError> {
+        let db = Db::open_in_memory().expect("db");
+        db.put("machines", &offer(0, 7).expect("offer"))
+            .expect("put");
+        db.put("jobs", &request(0, 3).expect("request"))
+            .expect("put");
+        let first = dry(&db)?;
+        db.release_held();
+        prop_assert_eq!(db.held_requests().len("jobs"), None);
+        prop_assert_eq!(db.held_ads().len("machines"), None);
+        let used = db.held_requests().times_used();
+        let mut o = CycleOptions::new("jobs", "machines");
+        o.dry_run = true;
+        let again = run(&db, &o).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(db.held_requests().times_used(), used, "read, not held");
+        let pairs: Vec<(String, String)> = again
+            .matches
+            .into_iter()
+            .map(|m| (m.request, m.offer))
+            .collect();
+        prop_assert_eq!(pairs, first);
+        prop_assert_eq!(db.held_requests().len("jobs"), Some(1));
         Ok(())
     }
 

@@ -193,9 +193,10 @@ pub struct CycleReport {
 /// (imports the attributes they probe).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Phases {
-    /// Reading the requests from the store, shaping them as they come.
+    /// Reading the requests from the store, shaping them as they come (or placing them as the
+    /// last cycle over the collection held them, `held_requests.rs`).
     pub scan_requests: f64,
-    /// Reading the offers from the store.
+    /// Reading the offers from the store (or taking those the last cycle held, decoded).
     pub scan_offers: f64,
     /// Finding what the offers read of the requests, classing their ranks, and making the
     /// index: lending the Db's held index (making it first when there is none, and importing

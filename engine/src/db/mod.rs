@@ -362,6 +362,15 @@ impl Db {
         &self.held_ads
     }
 
+    /// Frees what matchmaking cycles hold between them: the requests and offers the last
+    /// cycles read (their ads, shapes and windows), so that the next cycle reads every ad
+    /// again. Held data is otherwise kept while the Db is open (at most a million requests and
+    /// a million offers a collection).
+    pub fn release_held(&self) {
+        self.held_requests.clear();
+        self.held_ads.clear();
+    }
+
     /// The ad store underneath (for operations the facade does not wrap). A held index does
     /// not follow writes made here: it notices the collection's new generation at its next
     /// use and is rebuilt.

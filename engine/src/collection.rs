@@ -46,6 +46,24 @@ pub struct Collection {
     pub damaged: Vec<DbError>,
 }
 
+/// The live ads of `coll` in load order (expired ones left out), when nine in ten or more of
+/// them are held as they are (`is_held`) and the store reports no damaged block; `None`
+/// otherwise (a read of every ad costs less than reading many one by one).
+pub(crate) fn live_if_held(
+    db: &Db,
+    coll: &str,
+    is_held: impl Fn(&LiveAd) -> bool,
+) -> Result<Option<Vec<LiveAd>>, DbError> {
+    let view = db.store().live_view(coll)?;
+    let now = db.now();
+    let live: Vec<LiveAd> = (view.ads.into_iter())
+        .filter(|a| a.expires.is_none_or(|at| at > now))
+        .collect();
+    let hits = live.iter().filter(|a| is_held(a)).count();
+    let most = view.damaged.is_empty() && hits.saturating_mul(10) >= live.len().saturating_mul(9);
+    Ok(most.then_some(live))
+}
+
 /// A collection read, with each ad's `(seq, revision)` by position.
 type Marked = (Collection, Vec<(u64, u64)>);
 
@@ -163,17 +181,10 @@ impl Collection {
         mut held: Held,
         each_run: &mut impl FnMut(&[Arc<ClassAd>]),
     ) -> Result<Option<Marked>, CollectionError> {
-        let view = db.store().live_view(coll).map_err(DbError::from)?;
-        let now = db.now();
-        let live: Vec<LiveAd> = (view.ads.into_iter())
-            .filter(|a| a.expires.is_none_or(|at| at > now))
-            .collect();
-        let hits = (live.iter())
-            .filter(|a| held.get(&a.seq).is_some_and(|h| h.0 == a.revision))
-            .count();
-        if !view.damaged.is_empty() || hits.saturating_mul(10) < live.len().saturating_mul(9) {
+        let is_held = |a: &LiveAd| held.get(&a.seq).is_some_and(|h| h.0 == a.revision);
+        let Some(live) = live_if_held(db, coll, is_held)? else {
             return Ok(None);
-        }
+        };
         let (mut c, mut marks, mut given) = (Collection::default(), Vec::new(), 0);
         for a in live {
             let hit = held.remove(&a.seq).filter(|h| h.0 == a.revision);

@@ -89,7 +89,7 @@ pub use self::group::GROUP;
 use self::group::{Group, Writer};
 use self::held_requests::Prepared;
 pub use self::offers::Offers;
-use crate::collection::{Collection, CollectionError};
+use crate::collection::{live_if_held, Collection, CollectionError};
 use crate::prefer::{PreferenceError, Preferences};
 use crate::{Db, DbError};
 use adjoin_index::{AdId, IndexOptions, Query};
@@ -452,15 +452,8 @@ pub(crate) fn read_requests(
     if let Some(held) = hold.then(|| db.held_requests().take(coll)).flatten() {
         // Through the requests the last cycle read, when nearly all of them are still there
         // as it read them (the others are read one by one).
-        let view = store.live_view(coll).map_err(DbError::from)?;
-        let now = db.now();
-        let live: Vec<LiveAd> = (view.ads.into_iter())
-            .filter(|a| a.expires.is_none_or(|at| at > now))
-            .collect();
-        let hits = (live.iter())
-            .filter(|a| held.get(a.seq, a.revision).is_some())
-            .count();
-        if view.damaged.is_empty() && hits.saturating_mul(10) >= live.len().saturating_mul(9) {
+        let is_held = |a: &LiveAd| held.get(a.seq, a.revision).is_some();
+        if let Some(live) = live_if_held(db, coll, is_held)? {
             while let Waiting::Roots(_) = reader.state {
                 let from = roots.recv().ok();
                 reader.heard(from, &mut finder, (store, coll), opts, eval);

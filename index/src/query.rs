@@ -233,7 +233,7 @@ impl Index {
     fn rect_steps(&self, q: &Query) -> (Vec<Vec<Probe>>, Vec<Key>) {
         let mut unprepared: Vec<Key> = Vec::new();
         let mut per_rect: Vec<Vec<Probe>> = Vec::with_capacity(q.rects.len());
-        for r in &q.rects {
+        for r in q.rects.iter() {
             let mut steps = Vec::with_capacity(r.exp.len());
             for (k, iv) in &r.exp {
                 if self.imported.contains_key(k) {

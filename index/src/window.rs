@@ -60,8 +60,9 @@ pub struct Query {
     /// The ad playing TARGET while the one-sided constraint is evaluated in a stored ad, if
     /// any ([`Query::against`]).
     pub(crate) target: Option<Arc<ClassAd>>,
-    /// The window's rectangles (one empty rectangle for reverse).
-    pub(crate) rects: Vec<Rectangle>,
+    /// The window's rectangles (one empty rectangle for reverse), shared by the query's
+    /// clones: a cycle holds a request's windows between cycles and sends them to be run.
+    pub(crate) rects: Arc<[Rectangle]>,
     /// The probe's side converted exactly.
     pub(crate) exact: bool,
     errors: Vec<ConsistencyError>,
@@ -81,7 +82,7 @@ impl Query {
                     probe: Some(u),
                     constraint: None,
                     target: None,
-                    rects: conv.rects,
+                    rects: conv.rects.into(),
                     exact: conv.exact,
                     errors: conv.errors,
                     explained: false,
@@ -110,7 +111,7 @@ impl Query {
             probe: Some(probe.clone()),
             constraint: None,
             target: None,
-            rects: conv.rects,
+            rects: conv.rects.into(),
             exact: conv.exact,
             errors: conv.errors,
             explained: false,
@@ -126,10 +127,10 @@ impl Query {
                 probe: Some(u),
                 constraint: None,
                 target: None,
-                rects: vec![Rectangle {
+                rects: Arc::new([Rectangle {
                     exp: Vec::new(),
                     deviant: false,
-                }],
+                }]),
                 exact: true,
                 errors: Vec::new(),
                 explained: false,
@@ -149,7 +150,7 @@ impl Query {
             probe: None,
             constraint: Some(constraint.clone()),
             target: None,
-            rects: conv.rects,
+            rects: conv.rects.into(),
             exact: conv.exact,
             errors: conv.errors,
             explained: false,

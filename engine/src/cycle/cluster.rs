@@ -302,8 +302,8 @@ pub struct Shapes {
     of: Vec<Option<u32>>,
     /// Each shape: its bindings, its first request's position, and that request.
     shapes: Vec<(Arc<Bound>, usize, Arc<ClassAd>)>,
-    /// Each shape's hash.
-    hashes: Vec<u64>,
+    /// Each shape's hash, and the hash of its roots' bindings ([`roots_hash`]).
+    hashes: Vec<(u64, u64)>,
     /// How each shape's requests are clustered.
     kinds: Vec<Kind>,
     /// Shapes by hash.
@@ -332,9 +332,9 @@ pub struct Shapes {
 /// A shape's bindings, sorted by name: each name and its encoded expression, or absence.
 pub type Bound = Vec<(Key, Option<Box<[u8]>>)>;
 
-/// The last request placed ([`Shapes::last_shape`]): its shape's hash and bindings (`None`
-/// when kept whole), and its own ad when it was decoded.
-pub type LastShape<'a> = (Option<(u64, &'a Arc<Bound>)>, Option<&'a Arc<ClassAd>>);
+/// The last request placed ([`Shapes::last_shape`]): its shape's hash, bindings and roots'
+/// hash (`None` when kept whole), and its own ad when it was decoded.
+pub type LastShape<'a> = (Option<(u64, &'a Arc<Bound>, u64)>, Option<&'a Arc<ClassAd>>);
 
 /// Expressions decoded from one request's body, by where their encodings are in it
 /// ([`place_of`]).
@@ -395,6 +395,16 @@ impl Shapes {
     /// The names shapes start from, sorted: the roots and `--order-by`'s names.
     pub fn start(&self) -> &[Key] {
         &self.start
+    }
+
+    /// The roots shapes start from.
+    pub fn roots_found(&self) -> &Roots {
+        &self.roots
+    }
+
+    /// The roots' names, whose bindings [`roots_hash`] hashes.
+    pub fn roots(&self) -> &[Key] {
+        &self.roots.keys
     }
 
     /// Adds the next request in load order, as [`Shapes::add`] does; `whole`: as one that
@@ -458,19 +468,20 @@ impl Shapes {
                     .collect(),
             );
         }
-        self.place_found(hash, found, names_of, decode)
+        self.place_found(hash, found, names_of, None, decode)
     }
 
     /// Places the next request in load order as [`Shapes::place`] does, its shape known:
-    /// `shape` is its hash and bindings ([`Shapes::last_shape`] of a cycle with these
-    /// roots), or `None` for a request kept whole; `decode` gives its ad.
+    /// `shape` is its hash, bindings and, when known, its roots' hash ([`Shapes::last_shape`]
+    /// of a cycle with these start names; the roots' hash of one with these [`Shapes::roots`]),
+    /// or `None` for a request kept whole; `decode` gives its ad.
     pub fn place_shaped<E>(
         &mut self,
-        shape: Option<(u64, &Arc<Bound>)>,
+        shape: Option<(u64, &Arc<Bound>, Option<u64>)>,
         decode: impl FnOnce(&mut Decoded) -> Result<Arc<ClassAd>, E>,
     ) -> Result<Option<Arc<ClassAd>>, E> {
         self.decoded.clear();
-        let Some((hash, bound)) = shape else {
+        let Some((hash, bound, roots)) = shape else {
             self.ads.push(decode(&mut self.decoded)?);
             self.of.push(None);
             return Ok(None);
@@ -482,7 +493,7 @@ impl Shapes {
             Some(_) => Arc::default(),
             None => Arc::clone(bound),
         };
-        self.place_found(hash, found, names, decode)
+        self.place_found(hash, found, names, roots, decode)
     }
 
     /// The shape of hash `hash` whose bindings are `same`, if one was placed.
@@ -496,12 +507,13 @@ impl Shapes {
     }
 
     /// Places the next request, of the shape `found` or, when `None`, of a new shape of hash
-    /// `hash` and bindings `names`.
+    /// `hash`, bindings `names` and roots' hash `roots` (found here when `None`).
     fn place_found<E>(
         &mut self,
         hash: u64,
         found: Option<u32>,
         names: Arc<Bound>,
+        roots: Option<u64>,
         decode: impl FnOnce(&mut Decoded) -> Result<Arc<ClassAd>, E>,
     ) -> Result<Option<Arc<ClassAd>>, E> {
         let (s, ad, first) = match found {
@@ -518,11 +530,12 @@ impl Shapes {
             None => {
                 let ad = decode(&mut self.decoded)?;
                 let s = self.shapes.len() as u32;
+                let roots = roots.unwrap_or_else(|| roots_hash(&ad, &self.roots));
                 self.shapes.push((names, self.of.len(), Arc::clone(&ad)));
-                self.hashes.push(hash);
+                self.hashes.push((hash, roots));
                 self.table.entry(hash).or_default().push(s);
                 let rep = self.of.len();
-                let kind = match self.alike.entry(roots_hash(&ad, &self.roots)) {
+                let kind = match self.alike.entry(roots) {
                     Entry::Vacant(v) => {
                         v.insert(Some(s));
                         Kind::Pending {
@@ -559,10 +572,10 @@ impl Shapes {
             return Some((None, Some(ad)));
         };
         let (names, rep, rep_ad) = self.shapes.get(s as usize)?;
-        let hash = *self.hashes.get(s as usize)?;
+        let (hash, roots) = *self.hashes.get(s as usize)?;
         // A request stood in for holds its shape's first request's ad.
         let own = *rep == at || !Arc::ptr_eq(ad, rep_ad);
-        Some((Some((hash, names)), own.then_some(ad)))
+        Some((Some((hash, names, roots)), own.then_some(ad)))
     }
 
     /// Places the next request as the store holds it, undecoded ([`Shapes::place`]): a

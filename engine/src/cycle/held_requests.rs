@@ -72,6 +72,9 @@ impl HeldRequests {
 pub(crate) struct Prepared {
     /// The names the shapes started from ([`Shapes::start`](super::cluster::Shapes::start)).
     pub(crate) start: Vec<Key>,
+    /// The roots whose bindings the shapes' roots' hashes hash
+    /// ([`Shapes::roots`](super::cluster::Shapes::roots)).
+    pub(crate) roots: Vec<Key>,
     /// The options the windows were made with.
     pub(crate) options: IndexOptions,
     /// The requests, by sequence number.
@@ -79,10 +82,12 @@ pub(crate) struct Prepared {
 }
 
 impl Prepared {
-    /// None yet, for shapes from `start` and windows made with `options`.
-    pub(crate) fn new(start: Vec<Key>, options: IndexOptions) -> Prepared {
+    /// None yet, for shapes from `start` (`roots` among them) and windows made with
+    /// `options`.
+    pub(crate) fn new(start: Vec<Key>, roots: Vec<Key>, options: IndexOptions) -> Prepared {
         Prepared {
             start,
+            roots,
             options,
             requests: FxHashMap::default(),
         }
@@ -103,7 +108,7 @@ impl Prepared {
         };
         let (ad, shape) = match held {
             Some((ad, shape)) => (own.cloned().or(ad), shape),
-            None => (own.cloned(), last.map(|(h, b)| (h, Arc::clone(b)))),
+            None => (own.cloned(), last.map(|(h, b, r)| (h, Arc::clone(b), r))),
         };
         let windows = windows.cloned();
         let r = Request {
@@ -145,7 +150,11 @@ impl Prepared {
 }
 
 /// A held request's ad and shape ([`Request::ad`], [`Request::shape`]).
-pub(crate) type Held = (Option<Arc<ClassAd>>, Option<(u64, Arc<Bound>)>);
+pub(crate) type Held = (Option<Arc<ClassAd>>, Option<HeldShape>);
+
+/// A held request's shape: its hash, its bindings (shared by the shape's requests) and the
+/// hash of its roots' bindings.
+pub(crate) type HeldShape = (u64, Arc<Bound>, u64);
 
 /// One request as a cycle read it.
 #[derive(Debug)]
@@ -155,9 +164,9 @@ pub(crate) struct Request {
     /// Its ad, when it was decoded (a request stood in for by the first of its shape was
     /// not).
     pub(crate) ad: Option<Arc<ClassAd>>,
-    /// Its shape's hash and bindings (shared by the shape's requests); `None` when it was
-    /// kept whole (ports, or an expression that does not decode).
-    pub(crate) shape: Option<(u64, Arc<Bound>)>,
+    /// Its shape; `None` when it was kept whole (ports, or an expression that does not
+    /// decode).
+    pub(crate) shape: Option<HeldShape>,
     /// Its windows, when it was the first of its shape.
     pub(crate) windows: Option<Vec<Query>>,
 }
@@ -233,17 +242,18 @@ mod tests {
         ))
     }
 
-    /// A dry-run cycle's matches. A cycle reading every ad (the held ones set aside, then put
-    /// back) must make the same matches, with the same vectors, in as many clusters, and the
+    /// A dry-run cycle's matches. A cycle reading every ad and starting afresh (what is held
+    /// set aside, then put back) must make the same matches, with the same vectors, in as many clusters, and the
     /// naive cycle the same matches.
     fn dry(db: &Db) -> Result<Vec<(String, String)>, TestCaseError> {
         let fail = |e: crate::cycle::CycleError| TestCaseError::fail(e.to_string());
         let mut o = CycleOptions::new("jobs", "machines");
         o.dry_run = true;
         let held = run(db, &o).map_err(fail)?;
-        let (requests, offers) = (
+        let (requests, offers, derived) = (
             db.held_requests().take("jobs"),
             db.held_ads().take("machines"),
+            db.held_offers().take("machines"),
         );
         let read = run(db, &o).map_err(fail)?;
         if let Some(r) = requests {
@@ -251,6 +261,9 @@ mod tests {
         }
         if let Some(a) = offers {
             db.held_ads().put("machines", a);
+        }
+        if let Some(d) = derived {
+            db.held_offers().put("machines", d);
         }
         prop_assert_eq!(&held.matches, &read.matches);
         prop_assert_eq!(held.clusters, read.clusters);
@@ -417,9 +430,10 @@ mod tests {
             prop_assert_eq!(db.held_requests().len("jobs"), Some(requests.len()));
             prop_assert_eq!(db.held_ads().len("machines"), Some(offers.len()));
             // Held now: the same decisions again, through them, then after changes.
-            let used = db.held_requests().times_used();
+            let (used, learnt) = (db.held_requests().times_used(), db.held_offers().times_used());
             dry(&db)?;
             prop_assert_eq!(db.held_requests().times_used(), used + 1);
+            prop_assert_eq!(db.held_offers().times_used(), learnt + 1);
             for &(n, v, how) in &changes {
                 match how {
                     0 => {
@@ -454,7 +468,7 @@ mod tests {
     #[test]
     fn a_request_is_held_at_its_revision() {
         let held = HeldRequests::default();
-        let mut p = Prepared::new(Vec::new(), IndexOptions::default());
+        let mut p = Prepared::new(Vec::new(), Vec::new(), IndexOptions::default());
         p.requests.insert(
             7,
             Request {

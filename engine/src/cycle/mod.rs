@@ -66,6 +66,7 @@ mod columns;
 pub(crate) mod dock;
 mod group;
 mod held;
+mod held_offers;
 mod held_requests;
 mod matchlist;
 mod offer_classes;
@@ -87,6 +88,8 @@ pub use self::dock::unknown_dock_names;
 use self::dock::Dock;
 pub use self::group::GROUP;
 use self::group::{Group, Writer};
+use self::held_offers::Derived;
+pub(crate) use self::held_offers::HeldOffers;
 use self::held_requests::Prepared;
 pub use self::offers::Offers;
 use crate::collection::{live_if_held, Collection, CollectionError};
@@ -294,13 +297,20 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
     }
     (phases.scan_offers, phases.index) = (side.scan, side.index);
     let (offers, pool, dock) = (side.offers, side.pool, side.dock);
-    let partitionable = side.partitionable;
+    let (partitionable, fresh) = (side.partitionable, side.fresh);
     let mut lap = Instant::now();
     let mut split = || {
         std::mem::replace(&mut lap, Instant::now())
             .elapsed()
             .as_secs_f64()
     };
+    // The roots found (if the cycle clustered), held with the offers for the next cycle.
+    let roots = clustering.then(|| {
+        (
+            opts.dock.clone(),
+            shapes.as_ref().map(|s| s.roots_found().clone()),
+        )
+    });
     let clusters = match shapes {
         Some(shapes) => {
             let (clusters, ads) = shapes.finish();
@@ -358,7 +368,7 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
         report.seconds = start.elapsed().as_secs_f64();
         return Ok(report);
     }
-    let (report, pool, clusters) = std::thread::scope(|s| {
+    let (report, mut pool, clusters, dock) = std::thread::scope(|s| {
         let mut c = Cycle {
             opts,
             eval,
@@ -387,9 +397,10 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
             report,
             pool,
             clusters,
+            dock,
             ..
         } = c;
-        Ok::<_, CycleError>((report, pool, clusters))
+        Ok::<_, CycleError>((report, pool, clusters, dock))
     })?;
     let mut report = report;
     if !opts.dry_run {
@@ -402,6 +413,16 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
         }
     }
     (report.probes, report.evaluations) = pool.work();
+    if !opts.naive {
+        // Derived from these offers alone: held for the next cycle over them.
+        let ranker = match dock {
+            Dock::Ranks(r) => Some(r.for_next_cycle()),
+            Dock::Exprs(_) => None,
+        };
+        let learnt = pool.learnt(fresh, ranker);
+        let derived = Derived::new(offers.ads.clone(), &opts.index.eval, roots, learnt);
+        db.held_offers().put(&opts.offers, derived);
+    }
     report.damaged = requests.damaged;
     report.damaged.extend(offers.damaged);
     phases.matching = split();
@@ -431,7 +452,7 @@ pub(crate) fn read_requests(
     opts: &CycleOptions,
     eval: &EvalOptions,
     roots: &mpsc::Receiver<RootsFrom>,
-    (reps, share): (&mpsc::Sender<Rep>, &WindowShare),
+    (reps, share): (&mpsc::Sender<Vec<Rep>>, &WindowShare),
     hold: bool,
 ) -> Result<(Collection, Option<Shapes>, Option<Prepared>), CycleError> {
     let store = db.store();
@@ -490,10 +511,11 @@ pub(crate) fn read_requests(
     reader.finish(coll)
 }
 
-/// Sends the first requests `unsent` to `reps` (if the offers' side is gone, the cycle fails).
-fn send_run(unsent: &mut Vec<Rep>, reps: &mpsc::Sender<Rep>) {
-    for rep in unsent.drain(..) {
-        let _ = reps.send(rep);
+/// Sends the first requests `unsent` to `reps`, as one message (if the offers' side is gone,
+/// the cycle fails).
+fn send_run(unsent: &mut Vec<Rep>, reps: &mpsc::Sender<Vec<Rep>>) {
+    if !unsent.is_empty() {
+        let _ = reps.send(std::mem::replace(unsent, Vec::with_capacity(SEND_RUN)));
     }
 }
 
@@ -535,7 +557,7 @@ struct Reader<'a> {
     /// The decoded requests when not clustering.
     ads: Vec<Arc<ClassAd>>,
     damaged: Vec<DbError>,
-    reps: &'a mpsc::Sender<Rep>,
+    reps: &'a mpsc::Sender<Vec<Rep>>,
     /// Who makes the windows of the requests sent.
     share: &'a WindowShare,
     /// The options the windows of the requests sent to `reps` are made with.
@@ -594,12 +616,14 @@ impl Reader<'_> {
             return false;
         }
         let windows_held = held.windows_for(self.index);
+        let roots_held = held.roots == shapes.roots();
         for a in live {
             let id = a.id.to_string();
             let hit = (held.requests.remove(&a.seq)).filter(|r| r.revision == a.revision);
             let placed = match &hit {
                 Some(r) => {
-                    let shape = r.shape.as_ref().map(|(h, b)| (*h, b));
+                    let shape =
+                        (r.shape.as_ref()).map(|(h, b, rh)| (*h, b, roots_held.then_some(*rh)));
                     let ad = r.ad.clone();
                     // Stood in for last time, it is read now if it must be: as the revision
                     // held, or else (rewritten since the view) placed as a request not held.
@@ -718,7 +742,8 @@ impl Reader<'_> {
                 let shapes = Shapes::new(&r, opts.order_by.as_ref(), eval);
                 if self.hold {
                     let index = self.index.clone();
-                    self.kept = Some(Prepared::new(shapes.start().to_vec(), index));
+                    let (start, roots) = (shapes.start().to_vec(), shapes.roots().to_vec());
+                    self.kept = Some(Prepared::new(start, roots, index));
                 }
                 Waiting::Shaping(Box::new(shapes))
             }
@@ -787,7 +812,7 @@ type Ready = (Arc<ClassAd>, Vec<Query>);
 
 /// What the offers' side receives from the requests' reader.
 struct FromReader<'a> {
-    reps: mpsc::Receiver<Rep>,
+    reps: mpsc::Receiver<Vec<Rep>>,
     /// Marked free once this side waits for them.
     share: &'a WindowShare,
     index: &'a IndexOptions,
@@ -815,8 +840,9 @@ impl<'a> FromReader<'a> {
             (r, w)
         };
         std::iter::from_fn(move || {
-            let mut batch = vec![made(reps.recv().ok()?)];
-            batch.extend(std::iter::from_fn(|| reps.try_recv().ok()).map(made));
+            let mut batch: Vec<Ready> = reps.recv().ok()?.into_iter().map(made).collect();
+            let more = std::iter::from_fn(|| reps.try_recv().ok());
+            batch.extend(more.flatten().map(made));
             Some(batch)
         })
     }
@@ -833,6 +859,9 @@ struct OfferSide {
     /// Seconds reading the offers; indexing them and classing their ranks.
     scan: f64,
     index: f64,
+    /// What a cycle starting afresh had learnt, when the pool starts from what the last
+    /// cycle's serving learnt of these offers ([`Offers::adopt`]).
+    fresh: Option<held_offers::Size>,
 }
 
 impl OfferSide {
@@ -848,12 +877,37 @@ impl OfferSide {
     ) -> Result<OfferSide, CycleError> {
         let t = Instant::now();
         let (roots_to, reps) = requests.unzip();
+        // What the last cycle derived from its offers (`held_offers.rs`), if it evaluated
+        // alike; the naive cycle holds nothing.
+        let derived = (!opts.naive)
+            .then(|| db.held_offers().take(&opts.offers))
+            .flatten()
+            .filter(|d| d.evaluates_as(eval));
+        let held_roots = (derived.as_ref())
+            .and_then(|d| d.roots_for(&opts.dock))
+            .filter(|_| roots_to.is_some());
+        let held_ads = derived.as_ref().map_or(&[][..], |d| d.ads());
         // Runs of offers go to the reader as they are read; a reader gone has failed, and
-        // its error is the cycle's.
+        // its error is the cycle's. While they are the offers whose roots are held, they are
+        // kept back (the roots go instead, once every offer is read).
+        let (mut kept_back, mut read) = (held_roots.is_some(), 0);
         let each_run = |run: &[Arc<ClassAd>]| {
-            if let Some(to) = &roots_to {
-                let _ = to.send(RootsFrom::Offers(run.to_vec()));
+            let Some(to) = &roots_to else {
+                return;
+            };
+            let at = read;
+            read += run.len();
+            if kept_back {
+                let held = held_ads.get(at..read);
+                if held.is_some_and(|h| h.iter().zip(run).all(|(a, b)| Arc::ptr_eq(a, b))) {
+                    return;
+                }
+                kept_back = false;
+                if let Some(before) = held_ads.get(..at).filter(|b| !b.is_empty()) {
+                    let _ = to.send(RootsFrom::Offers(before.to_vec()));
+                }
             }
+            let _ = to.send(RootsFrom::Offers(run.to_vec()));
         };
         // The naive cycle, the oracle of the others, reads every offer (and holds none).
         let (offers, marks) = match opts.naive {
@@ -861,11 +915,22 @@ impl OfferSide {
             false => Collection::scan_held(db, &opts.offers, each_run)?,
         };
         if let Some(to) = &roots_to {
-            let _ = to.send(RootsFrom::Read);
+            match held_roots.filter(|_| kept_back && read == held_ads.len()) {
+                Some(roots) => {
+                    let _ = to.send(RootsFrom::Found(roots.clone()));
+                }
+                None => {
+                    if let Some(before) =
+                        held_ads.get(..read).filter(|b| kept_back && !b.is_empty())
+                    {
+                        let _ = to.send(RootsFrom::Offers(before.to_vec()));
+                    }
+                    let _ = to.send(RootsFrom::Read);
+                }
+            }
         }
         let scan = t.elapsed().as_secs_f64();
         let mut lap = Instant::now();
-        let mut dock = Dock::for_offers(opts.dock.clone(), &offers.ads);
         let mut partitionable: Vec<bool> = offers
             .ads
             .iter()
@@ -874,6 +939,15 @@ impl OfferSide {
         if opts.whole_slots || !partitionable.contains(&true) {
             partitionable.clear();
         }
+        // What the last cycle's serving learnt of these very offers, unless they change as
+        // they are matched.
+        let mut learnt = derived
+            .filter(|d| d.is_of(&offers.ads) && partitionable.is_empty())
+            .and_then(|mut d| d.take_searched());
+        let mut dock = match learnt.as_mut().and_then(|l| l.ranker.take()) {
+            Some(ranker) if opts.dock.is_empty() => Dock::Ranks(ranker),
+            _ => Dock::for_offers(opts.dock.clone(), &offers.ads),
+        };
         let numbers = (!opts.naive && db.lends_for(&opts.index))
             .then(|| held::numbers(&marks))
             .flatten();
@@ -894,6 +968,10 @@ impl OfferSide {
                 (pool, reps, index)
             }
         };
+        let fresh = learnt.and_then(|l| pool.adopt(l));
+        if fresh.is_some() {
+            db.held_offers().used();
+        }
         for (rep, windows) in reps {
             pool.prepare_for(&rep, windows);
         }
@@ -908,6 +986,7 @@ impl OfferSide {
             partitionable,
             scan,
             index,
+            fresh,
         })
     }
 }
@@ -1169,14 +1248,16 @@ mod tests {
             (ad("[Requirements = TARGET.Memory > 1]"), None, 0),
             (ad("[Requirements = TARGET.Cpus > 1]"), Some(Vec::new()), 1),
         ];
+        // Two runs sent before it takes them: one batch.
         for r in sent {
-            tx.send(r).expect("sent");
+            tx.send(vec![r]).expect("sent");
         }
         let first = batches.next().expect("a batch");
         assert_eq!(first.len(), 2);
         assert_eq!(first[0].1.len(), 1, "windows made for the one sent without");
         assert!(first[1].1.is_empty(), "windows sent with it kept");
-        tx.send((ad("[]"), Some(Vec::new()), 2)).expect("sent");
+        tx.send(vec![(ad("[]"), Some(Vec::new()), 2)])
+            .expect("sent");
         drop(tx);
         assert_eq!(batches.next().map(|b| b.len()), Some(1));
         assert!(batches.next().is_none(), "the reader is done");

@@ -371,6 +371,16 @@ impl OfferClasses {
     pub fn evaluations(&self) -> u64 {
         self.evaluations
     }
+
+    /// The requests' tuples of bindings numbered so far.
+    pub fn tuple_count(&self) -> usize {
+        self.tuple_count as usize
+    }
+
+    /// Counts evaluations from zero again (a new cycle starts with what is known).
+    pub fn count_afresh(&mut self) {
+        self.evaluations = 0;
+    }
 }
 
 #[cfg(test)]

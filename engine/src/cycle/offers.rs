@@ -9,7 +9,9 @@
 use super::ahead::{Early, Log, Searcher, Window};
 use super::columns::Columns;
 use super::held::{CycleAnswer, CycleIndex, Gone};
+use super::held_offers::{Searched, Size};
 use super::offer_classes::{Judged, OfferClasses};
+use super::ranks::Ranker;
 use super::residual::{self, Checks, Residuals, Ruled, Split};
 use crate::collection::{Collection, CollectionError};
 use adjoin_index::query::{Base, StepCache};
@@ -442,6 +444,63 @@ impl Offers {
                 }
             }
         }
+    }
+
+    /// What serving learnt of the offers (`held_offers.rs`), taken out, unless something
+    /// learnt was forgotten during the cycle (an offer changed) or the offers are not indexed.
+    pub(crate) fn learnt(
+        &mut self,
+        fresh: Option<Size>,
+        ranker: Option<Ranker>,
+    ) -> Option<Searched> {
+        let Offers::Indexed {
+            residuals, classes, ..
+        } = self
+        else {
+            return None;
+        };
+        if residuals.lock().generation() != 0 {
+            return None;
+        }
+        let mut s = Searched {
+            residuals: std::mem::take(residuals),
+            classes: classes.take(),
+            ranker,
+            fresh: [0; 3],
+        };
+        s.fresh = fresh.unwrap_or_else(|| s.size());
+        Some(s)
+    }
+
+    /// Starts from what an earlier cycle's serving learnt of the same offers
+    /// (`held_offers.rs`; its ranker taken out before), its counts of evaluations from zero;
+    /// returns what a cycle starting afresh had learnt. Nothing for offers not indexed.
+    pub(crate) fn adopt(&mut self, learnt: Searched) -> Option<Size> {
+        let Offers::Indexed {
+            residuals,
+            classes,
+            checks,
+            ..
+        } = self
+        else {
+            return None;
+        };
+        let Searched {
+            residuals: r,
+            classes: mut c,
+            fresh,
+            ..
+        } = learnt;
+        {
+            let mut r = r.lock();
+            r.evaluations = 0;
+            checks.clear(r.generation());
+        }
+        if let Some(c) = &mut c {
+            c.count_afresh();
+        }
+        (*residuals, *classes) = (r, c);
+        Some(fresh)
     }
 
     /// The offers' bindings the residual conjuncts read, to share (indexed offers only).

@@ -21,6 +21,7 @@ use super::by_class::{ClassSets, ClassWalk};
 use super::columns::{Binding, Columns, PORTED};
 use super::matchlist::{Builder, Matchlist};
 use super::offers::Unconfirmed;
+use super::residual::pure_calls;
 use super::shape::{agree, binds_alike, plain, Bindings, ByHash, Walk};
 use super::topk::{RankWalk, Sorted};
 use super::vector::{rank_number, rank_of};
@@ -28,6 +29,7 @@ use crate::prefer::rank::{keep_fraction, order_component};
 use crate::prefer::Preferences;
 use adjoin_index::{AdId, Bits, RoaringBitmap};
 use adjoin_query::eval::{EvalOptions, MatchAds};
+use adjoin_query::name::kw;
 use adjoin_query::refs::external_refs;
 use adjoin_query::{ClassAd, Expr, Key, Value};
 use rustc_hash::FxHashMap;
@@ -396,6 +398,51 @@ impl Ranker {
         }
         b.finish()
     }
+}
+
+impl Ranker {
+    /// This ranker for the next cycle over the same offers (`held_offers.rs`): the offers'
+    /// classes and what it remembered of the rank shapes that read no clock are kept; the
+    /// other shapes are not remembered from now on (each rank evaluated), and the preference
+    /// outcomes are forgotten.
+    pub(crate) fn for_next_cycle(mut self) -> Ranker {
+        let rank = self.rank;
+        let Remembered {
+            shapes,
+            tables,
+            entries,
+        } = self.remembered.get_mut();
+        for (names, rep, n) in shapes.values_mut().flatten() {
+            if n.is_some() && !clock_free(rep, rank, names) {
+                if let Some(t) = n.and_then(|n| tables.get_mut(n as usize)) {
+                    *entries = entries.saturating_sub(t.ranks.len());
+                    *t = Table::default();
+                }
+                *n = None;
+            }
+        }
+        self.outcomes = RefCell::default();
+        self
+    }
+
+    /// The rank shapes whose ranks are remembered.
+    pub(crate) fn remembered_shapes(&self) -> usize {
+        self.remembered.borrow().tables.len()
+    }
+}
+
+/// Whether the rank of `request` (a request of a rank shape binding `names`) reads no clock:
+/// its Rank and its bindings of `names` call only functions whose value depends on their
+/// arguments alone (`residual::PURE`), and none names `CurrentTime`.
+fn clock_free(request: &ClassAd, rank: Key, names: &[Key]) -> bool {
+    let pure = |k: Key| {
+        request.get_key(k).is_none_or(|e| {
+            let mut mentioned = Vec::new();
+            adjoin_query::structural::names(e, &mut mentioned);
+            pure_calls(e) && !mentioned.contains(&kw::CURRENT_TIME)
+        })
+    };
+    pure(rank) && names.iter().all(|&k| pure(k))
 }
 
 impl Ranker {

@@ -298,6 +298,11 @@ impl Residuals {
         self.generation
     }
 
+    /// The conjuncts known.
+    pub fn conjunct_count(&self) -> usize {
+        self.conjuncts.len()
+    }
+
     /// The offers' bindings read here (until [`Residuals::clear`]).
     pub fn columns(&self) -> Arc<Columns> {
         Arc::clone(&self.columns)

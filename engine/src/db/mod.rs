@@ -25,7 +25,7 @@ pub use self::query::{selects, Answer, Joined, Query};
 
 use self::indexes::{Indexes, Writing};
 use crate::collection::HeldAds;
-use crate::cycle::HeldRequests;
+use crate::cycle::{HeldOffers, HeldRequests};
 use adjoin_index::IndexOptions;
 
 use adjoin_query::ClassAd;
@@ -226,6 +226,9 @@ pub struct Db {
     held_requests: HeldRequests,
     /// The offers the last cycles read, decoded, by collection (`Collection::scan_held`).
     held_ads: HeldAds,
+    /// What the last cycles derived from their offers alone, by collection
+    /// (`cycle::held_offers`).
+    held_offers: HeldOffers,
 }
 
 impl Db {
@@ -295,6 +298,7 @@ impl Db {
             read_only,
             held_requests: HeldRequests::default(),
             held_ads: HeldAds::default(),
+            held_offers: HeldOffers::default(),
         })
     }
 
@@ -322,6 +326,7 @@ impl Db {
             read_only: None,
             held_requests: HeldRequests::default(),
             held_ads: HeldAds::default(),
+            held_offers: HeldOffers::default(),
         })
     }
 
@@ -362,6 +367,11 @@ impl Db {
         &self.held_ads
     }
 
+    /// What the last cycles derived from their offers alone, by collection.
+    pub(crate) fn held_offers(&self) -> &HeldOffers {
+        &self.held_offers
+    }
+
     /// Frees what matchmaking cycles hold between them: the requests and offers the last
     /// cycles read (their ads, shapes and windows), so that the next cycle reads every ad
     /// again. Held data is otherwise kept while the Db is open (at most a million requests and
@@ -369,6 +379,7 @@ impl Db {
     pub fn release_held(&self) {
         self.held_requests.clear();
         self.held_ads.clear();
+        self.held_offers.clear();
     }
 
     /// The ad store underneath (for operations the facade does not wrap). A held index does

@@ -198,6 +198,12 @@ impl Query {
         self.exact
     }
 
+    /// Whether `ok` holds of every attribute the window's rectangles bound (repeats asked
+    /// again): [`Query::window_attrs`] without gathering them.
+    pub fn window_attrs_all(&self, mut ok: impl FnMut(Key) -> bool) -> bool {
+        self.rects.iter().all(|r| r.exp.iter().all(|(k, _)| ok(*k)))
+    }
+
     /// The attributes the window's rectangles bound (they need imported axes).
     pub fn window_attrs(&self) -> Vec<Key> {
         let mut v: Vec<Key> = self

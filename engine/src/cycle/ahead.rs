@@ -44,6 +44,7 @@
 use super::held::{CycleAnswer, CycleIndex, Gone};
 use super::offers::{parts_of, rule, windows_of, Part, Readied};
 use super::order;
+use super::part_windows::PartWindows;
 use super::residual::{Residuals, Ruled};
 use adjoin_index::query::StepCache;
 use adjoin_index::{Bits, Query};
@@ -131,6 +132,8 @@ pub(crate) struct Searcher {
     steps: Box<StepCache>,
     /// What is known of the residual conjuncts (shared with serving).
     residuals: Arc<Mutex<Residuals>>,
+    /// The requests' disjuncts' windows (shared with serving).
+    part_windows: Arc<PartWindows>,
     /// Whether requests without preferences get their disjuncts' windows (only lists
     /// confirmed as read use them, [`Offers::candidates_unconfirmed`](super::offers::Offers::candidates_unconfirmed)).
     parts: bool,
@@ -143,7 +146,7 @@ impl Searcher {
         before: Arc<Gone>,
         readied: Readied,
         steps: Box<StepCache>,
-        residuals: Arc<Mutex<Residuals>>,
+        (residuals, part_windows): (Arc<Mutex<Residuals>>, Arc<PartWindows>),
     ) -> Searcher {
         Searcher {
             index,
@@ -151,6 +154,7 @@ impl Searcher {
             readied: Arc::new(Mutex::new(readied)),
             steps,
             residuals,
+            part_windows,
             parts: true,
         }
     }
@@ -170,6 +174,7 @@ impl Searcher {
             readied: Arc::clone(&self.readied),
             steps: Box::default(),
             residuals: Arc::clone(&self.residuals),
+            part_windows: Arc::clone(&self.part_windows),
             parts: self.parts,
         }
     }
@@ -191,7 +196,16 @@ impl Searcher {
                 let mut parts = match read {
                     true => {
                         let (index, before) = (&self.index, &self.before);
-                        parts_of(index, q, base.as_ref(), request, before, &mut self.steps)
+                        let made = &self.part_windows;
+                        parts_of(
+                            index,
+                            q,
+                            base.as_ref(),
+                            request,
+                            before,
+                            &mut self.steps,
+                            made,
+                        )
                     }
                     false => None,
                 };

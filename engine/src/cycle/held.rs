@@ -417,9 +417,9 @@ impl CycleIndex {
     /// Whether `q`'s window needs nothing imported ([`CycleIndex::prepare`] would change
     /// nothing), so that an index that cannot change answers it exactly.
     pub fn prepared(&self, q: &Query) -> bool {
-        q.window_attrs().iter().all(|k| {
-            self.shared.has_imported(k)
-                && (self.in_overlay.is_empty() || self.overlay.has_imported(k))
+        q.window_attrs_all(|k| {
+            self.shared.has_imported(&k)
+                && (self.in_overlay.is_empty() || self.overlay.has_imported(&k))
         })
     }
 

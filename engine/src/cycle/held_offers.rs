@@ -35,6 +35,7 @@
 //! [`Db::release_held`](crate::Db::release_held).
 
 use super::cluster::Roots;
+use super::held_requests::same_host;
 use super::offer_classes::OfferClasses;
 use super::ranks::Ranker;
 use super::residual::Residuals;
@@ -158,9 +159,7 @@ impl Derived {
     /// Whether it was derived evaluating as `eval` does (the host compared as
     /// [`Db::lends_for`](crate::Db) compares it).
     pub(crate) fn evaluates_as(&self, eval: &EvalOptions) -> bool {
-        same_eval(&self.eval, eval)
-            && (Arc::ptr_eq(&self.eval.host.0, &eval.host.0)
-                || format!("{:?}", self.eval.host) == format!("{:?}", eval.host))
+        same_eval(&self.eval, eval) && same_host(&self.eval, eval)
     }
 
     /// The offers it was derived from.

@@ -23,8 +23,10 @@
 //! collide (the risk the held indexes' checkpoints take, 2^-32 per such replacement).
 
 use super::cluster::{Bound, Shapes};
+use super::part_windows::PartWindows;
 use crate::db::same_eval;
 use adjoin_index::{IndexOptions, Query};
+use adjoin_query::eval::EvalOptions;
 use adjoin_query::{ClassAd, Key};
 use parking_lot::Mutex;
 use rustc_hash::FxHashMap;
@@ -39,6 +41,8 @@ pub(crate) const HELD_MOST: usize = 1_000_000;
 #[derive(Debug, Default)]
 pub(crate) struct HeldRequests {
     held: Mutex<FxHashMap<String, Prepared>>,
+    /// Their disjuncts' windows, by collection (`part_windows.rs`).
+    parts: Mutex<FxHashMap<String, PartWindows>>,
     /// Cycles that read their requests through the held ones (for tests).
     used: AtomicU64,
 }
@@ -59,6 +63,25 @@ impl HeldRequests {
     /// Holds nothing.
     pub(crate) fn clear(&self) {
         self.held.lock().clear();
+        self.parts.lock().clear();
+    }
+
+    /// The disjuncts' windows held for `collection`'s requests, taken out, for a cycle with
+    /// `options` ([`PartWindows::next`]).
+    pub(crate) fn take_part_windows(
+        &self,
+        collection: &str,
+        options: &IndexOptions,
+    ) -> PartWindows {
+        match self.parts.lock().remove(collection) {
+            Some(w) => w.next(options),
+            None => PartWindows::new(options.clone()),
+        }
+    }
+
+    /// Holds the disjuncts' windows a cycle over `collection` made or used.
+    pub(crate) fn put_part_windows(&self, collection: &str, made: PartWindows) {
+        self.parts.lock().insert(collection.to_owned(), made);
     }
 
     /// A cycle read its requests through the held ones.
@@ -130,23 +153,33 @@ impl Prepared {
         }
     }
 
-    /// Whether windows made with `opts` are those held (made with `self.options`): the
-    /// options that change a window are the same, and so is the host (as
-    /// [`Db::lends_for`](crate::Db) compares them).
+    /// Whether windows made with `opts` are those held (made with `self.options`,
+    /// [`same_windows`]).
     pub(crate) fn windows_for(&self, opts: &IndexOptions) -> bool {
-        let mine = &self.options;
-        same_eval(&opts.eval, &mine.eval)
-            && (opts.profile_cap, opts.rectangle_cap, opts.filter_max)
-                == (mine.profile_cap, mine.rectangle_cap, mine.filter_max)
-            && opts.ports == mine.ports
-            && (Arc::ptr_eq(&opts.eval.host.0, &mine.eval.host.0)
-                || format!("{:?}", opts.eval.host) == format!("{:?}", mine.eval.host))
+        same_windows(&self.options, opts)
     }
 
     /// The request numbered `seq` if it is held at `revision`.
     pub(crate) fn get(&self, seq: u64, revision: u64) -> Option<&Request> {
         self.requests.get(&seq).filter(|r| r.revision == revision)
     }
+}
+
+/// Whether windows made with `a` are those made with `b`: the options that change a window
+/// are the same, and so is the host ([`same_host`]).
+pub(crate) fn same_windows(a: &IndexOptions, b: &IndexOptions) -> bool {
+    same_eval(&a.eval, &b.eval)
+        && (a.profile_cap, a.rectangle_cap, a.filter_max)
+            == (b.profile_cap, b.rectangle_cap, b.filter_max)
+        && a.ports == b.ports
+        && same_host(&a.eval, &b.eval)
+}
+
+/// Whether `a` and `b` evaluate on the same host: one handle, or hosts alike (options made
+/// afresh for each cycle hold a new handle on the same system host), as
+/// [`Db::lends_for`](crate::Db) compares them.
+pub(crate) fn same_host(a: &EvalOptions, b: &EvalOptions) -> bool {
+    Arc::ptr_eq(&a.host.0, &b.host.0) || format!("{:?}", a.host) == format!("{:?}", b.host)
 }
 
 /// A held request's ad and shape ([`Request::ad`], [`Request::shape`]).

@@ -72,6 +72,7 @@ mod matchlist;
 mod offer_classes;
 mod offers;
 pub(crate) mod order;
+mod part_windows;
 mod partition;
 pub(crate) mod ranks;
 mod residual;
@@ -384,6 +385,14 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
             writer: (!opts.dry_run).then(|| Writer::spawn(s, db)),
             ahead: None,
         };
+        // The requests' disjuncts' windows the last cycle made, held with the requests
+        // (the naive cycle searches no window: it leaves them).
+        if !opts.naive {
+            let held = db
+                .held_requests()
+                .take_part_windows(&opts.requests, &opts.index);
+            c.pool.use_part_windows(held);
+        }
         // Windows run ahead on the second core, which is idle while serving.
         if let Some(lent) = c.pool.lend_ahead() {
             let run = ahead::to_run(&serving, c.clusters.of_each(), &requests.ads, &c.eval);
@@ -413,6 +422,9 @@ pub fn run(db: &Db, opts: &CycleOptions) -> Result<CycleReport, CycleError> {
         }
     }
     (report.probes, report.evaluations) = pool.work();
+    if let Some(made) = pool.take_part_windows() {
+        db.held_requests().put_part_windows(&opts.requests, made);
+    }
     if !opts.naive {
         // Derived from these offers alone: held for the next cycle over them.
         let ranker = match dock {

@@ -11,6 +11,7 @@ use super::columns::Columns;
 use super::held::{CycleAnswer, CycleIndex, Gone};
 use super::held_offers::{Searched, Size};
 use super::offer_classes::{Judged, OfferClasses};
+use super::part_windows::PartWindows;
 use super::ranks::Ranker;
 use super::residual::{self, Checks, Residuals, Ruled, Split};
 use crate::collection::{Collection, CollectionError};
@@ -53,6 +54,8 @@ pub enum Offers {
         classes: Option<Box<OfferClasses>>,
         /// Window steps met again, remembered (cleared when an offer is re-indexed).
         steps: Box<StepCache>,
+        /// The requests' disjuncts' windows, made once per request (`part_windows.rs`).
+        part_windows: Arc<PartWindows>,
     },
     /// By evaluating every pair: each live offer's matchable units (one per port, or the ad).
     Naive {
@@ -73,6 +76,7 @@ impl Offers {
 
     /// The offers searched through `index`.
     pub(crate) fn through(index: CycleIndex) -> Offers {
+        let part_windows = Arc::new(PartWindows::new(index.options().clone()));
         Offers::Indexed {
             gone: index.gone(),
             taken: Bits::new(),
@@ -84,6 +88,7 @@ impl Offers {
             checks: Box::default(),
             classes: None,
             steps: Box::default(),
+            part_windows,
         }
     }
 
@@ -182,6 +187,7 @@ impl Offers {
             steps,
             early,
             log,
+            part_windows,
             ..
         } = self
         else {
@@ -220,7 +226,10 @@ impl Offers {
                 idx.count(&answer);
                 let parts = match left.is_empty() {
                     true => None,
-                    false => parts_of(idx, &query, base.as_ref(), request, gone, steps),
+                    false => {
+                        let made = part_windows;
+                        parts_of(idx, &query, base.as_ref(), request, gone, steps, made)
+                    }
                 };
                 for p in parts.iter().flatten() {
                     idx.count(&p.answer);
@@ -324,6 +333,7 @@ impl Offers {
                 gone,
                 log,
                 residuals,
+                part_windows,
                 ..
             } => {
                 let before = Arc::new(gone.clone());
@@ -333,7 +343,7 @@ impl Offers {
                     before,
                     std::mem::take(readied),
                     std::mem::take(steps),
-                    Arc::clone(residuals),
+                    (Arc::clone(residuals), Arc::clone(part_windows)),
                 ))
             }
             Offers::Naive { .. } => None,
@@ -493,7 +503,7 @@ impl Offers {
         } = learnt;
         {
             let mut r = r.lock();
-            r.evaluations = 0;
+            r.next_cycle();
             checks.clear(r.generation());
         }
         if let Some(c) = &mut c {
@@ -501,6 +511,23 @@ impl Offers {
         }
         (*residuals, *classes) = (r, c);
         Some(fresh)
+    }
+
+    /// Starts from the requests' disjuncts' windows `made` before (indexed offers only).
+    pub(crate) fn use_part_windows(&mut self, made: PartWindows) {
+        if let Offers::Indexed { part_windows, .. } = self {
+            *part_windows = Arc::new(made);
+        }
+    }
+
+    /// The requests' disjuncts' windows made or used by the cycle, taken out (`None` for
+    /// offers not indexed, or while windows still run ahead).
+    pub(crate) fn take_part_windows(&mut self) -> Option<PartWindows> {
+        let Offers::Indexed { part_windows, .. } = self else {
+            return None;
+        };
+        let blank = Arc::new(PartWindows::new(IndexOptions::default()));
+        Arc::try_unwrap(std::mem::replace(part_windows, blank)).ok()
     }
 
     /// The offers' bindings the residual conjuncts read, to share (indexed offers only).
@@ -561,7 +588,7 @@ pub struct Part {
 /// candidates taken: only their answers are left, to count).
 pub(crate) fn rule(
     residuals: &Mutex<Residuals>,
-    request: &ClassAd,
+    request: &Arc<ClassAd>,
     candidates: &Bits,
     offers: &[Arc<ClassAd>],
     parts: Option<&mut Vec<Part>>,
@@ -578,32 +605,21 @@ pub(crate) fn rule(
 /// window `q`, among the offers not `gone`, each from `base` (what the probe kept in `q`'s
 /// window) when given: `None` unless it has several, each readied in the index, none reading
 /// the Requirements itself (specialized alone, it would not read it as the match does).
-/// Their work is counted when used.
+/// The windows are made once per request (`made`, [`disjunct_windows`]). Their work is
+/// counted when used.
 pub(crate) fn parts_of(
     index: &CycleIndex,
     q: &Query,
     base: Option<&Base>,
-    request: &ClassAd,
+    request: &Arc<ClassAd>,
     gone: &Gone,
     steps: &mut StepCache,
+    made: &PartWindows,
 ) -> Option<Vec<Part>> {
-    let disjuncts = residual::disjuncts(request);
-    if disjuncts.len() < 2 || q.port().is_some() {
+    let qs = made.of(request, || disjunct_windows(q, request, index.options()))?;
+    if !qs.iter().all(|p| index.prepared(p)) {
         return None;
     }
-    let own = requirements_key(request)?;
-    let opts = &index.options().eval;
-    if disjuncts.iter().any(|d| {
-        internal_refs(d, request, opts)
-            .iter()
-            .any(|n| Key::of(n) == own)
-    }) {
-        return None;
-    }
-    let qs = disjuncts
-        .iter()
-        .map(|d| q.narrowed(d, index.options()).filter(|p| index.prepared(p)))
-        .collect::<Option<Vec<Query>>>()?;
     Some(
         qs.iter()
             .map(|p| {
@@ -613,6 +629,25 @@ pub(crate) fn parts_of(
             })
             .collect(),
     )
+}
+
+/// The windows of `request`'s disjuncts through the probe of its window `q`
+/// ([`parts_of`]), made with `opts`: `None` unless it has several, none reading the
+/// Requirements itself, each making a window.
+fn disjunct_windows(q: &Query, request: &ClassAd, opts: &IndexOptions) -> Option<Vec<Query>> {
+    let disjuncts = residual::disjuncts(request);
+    if disjuncts.len() < 2 || q.port().is_some() {
+        return None;
+    }
+    let own = requirements_key(request)?;
+    if disjuncts.iter().any(|d| {
+        internal_refs(d, request, &opts.eval)
+            .iter()
+            .any(|n| Key::of(n) == own)
+    }) {
+        return None;
+    }
+    disjuncts.iter().map(|d| q.narrowed(d, opts)).collect()
 }
 
 /// What was found ahead for `request`, taken out of `early` (left there for another); its

@@ -212,9 +212,17 @@ pub struct Residuals {
     literal: Vec<Literal>,
     /// Bumped whenever what is learnt of the offers is forgotten ([`Residuals::clear`]).
     generation: u64,
+    /// Requests' Requirements as conjuncts ([`Residuals::split`]), by the address of their
+    /// ad and whether partial: found this cycle, and before it (a cycle starting from these
+    /// residuals reads its requests held, as the same objects).
+    splits: [FxHashMap<(usize, bool), SplitOf>; 2],
     /// Conjuncts evaluated.
     pub evaluations: u64,
 }
+
+/// A request's Requirements as conjuncts, with the request (held, so that its address names
+/// it).
+type SplitOf = (Arc<ClassAd>, Option<Arc<[Vec<u32>]>>);
 
 /// What is known of one conjunct against the offers binding what it reads to literals (or
 /// not at all): found for the candidates of the requests that had it, as they came.
@@ -303,6 +311,34 @@ impl Residuals {
         self.conjuncts.len()
     }
 
+    /// Starts another cycle over the same offers: evaluations counted from zero, and the
+    /// requests' splits found so far kept for it only as long as it uses them.
+    pub fn next_cycle(&mut self) {
+        self.evaluations = 0;
+        let [now, before] = &mut self.splits;
+        *before = std::mem::take(now);
+    }
+
+    /// [`Residuals::split`] of `request`, found once per request (its ad's address).
+    fn split_of(
+        &mut self,
+        request: &Arc<ClassAd>,
+        partial: bool,
+        opts: &EvalOptions,
+    ) -> Option<Arc<[Vec<u32>]>> {
+        let key = (Arc::as_ptr(request) as usize, partial);
+        let held = |s: &SplitOf| Arc::ptr_eq(&s.0, request).then(|| s.1.clone());
+        if let Some(found) = self.splits[0].get(&key).and_then(held) {
+            return found;
+        }
+        let found = match self.splits[1].get(&key).and_then(held) {
+            Some(found) => found,
+            None => self.split(request, partial, opts).map(Arc::from),
+        };
+        self.splits[0].insert(key, (Arc::clone(request), found.clone()));
+        found
+    }
+
     /// The offers' bindings read here (until [`Residuals::clear`]).
     pub fn columns(&self) -> Arc<Columns> {
         Arc::clone(&self.columns)
@@ -388,7 +424,7 @@ impl Residuals {
     /// what [`Split::rules_out`] checks its other candidates against, one at a time.
     pub fn ruled_out(
         &mut self,
-        request: &ClassAd,
+        request: &Arc<ClassAd>,
         candidates: &Bits,
         offers: &[Arc<ClassAd>],
         parts: Option<&[Bits]>,
@@ -398,7 +434,7 @@ impl Residuals {
             out: Bits::new(),
             split: None,
         };
-        let Some(disjuncts) = self.split(request, parts.is_some(), opts) else {
+        let Some(disjuncts) = self.split_of(request, parts.is_some(), opts) else {
             return none;
         };
         let parts = parts.filter(|p| p.len() == disjuncts.len());
@@ -800,7 +836,7 @@ mod tests {
         extra: &[u32],
         opts: &EvalOptions,
     ) -> Result<(), TestCaseError> {
-        let req = request(conds, prio);
+        let req = Arc::new(request(conds, prio));
         // Each disjunct's own window: the offers for which it counts as true, and some more.
         let parts: Vec<Bits> = disjuncts(&req)
             .into_iter()
@@ -878,10 +914,10 @@ mod tests {
             ("TARGET.Weird + 1 > 2", false), // `MY.Cpus + 1` is not read here
             ("MY.Prio > 3", false),
         ] {
-            let req = request(
+            let req = Arc::new(request(
                 &[vec![CONDITIONS.iter().position(|x| *x == c).unwrap_or(0)]],
                 "3",
-            );
+            ));
             let Ruled { out: ruled, .. } = r.ruled_out(&req, &all, &offers, None, &opts);
             let rejected: adjoin_index::RoaringBitmap = (0..offers.len() as u32)
                 .filter(|&o| !one_side_match(&req, &offers[o as usize], &opts))
@@ -904,11 +940,13 @@ mod tests {
         let opts = EvalOptions::default();
         let all = Bits::from_rids(0..offers.len() as u32);
         let mut r = Residuals::default();
-        let req = parse::classad(
-            "[Requirements = (TARGET.OpSys == \"WINDOWS\" && TARGET.OpSys == \"LINUX\") || \
-             (regexp(\"^h1\", TARGET.Machine) && TARGET.Cpus >= 100)]",
-        )
-        .expect("request");
+        let req = Arc::new(
+            parse::classad(
+                "[Requirements = (TARGET.OpSys == \"WINDOWS\" && TARGET.OpSys == \"LINUX\") || \
+                 (regexp(\"^h1\", TARGET.Machine) && TARGET.Cpus >= 100)]",
+            )
+            .expect("request"),
+        );
         let Ruled { out: ruled, split } = r.ruled_out(&req, &all, &offers, None, &opts);
         assert!(
             ruled.is_empty(),

@@ -45,10 +45,44 @@ const CONFIRM_BATCH: usize = 1024;
 /// attribute the probe lacks, or the probe's interval (as end positions) against stored
 /// values.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-enum Probe {
+pub(crate) enum Probe {
     Stab(Key, Pos),
     Absent(Key),
     Window(Key, Pos, Pos),
+}
+
+/// A probe's stab steps against an index's exported axes ([`Index::probe_steps`]): the
+/// names exported, in the index's order, and how it evaluates, with the steps found.
+#[derive(Debug)]
+pub(crate) struct Stabs {
+    exported: Vec<Key>,
+    eval: EvalKey,
+    shared: Vec<Probe>,
+    deviant: Vec<Key>,
+}
+
+/// What of the evaluation options a probe's values are folded with: equal keys fold alike.
+#[derive(Debug, PartialEq)]
+struct EvalKey {
+    target_fallback: bool,
+    now: Option<i64>,
+    tz_offset: Option<i32>,
+    max_depth: u32,
+    max_work: u64,
+    host: usize,
+}
+
+impl EvalKey {
+    fn of(e: &adjoin_query::eval::EvalOptions) -> EvalKey {
+        EvalKey {
+            target_fallback: e.target_fallback,
+            now: e.now,
+            tz_offset: e.tz_offset,
+            max_depth: e.max_depth,
+            max_work: e.max_work,
+            host: Arc::as_ptr(&e.host.0) as *const () as usize,
+        }
+    }
 }
 
 impl Probe {
@@ -214,6 +248,29 @@ impl Index {
     /// The probe's own steps (its values against the stored bounds, steps 2-3), and the
     /// keys whose value in it is deviant.
     fn probe_steps(&self, q: &Query) -> (Vec<Probe>, Vec<Key>) {
+        // Remembered with the probe (shared by its query's clones and narrowed windows), for
+        // an index exporting the same names and evaluating alike.
+        let exported: Vec<Key> = self.exported.keys().copied().collect();
+        let eval = EvalKey::of(&self.opts.eval);
+        let mut memo = q.stabs.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(s) = memo
+            .as_ref()
+            .filter(|s| s.exported == exported && s.eval == eval)
+        {
+            return (s.shared.clone(), s.deviant.clone());
+        }
+        let (shared, deviant) = self.probe_steps_now(q);
+        *memo = Some(Stabs {
+            exported,
+            eval,
+            shared: shared.clone(),
+            deviant: deviant.clone(),
+        });
+        (shared, deviant)
+    }
+
+    /// [`Index::probe_steps`], found now.
+    fn probe_steps_now(&self, q: &Query) -> (Vec<Probe>, Vec<Key>) {
         let mut shared: Vec<Probe> = Vec::new();
         let mut deviant_values: Vec<Key> = Vec::new();
         if let Some(u) = &q.probe {

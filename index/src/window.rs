@@ -12,6 +12,7 @@
 use crate::index::IndexOptions;
 use crate::ports::{units_for, Unit};
 use crate::profile::{dpf, query_dpf, unit_constraint_dpf, AdOperands};
+use crate::query::Stabs;
 use crate::rectangle::{rectangles, ConsistencyError, Rectangle};
 use adjoin_query::eval::{
     eval_attr_in_match, eval_expr, eval_in_match, requirements_key, EvalOptions, MatchAds,
@@ -19,7 +20,7 @@ use adjoin_query::eval::{
 use adjoin_query::specialize::specialize;
 use adjoin_query::{ClassAd, Expr, Key, Value};
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// Which way a query matches.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -68,6 +69,9 @@ pub struct Query {
     errors: Vec<ConsistencyError>,
     /// Count candidates after every step (for `--explain`; counting costs a pass each).
     pub(crate) explained: bool,
+    /// The probe's stab steps, remembered for the index last asked (shared by the query's
+    /// clones and the windows narrowed from it: they have the same probe).
+    pub(crate) stabs: Arc<Mutex<Option<Stabs>>>,
 }
 
 impl Query {
@@ -86,6 +90,7 @@ impl Query {
                     exact: conv.exact,
                     errors: conv.errors,
                     explained: false,
+                    stabs: Arc::default(),
                 }
             })
             .collect()
@@ -115,6 +120,7 @@ impl Query {
             exact: conv.exact,
             errors: conv.errors,
             explained: false,
+            stabs: Arc::clone(&self.stabs),
         })
     }
 
@@ -134,6 +140,7 @@ impl Query {
                 exact: true,
                 errors: Vec::new(),
                 explained: false,
+                stabs: Arc::default(),
             })
             .collect()
     }
@@ -154,6 +161,7 @@ impl Query {
             exact: conv.exact,
             errors: conv.errors,
             explained: false,
+            stabs: Arc::default(),
         }
     }
 

@@ -25,7 +25,7 @@ use std::sync::Arc;
 #[derive(Clone, Debug)]
 pub enum Dock {
     /// `[request Rank, offer Rank]`, non-numbers counting 0.
-    Ranks(Ranker),
+    Ranks(Box<Ranker>),
     /// The given expressions, in order.
     Exprs(Vec<Expr>),
 }
@@ -35,7 +35,7 @@ impl Dock {
     /// The default vector when `exprs` is empty, else those expressions.
     pub fn new(exprs: Vec<Expr>) -> Dock {
         if exprs.is_empty() {
-            Dock::Ranks(Ranker::plain(Key::of("Rank")))
+            Dock::Ranks(Box::new(Ranker::plain(Key::of("Rank"))))
         } else {
             Dock::Exprs(exprs)
         }
@@ -45,7 +45,7 @@ impl Dock {
     /// repeats is evaluated once ([`Ranker`]).
     pub fn for_offers(exprs: Vec<Expr>, offers: &[Arc<ClassAd>]) -> Dock {
         if exprs.is_empty() {
-            Dock::Ranks(Ranker::new(Key::of("Rank"), offers))
+            Dock::Ranks(Box::new(Ranker::new(Key::of("Rank"), offers)))
         } else {
             Dock::Exprs(exprs)
         }

@@ -957,7 +957,7 @@ impl OfferSide {
             .filter(|d| d.is_of(&offers.ads) && partitionable.is_empty())
             .and_then(|mut d| d.take_searched());
         let mut dock = match learnt.as_mut().and_then(|l| l.ranker.take()) {
-            Some(ranker) if opts.dock.is_empty() => Dock::Ranks(ranker),
+            Some(ranker) if opts.dock.is_empty() => Dock::Ranks(Box::new(ranker)),
             _ => Dock::for_offers(opts.dock.clone(), &offers.ads),
         };
         let numbers = (!opts.naive && db.lends_for(&opts.index))

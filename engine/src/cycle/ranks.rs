@@ -79,7 +79,15 @@ struct Remembered {
     tables: Vec<Table>,
     /// Entries in all the tables.
     entries: usize,
+    /// Requests' rank shapes' numbers (`None`: dynamic), by the address of their ad, with
+    /// the ad (held, so that its address names it): found this cycle, and before it (a
+    /// ranker held for the next cycle, [`Ranker::for_next_cycle`], meets its requests held
+    /// as the same objects).
+    numbers: [FxHashMap<usize, NumberOf>; 2],
 }
+
+/// A request's rank shape's number, with the request.
+type NumberOf = (Arc<ClassAd>, Option<u32>);
 
 /// A rank shape: its names, a request of it, its number (`None`: never remembered).
 type RankShape = (Vec<Key>, Arc<ClassAd>, Option<u32>);
@@ -411,16 +419,26 @@ impl Ranker {
             shapes,
             tables,
             entries,
+            numbers,
         } = self.remembered.get_mut();
+        let mut forgotten = Vec::new();
         for (names, rep, n) in shapes.values_mut().flatten() {
-            if n.is_some() && !clock_free(rep, rank, names) {
-                if let Some(t) = n.and_then(|n| tables.get_mut(n as usize)) {
-                    *entries = entries.saturating_sub(t.ranks.len());
-                    *t = Table::default();
+            if let Some(m) = *n {
+                if !clock_free(rep, rank, names) {
+                    if let Some(t) = tables.get_mut(m as usize) {
+                        *entries = entries.saturating_sub(t.ranks.len());
+                        *t = Table::default();
+                    }
+                    forgotten.push(m);
+                    *n = None;
                 }
-                *n = None;
             }
         }
+        // The requests' numbers found this cycle, for the next; those of shapes forgotten are
+        // not kept (their requests find their shape again, which now says `None`).
+        let [now, before] = numbers;
+        *before = std::mem::take(now);
+        before.retain(|_, (_, n)| n.is_none_or(|n| !forgotten.contains(&n)));
         self.outcomes = RefCell::default();
         self
     }
@@ -480,32 +498,7 @@ impl Remembered {
         columns: &Columns,
         opts: &EvalOptions,
     ) -> Option<(Rows<'a>, &'a mut Lists)> {
-        let mut walk = Walk::default();
-        let same = self.shapes.entry(walk.shape(request, &[rank])).or_default();
-        let found = same
-            .iter()
-            .find(|(names, rep, _)| binds_alike(&walk.bound, names, rep));
-        let n = match found {
-            Some(&(_, _, n)) => n?,
-            None => {
-                let names: Vec<Key> = walk.bound.iter().map(|b| b.0).collect();
-                let n = (!walk.dynamic()).then_some(self.tables.len() as u32);
-                if n.is_some() {
-                    // What the rank reads of the offer (the same for the whole shape).
-                    let reads = request
-                        .get_key(rank)
-                        .map(|e| external_refs(e, request, opts))
-                        .unwrap_or_default();
-                    let reads = reads.iter().map(|r| Key::of(r)).collect();
-                    self.tables.push(Table {
-                        reads,
-                        ..Table::default()
-                    });
-                }
-                same.push((names, Arc::clone(request), n));
-                n?
-            }
-        };
+        let n = self.number(request, rank, opts)?;
         let t = self.tables.get_mut(n as usize)?;
         t.walk.lists += 1;
         if t.walk.lists == 2 && self.entries + offers.len() <= REMEMBERED {
@@ -525,6 +518,57 @@ impl Remembered {
             by_tuple: &mut t.by_tuple,
         };
         Some((rows, &mut t.walk))
+    }
+}
+
+impl Remembered {
+    /// The number of `request`'s rank shape (`None`: dynamic, never remembered), found once
+    /// per request (its ad's address) and numbered now if new.
+    fn number(&mut self, request: &Arc<ClassAd>, rank: Key, opts: &EvalOptions) -> Option<u32> {
+        let at = Arc::as_ptr(request) as usize;
+        let held = |m: &NumberOf| Arc::ptr_eq(&m.0, request).then_some(m.1);
+        if let Some(n) = self.numbers[0].get(&at).and_then(held) {
+            return n;
+        }
+        let n = match self.numbers[1].get(&at).and_then(held) {
+            Some(n) => n,
+            None => self.shape_number(request, rank, opts),
+        };
+        self.numbers[0].insert(at, (Arc::clone(request), n));
+        n
+    }
+
+    /// The number of `request`'s rank shape, found among the shapes (numbered now if new).
+    fn shape_number(
+        &mut self,
+        request: &Arc<ClassAd>,
+        rank: Key,
+        opts: &EvalOptions,
+    ) -> Option<u32> {
+        let mut walk = Walk::default();
+        let same = self.shapes.entry(walk.shape(request, &[rank])).or_default();
+        let found = same
+            .iter()
+            .find(|(names, rep, _)| binds_alike(&walk.bound, names, rep));
+        if let Some(&(_, _, n)) = found {
+            return n;
+        }
+        let names: Vec<Key> = walk.bound.iter().map(|b| b.0).collect();
+        let n = (!walk.dynamic()).then_some(self.tables.len() as u32);
+        if n.is_some() {
+            // What the rank reads of the offer (the same for the whole shape).
+            let reads = request
+                .get_key(rank)
+                .map(|e| external_refs(e, request, opts))
+                .unwrap_or_default();
+            let reads = reads.iter().map(|r| Key::of(r)).collect();
+            self.tables.push(Table {
+                reads,
+                ..Table::default()
+            });
+        }
+        same.push((names, Arc::clone(request), n));
+        n
     }
 }
 
@@ -641,7 +685,7 @@ mod tests {
             let got = ranker
                 .matchlist(&request, 0..offers.len() as u32, &offers, &opts)
                 .read_whole(offers.len());
-            let plain = Dock::Ranks(Ranker::plain(rank));
+            let plain = Dock::Ranks(Box::new(Ranker::plain(rank)));
             let mut want: Vec<(Vec<Value>, AdId)> = (0u32..)
                 .zip(&offers)
                 .filter_map(|(o, offer)| Some((plain.vector(&request, offer, &opts)?, o)))

@@ -42,12 +42,12 @@
 //! then depend on how far the thread had got.
 
 use super::held::{CycleAnswer, CycleIndex, Gone};
-use super::offers::{parts_of, rule, windows_of, Part, Readied};
+use super::offers::{parts_of, rule, windows_of, Part, Readied, Windows};
 use super::order;
 use super::part_windows::PartWindows;
 use super::residual::{Residuals, Ruled};
 use adjoin_index::query::StepCache;
-use adjoin_index::{Bits, Query};
+use adjoin_index::Bits;
 use adjoin_query::eval::EvalOptions;
 use adjoin_query::ClassAd;
 use parking_lot::Mutex;
@@ -67,7 +67,7 @@ pub(crate) const AHEAD: usize = 256;
 #[derive(Debug)]
 pub struct Early {
     /// The windows (one per probing unit).
-    pub qs: Vec<Query>,
+    pub qs: Windows,
     /// The answer to the only window, among the offers there when serving began.
     pub window: Option<Window>,
 }
@@ -447,7 +447,7 @@ mod tests {
         let opts = IndexOptions::default();
         let mut pool = Offers::indexed(&coll, opts.clone()).expect("index");
         for r in requests {
-            pool.prepare_for(r, Query::two_sided(r, &opts));
+            pool.prepare_for(r, adjoin_index::Query::two_sided(r, &opts).into());
         }
         pool
     }

@@ -23,9 +23,10 @@
 //! collide (the risk the held indexes' checkpoints take, 2^-32 per such replacement).
 
 use super::cluster::{Bound, Shapes};
+use super::offers::Windows;
 use super::part_windows::PartWindows;
 use crate::db::same_eval;
-use adjoin_index::{IndexOptions, Query};
+use adjoin_index::IndexOptions;
 use adjoin_query::eval::EvalOptions;
 use adjoin_query::{ClassAd, Key};
 use parking_lot::Mutex;
@@ -124,7 +125,7 @@ impl Prepared {
         shapes: &Shapes,
         (seq, revision): (u64, u64),
         held: Option<Held>,
-        windows: Option<&Vec<Query>>,
+        windows: Option<&Windows>,
     ) {
         let Some((last, own)) = shapes.last_shape() else {
             return;
@@ -145,7 +146,7 @@ impl Prepared {
 
     /// Gives the requests the windows made for them elsewhere, `made` (by number), where
     /// they have none.
-    pub(crate) fn add_windows(&mut self, made: Vec<(u64, Vec<Query>)>) {
+    pub(crate) fn add_windows(&mut self, made: Vec<(u64, Windows)>) {
         for (seq, w) in made {
             if let Some(r) = self.requests.get_mut(&seq) {
                 r.windows.get_or_insert(w);
@@ -201,7 +202,7 @@ pub(crate) struct Request {
     /// decode).
     pub(crate) shape: Option<HeldShape>,
     /// Its windows, when it was the first of its shape.
-    pub(crate) windows: Option<Vec<Query>>,
+    pub(crate) windows: Option<Windows>,
 }
 
 #[cfg(test)]

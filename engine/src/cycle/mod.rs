@@ -93,6 +93,7 @@ use self::held_offers::Derived;
 pub(crate) use self::held_offers::HeldOffers;
 use self::held_requests::Prepared;
 pub use self::offers::Offers;
+use self::offers::Windows;
 use crate::collection::{live_if_held, Collection, CollectionError};
 use crate::prefer::{PreferenceError, Preferences};
 use crate::{Db, DbError};
@@ -599,8 +600,9 @@ impl Reader<'_> {
                 let revision = raw.revision();
                 let first = shapes.place_raw(raw)?;
                 // The offers' side readies the index for it (if it is gone, the cycle fails).
-                let windows = (first.as_ref())
-                    .and_then(|f| (!self.share.leave()).then(|| Query::two_sided(f, self.index)));
+                let windows = (first.as_ref()).and_then(|f| {
+                    (!self.share.leave()).then(|| Query::two_sided(f, self.index).into())
+                });
                 if let Some(kept) = &mut self.kept {
                     kept.keep(shapes, (seq, revision), None, windows.as_ref());
                 }
@@ -673,7 +675,9 @@ impl Reader<'_> {
                 windows = None;
             }
             let windows = match (&first, windows) {
-                (Some(f), None) => (!self.share.leave()).then(|| Query::two_sided(f, self.index)),
+                (Some(f), None) => {
+                    (!self.share.leave()).then(|| Query::two_sided(f, self.index).into())
+                }
                 (_, w) => w,
             };
             if let Some(kept) = &mut self.kept {
@@ -817,10 +821,10 @@ impl RootsFrom {
 
 /// The first request of a shape, its windows unless the offers' side is to make them, and its
 /// number.
-type Rep = (Arc<ClassAd>, Option<Vec<Query>>, u64);
+type Rep = (Arc<ClassAd>, Option<Windows>, u64);
 
 /// The first request of a shape, and its windows.
-type Ready = (Arc<ClassAd>, Vec<Query>);
+type Ready = (Arc<ClassAd>, Windows);
 
 /// What the offers' side receives from the requests' reader.
 struct FromReader<'a> {
@@ -845,7 +849,7 @@ impl<'a> FromReader<'a> {
         let (index, share, reps) = (self.index, self.share, self.reps);
         let made = move |(r, w, seq): Rep| {
             let w = w.unwrap_or_else(|| {
-                let w = Query::two_sided(&r, index);
+                let w: Windows = Query::two_sided(&r, index).into();
                 share.made(seq, &w);
                 w
             });
@@ -1027,7 +1031,7 @@ fn lend(
         let t = Instant::now();
         let mut missing: Vec<adjoin_query::Key> = batch
             .iter()
-            .flat_map(|rep| &rep.1)
+            .flat_map(|rep| rep.1.iter())
             .flat_map(|q| q.window_attrs())
             .filter(|k| have.binary_search(k).is_err())
             .collect();
@@ -1258,7 +1262,11 @@ mod tests {
         assert!(share.leave(), "the offers' side waits for requests");
         let sent = [
             (ad("[Requirements = TARGET.Memory > 1]"), None, 0),
-            (ad("[Requirements = TARGET.Cpus > 1]"), Some(Vec::new()), 1),
+            (
+                ad("[Requirements = TARGET.Cpus > 1]"),
+                Some(Windows::from([])),
+                1,
+            ),
         ];
         // Two runs sent before it takes them: one batch.
         for r in sent {
@@ -1268,7 +1276,7 @@ mod tests {
         assert_eq!(first.len(), 2);
         assert_eq!(first[0].1.len(), 1, "windows made for the one sent without");
         assert!(first[1].1.is_empty(), "windows sent with it kept");
-        tx.send(vec![(ad("[]"), Some(Vec::new()), 2)])
+        tx.send(vec![(ad("[]"), Some(Windows::from([])), 2)])
             .expect("sent");
         drop(tx);
         assert_eq!(batches.next().map(|b| b.len()), Some(1));

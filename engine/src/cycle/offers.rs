@@ -130,10 +130,10 @@ impl Offers {
                         return idx.confirm_ads(q, &mut answer);
                     }
                 }
-                for q in qs {
-                    prepare(idx, &q);
-                    let mut a = idx.candidates_cached(&q, gone, steps);
-                    ads |= idx.confirm_ads(&q, &mut a);
+                for q in qs.iter() {
+                    prepare(idx, q);
+                    let mut a = idx.candidates_cached(q, gone, steps);
+                    ads |= idx.confirm_ads(q, &mut a);
                 }
                 ads
             }
@@ -193,7 +193,7 @@ impl Offers {
         else {
             return (Bits::from_roaring(&self.candidates(request)), None);
         };
-        let (mut qs, window) = match early_for(early, log, request) {
+        let (qs, window) = match early_for(early, log, request) {
             Some(e) => (e.qs, e.window),
             None => (windows_of(readied, request, idx), None),
         };
@@ -203,7 +203,7 @@ impl Offers {
             *early = Some(Box::new((Arc::clone(request), e)));
             return (Bits::from_roaring(&self.candidates(request)), None);
         }
-        let Some(query) = qs.pop() else {
+        let Some(query) = qs.first().cloned() else {
             return (Bits::new(), None);
         };
         let (answer, mut all, mut left, mut parts, ruled) = match window {
@@ -313,9 +313,9 @@ impl Offers {
 
     /// Readies the index for `request`'s searches through its windows `qs` (imports the
     /// attributes they bound), so that its first search costs no more than any other.
-    pub fn prepare_for(&mut self, request: &Arc<ClassAd>, qs: Vec<Query>) {
+    pub fn prepare_for(&mut self, request: &Arc<ClassAd>, qs: Windows) {
         if let Offers::Indexed { index, readied, .. } = self {
-            for q in &qs {
+            for q in qs.iter() {
                 prepare(index, q);
             }
             readied.insert(address(request), (Arc::clone(request), qs));
@@ -571,8 +571,9 @@ pub(crate) fn windows_of(
     readied: &mut Readied,
     request: &Arc<ClassAd>,
     index: &CycleIndex,
-) -> Vec<Query> {
-    readied_for(readied, request).unwrap_or_else(|| Query::two_sided(request, index.options()))
+) -> Windows {
+    readied_for(readied, request)
+        .unwrap_or_else(|| Query::two_sided(request, index.options()).into())
 }
 
 /// One disjunct's own window ([`Query::narrowed`]): its answer, and its raw candidates.
@@ -672,7 +673,11 @@ fn early_for(
 }
 
 /// The windows readied for requests, by the address of their ads ([`address`]).
-pub(crate) type Readied = FxHashMap<usize, (Arc<ClassAd>, Vec<Query>)>;
+pub(crate) type Readied = FxHashMap<usize, (Arc<ClassAd>, Windows)>;
+
+/// A request's windows ([`Query::two_sided`]), shared by whoever holds them (the cycle
+/// searching them, the requests held for the next cycle).
+pub(crate) type Windows = Arc<[Query]>;
 
 /// The key of a request readied: the address of its ad.
 fn address(request: &Arc<ClassAd>) -> usize {
@@ -680,7 +685,7 @@ fn address(request: &Arc<ClassAd>) -> usize {
 }
 
 /// The windows readied for `request`, taken out of `readied`.
-fn readied_for(readied: &mut Readied, request: &Arc<ClassAd>) -> Option<Vec<Query>> {
+fn readied_for(readied: &mut Readied, request: &Arc<ClassAd>) -> Option<Windows> {
     let (ad, qs) = readied.remove(&address(request))?;
     Arc::ptr_eq(&ad, request).then_some(qs)
 }

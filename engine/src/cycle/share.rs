@@ -1,9 +1,10 @@
 //! Who makes the windows of the requests a cycle readies its offers' index for, while the
 //! requests are read on one thread and the offers indexed on the other.
 
-use adjoin_index::Query;
+use super::offers::Windows;
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
 
 /// How the two threads of a cycle's reading share making the windows of the requests the
 /// offers' side readies its index for: the reader makes them while that side is busy, and
@@ -23,7 +24,7 @@ pub(crate) struct WindowShare {
     /// between cycles (`held_requests.rs`).
     keeping: bool,
     /// Those windows, by request number.
-    made: Mutex<Vec<(u64, Vec<Query>)>>,
+    made: Mutex<Vec<(u64, Windows)>>,
 }
 
 /// Requests' windows the offers' side may have left to make before the reader makes them.
@@ -60,7 +61,7 @@ impl WindowShare {
     }
 
     /// The windows the offers' side made, by request number (when keeping).
-    pub(crate) fn take_made(&self) -> Vec<(u64, Vec<Query>)> {
+    pub(crate) fn take_made(&self) -> Vec<(u64, Windows)> {
         std::mem::take(&mut *self.made.lock())
     }
 
@@ -82,10 +83,10 @@ impl WindowShare {
     }
 
     /// The offers' side made the windows of a request left to it, numbered `seq`.
-    pub(super) fn made(&self, seq: u64, windows: &[Query]) {
+    pub(super) fn made(&self, seq: u64, windows: &Windows) {
         self.unmade.fetch_sub(1, Ordering::Relaxed);
         if self.keeping {
-            self.made.lock().push((seq, windows.to_vec()));
+            self.made.lock().push((seq, Arc::clone(windows)));
         }
     }
 }
@@ -106,7 +107,7 @@ mod tests {
             assert!(share.leave(), "{n} unmade");
         }
         assert!(!share.leave(), "{UNMADE} unmade: the reader makes them");
-        share.made(0, &[]);
+        share.made(0, &Windows::from([]));
         assert!(share.leave(), "one made: left again");
         let none = WindowShare::none_made();
         assert!(

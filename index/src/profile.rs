@@ -240,11 +240,19 @@ impl Operands for QueryOperands<'_> {
 }
 
 /// Functions whose result depends on their arguments alone (no clock, no randomness, no
-/// names read at run time).
+/// names read at run time) — `absTime` given one: without, it reads the clock
+/// ([`reads_no_clock`]).
 const PURE_FUNCTIONS: &[&str] = &[
     "reltime", "abstime", "int", "real", "string", "bool", "floor", "ceiling", "round", "pow",
     "quantize", "strcat", "toupper", "tolower", "substr", "size",
 ];
+
+/// Whether a call of `f` (one of [`PURE_FUNCTIONS`]) with `args` reads no clock: `absTime()`
+/// is the time now, folded once it would be stale in any later evaluation (a window made
+/// now and searched, or held, later).
+fn reads_no_clock(f: &str, args: &[Expr]) -> bool {
+    !(f == "abstime" && args.is_empty())
+}
 
 /// True when `e` reads no attribute and calls pure functions only.
 fn pure(e: &Expr, depth: u32) -> bool {
@@ -261,7 +269,9 @@ fn pure(e: &Expr, depth: u32) -> bool {
         Expr::List(items) | Expr::Chain(_, items) => items.iter().all(|i| pure(i, d)),
         Expr::Call(name, args) => {
             let f = name.key().as_str();
-            PURE_FUNCTIONS.contains(&f) && args.iter().all(|a| pure(a, d))
+            PURE_FUNCTIONS.contains(&f)
+                && reads_no_clock(f, args)
+                && args.iter().all(|a| pure(a, d))
         }
         Expr::Attr(_) | Expr::Root(_) | Expr::Select(..) | Expr::Index(_) | Expr::Ad(_) => false,
     }

@@ -62,26 +62,31 @@ pub(crate) struct Stabs {
 }
 
 /// What of the evaluation options a probe's values are folded with: equal keys fold alike.
-#[derive(Debug, PartialEq)]
+/// (What folds reads no clock, `profile::reads_no_clock`; the host's time zone it may read.)
+#[derive(Debug)]
 struct EvalKey {
-    target_fallback: bool,
-    now: Option<i64>,
-    tz_offset: Option<i32>,
-    max_depth: u32,
-    max_work: u64,
-    host: usize,
+    options: (bool, Option<i64>, Option<i32>, u32, u64),
+    host: adjoin_query::eval::host::HostRef,
 }
 
 impl EvalKey {
     fn of(e: &adjoin_query::eval::EvalOptions) -> EvalKey {
         EvalKey {
-            target_fallback: e.target_fallback,
-            now: e.now,
-            tz_offset: e.tz_offset,
-            max_depth: e.max_depth,
-            max_work: e.max_work,
-            host: Arc::as_ptr(&e.host.0) as *const () as usize,
+            options: (
+                e.target_fallback,
+                e.now,
+                e.tz_offset,
+                e.max_depth,
+                e.max_work,
+            ),
+            host: e.host.clone(),
         }
+    }
+}
+
+impl PartialEq for EvalKey {
+    fn eq(&self, other: &EvalKey) -> bool {
+        self.options == other.options && Arc::ptr_eq(&self.host.0, &other.host.0)
     }
 }
 
@@ -250,18 +255,15 @@ impl Index {
     fn probe_steps(&self, q: &Query) -> (Vec<Probe>, Vec<Key>) {
         // Remembered with the probe (shared by its query's clones and narrowed windows), for
         // an index exporting the same names and evaluating alike.
-        let exported: Vec<Key> = self.exported.keys().copied().collect();
         let eval = EvalKey::of(&self.opts.eval);
         let mut memo = q.stabs.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(s) = memo
-            .as_ref()
-            .filter(|s| s.exported == exported && s.eval == eval)
-        {
+        let same = |s: &&Stabs| s.eval == eval && s.exported.iter().eq(self.exported.keys());
+        if let Some(s) = memo.as_ref().filter(same) {
             return (s.shared.clone(), s.deviant.clone());
         }
         let (shared, deviant) = self.probe_steps_now(q);
         *memo = Some(Stabs {
-            exported,
+            exported: self.exported.keys().copied().collect(),
             eval,
             shared: shared.clone(),
             deviant: deviant.clone(),

@@ -24,7 +24,9 @@
 //! tuple, through functions whose value depends on their arguments alone (`residual::PURE`:
 //! no clock, no randomness); a rank shape's ranks, of the request's Rank and what it reads of
 //! the request and of the offers' literals, kept only for shapes calling such functions alone
-//! and not naming `CurrentTime`. So the next cycle decides exactly what a cycle starting afresh
+//! and not naming `CurrentTime`. (The requests' windows, held with them, fold nothing that
+//! reads the clock either: `absTime()` is not folded into a window, `adjoin_index`'s
+//! `profile::reads_no_clock`.) So the next cycle decides exactly what a cycle starting afresh
 //! decides; only its counts of evaluations are smaller, as the values learnt before are not
 //! evaluated again.
 //!
@@ -348,6 +350,137 @@ mod tests {
             "the clock changed nothing: {seen:?}"
         );
         assert_eq!(db.held_offers().times_used(), 4, "held state used");
+    }
+
+    /// A database whose decisions depend on the clock through `absTime()` (the time now),
+    /// and the options of a host whose clock the test moves.
+    fn clocked(machines: &[String], jobs: &[String]) -> (Db, Arc<Clock>, EvalOptions) {
+        let db = Db::open_in_memory().expect("db");
+        for m in machines {
+            put(&db, "machines", m);
+        }
+        for j in jobs {
+            put(&db, "jobs", j);
+        }
+        let clock = Arc::new(Clock::default());
+        let eval = EvalOptions {
+            host: HostRef(clock.clone()),
+            ..EvalOptions::default()
+        };
+        (db, clock, eval)
+    }
+
+    /// As the clock moves back and forth, each cycle through what the last one held decides
+    /// as the naive cycle and a cycle starting afresh do.
+    fn follows_the_clock(db: &Db, clock: &Clock, eval: &EvalOptions) {
+        let naive = |db: &Db| {
+            let mut o = CycleOptions::new("jobs", "machines");
+            (o.dry_run, o.naive) = (true, true);
+            o.index.eval = eval.clone();
+            run(db, &o).expect("naive").matches
+        };
+        let mut seen = Vec::new();
+        for now in [100, 200, 100, 200, 30, 100, 200, 30] {
+            clock.0.store(now, Ordering::Relaxed);
+            let held = dry(db, eval);
+            assert_eq!(held.matches, naive(db), "at {now}");
+            db.release_held();
+            assert_eq!(dry(db, eval).matches, held.matches, "at {now}, afresh");
+            dry(db, eval);
+            seen.push(held.matches.len());
+        }
+        assert!(
+            seen.windows(2).any(|w| w[0] != w[1]),
+            "the clock changed nothing: {seen:?}"
+        );
+    }
+
+    /// A request's value of what offers' Requirements read, `absTime()`: not folded into the
+    /// steps its window probes with (remembered with the window, held with the request).
+    #[test]
+    fn a_request_probing_with_the_time_now_follows_the_clock() {
+        let machines: Vec<String> = (0..8)
+            .map(|n| {
+                format!(
+                    "[Name = \"s{n}\"; Memory = {n}; Requirements = TARGET.Stamp >= absTime(150)]"
+                )
+            })
+            .collect();
+        let jobs: Vec<String> = (0..6)
+            .map(|n| {
+                format!("[Name = \"r{n}\"; Stamp = absTime(); Requirements = TARGET.Memory >= {n}]")
+            })
+            .collect();
+        let (db, clock, eval) = clocked(&machines, &jobs);
+        follows_the_clock(&db, &clock, &eval);
+    }
+
+    /// A request's Requirements reading `absTime()` in one of its disjuncts: not folded into
+    /// its window or its disjuncts' windows (held with the request).
+    #[test]
+    fn windows_of_the_time_now_follow_the_clock() {
+        let machines: Vec<String> = (0..8)
+            .map(|n| {
+                format!(
+                    "[Name = \"s{n}\"; Memory = {n}; Born = absTime({}); Requirements = true]",
+                    50 + 20 * n
+                )
+            })
+            .collect();
+        let jobs: Vec<String> = (0..6)
+            .map(|n| {
+                format!(
+                    "[Name = \"r{n}\"; Requirements = (TARGET.Born >= absTime() && \
+                     TARGET.Memory >= {n}) || TARGET.Memory == 99]"
+                )
+            })
+            .collect();
+        let (db, clock, eval) = clocked(&machines, &jobs);
+        follows_the_clock(&db, &clock, &eval);
+    }
+
+    /// Requests coming and going, each with a Rank of a shape of its own that is never
+    /// remembered (`eval`): the ranker held does not keep their shapes.
+    #[test]
+    fn rank_shapes_never_remembered_are_not_held() {
+        let db = Db::open_in_memory().expect("db");
+        for n in 0..10 {
+            put(
+                &db,
+                "machines",
+                &format!("[Name = \"s{n}\"; Memory = {n}; Requirements = true]"),
+            );
+        }
+        let eval = EvalOptions::default();
+        let mut known = Vec::new();
+        for c in 0..30 {
+            for n in 0..20 {
+                put(
+                    &db,
+                    "jobs",
+                    &format!(
+                        "[Name = \"r{c}_{n}\"; Boost = {}; Rank = eval(\"TARGET.Memory\") + MY.Boost; \
+                         Requirements = TARGET.Memory >= 0]",
+                        c * 100 + n
+                    ),
+                );
+            }
+            assert!(dry(&db, &eval).matched > 0);
+            for n in 0..20 {
+                db.remove("jobs", &format!("r{c}_{n}")).expect("remove");
+            }
+            let mut d = db.held_offers().take("machines").expect("held");
+            let learnt = d.take_searched().expect("learnt");
+            known.push(learnt.ranker.as_ref().map(Ranker::shapes_known));
+            d.searched = Some(learnt);
+            db.held_offers().put("machines", d);
+        }
+        assert!(
+            known
+                .iter()
+                .all(|k| k.is_some_and(|(shapes, numbers)| shapes == 0 && numbers <= 20)),
+            "{known:?}"
+        );
     }
 
     #[test]

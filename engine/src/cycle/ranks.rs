@@ -434,18 +434,36 @@ impl Ranker {
                 }
             }
         }
-        // The requests' numbers found this cycle, for the next; those of shapes forgotten are
-        // not kept (their requests find their shape again, which now says `None`).
+        // Shapes never remembered (dynamic, or forgotten now) are not held: they would only
+        // hold their first requests' ads, one more for every new request of a shape of its
+        // own. The requests' numbers found this cycle are, for the next; those of shapes
+        // forgotten now say `None`.
+        for same in shapes.values_mut() {
+            same.retain(|(_, _, n)| n.is_some());
+        }
+        shapes.retain(|_, same| !same.is_empty());
         let [now, before] = numbers;
         *before = std::mem::take(now);
-        before.retain(|_, (_, n)| n.is_none_or(|n| !forgotten.contains(&n)));
+        for (_, n) in before.values_mut() {
+            if n.is_some_and(|m| forgotten.contains(&m)) {
+                *n = None;
+            }
+        }
         self.outcomes = RefCell::default();
         self
     }
 
-    /// The rank shapes whose ranks are remembered.
+    /// The rank shapes whose ranks are remembered (their tables, forgotten ones too).
     pub(crate) fn remembered_shapes(&self) -> usize {
         self.remembered.borrow().tables.len()
+    }
+
+    #[cfg(test)]
+    /// The rank shapes known, with the requests' numbers found (this cycle and the last).
+    pub(crate) fn shapes_known(&self) -> (usize, usize) {
+        let r = self.remembered.borrow();
+        let shapes = r.shapes.values().map(Vec::len).sum();
+        (shapes, r.numbers.iter().map(|m| m.len()).sum())
     }
 }
 

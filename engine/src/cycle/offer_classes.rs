@@ -115,7 +115,14 @@ pub struct OfferClasses {
     weight: u64,
     /// Offers' sides evaluated.
     evaluations: u64,
+    /// Requests' tuple numbers ([`OfferClasses::number`], once numbered or found not
+    /// literal: `None`), by the address of their ad and the list, with the ad (held, so that
+    /// its address names it): found this cycle, and before it.
+    numbered: [FxHashMap<(usize, u32), NumberedOf>; 2],
 }
+
+/// A request's tuple number, with the request.
+type NumberedOf = (Arc<ClassAd>, Option<u32>);
 
 impl OfferClasses {
     /// The classes of `offers` (positions are ids), their bindings read from `columns`.
@@ -330,6 +337,30 @@ impl OfferClasses {
     /// The number of `request`'s tuple of bindings of list of names `list`: found, or numbered
     /// now when `new` (else `None` when not met before).
     fn number(&mut self, list: u32, request: &Arc<ClassAd>, new: bool) -> Numbered {
+        let key = (Arc::as_ptr(request) as usize, list);
+        let held = |m: &NumberedOf| Arc::ptr_eq(&m.0, request).then_some(m.1);
+        let as_numbered =
+            |t: Option<u32>| t.map_or(Numbered::NotLiteral, |t| Numbered::Literal(Some(t)));
+        if let Some(t) = self.numbered[0].get(&key).and_then(held) {
+            return as_numbered(t);
+        }
+        if let Some(t) = self.numbered[1].get(&key).and_then(held) {
+            self.numbered[0].insert(key, (Arc::clone(request), t));
+            return as_numbered(t);
+        }
+        let n = self.number_now(list, request, new);
+        match n {
+            Numbered::NotLiteral => self.numbered[0].insert(key, (Arc::clone(request), None)),
+            Numbered::Literal(Some(t)) => {
+                self.numbered[0].insert(key, (Arc::clone(request), Some(t)))
+            }
+            Numbered::Literal(None) => None,
+        };
+        n
+    }
+
+    /// [`OfferClasses::number`], found now.
+    fn number_now(&mut self, list: u32, request: &Arc<ClassAd>, new: bool) -> Numbered {
         let Some(names) = self.lists.get(list as usize) else {
             return Numbered::NotLiteral;
         };
@@ -377,9 +408,12 @@ impl OfferClasses {
         self.tuple_count as usize
     }
 
-    /// Counts evaluations from zero again (a new cycle starts with what is known).
-    pub fn count_afresh(&mut self) {
+    /// Starts another cycle over the same offers: evaluations counted from zero, the
+    /// requests' tuple numbers found so far kept only as long as it uses them.
+    pub fn next_cycle(&mut self) {
         self.evaluations = 0;
+        let [now, before] = &mut self.numbered;
+        *before = std::mem::take(now);
     }
 }
 

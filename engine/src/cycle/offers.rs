@@ -507,7 +507,7 @@ impl Offers {
             checks.clear(r.generation());
         }
         if let Some(c) = &mut c {
-            c.count_afresh();
+            c.next_cycle();
         }
         (*residuals, *classes) = (r, c);
         Some(fresh)

@@ -75,20 +75,28 @@ pub(crate) type Held = FxHashMap<u64, (u64, String, Arc<ClassAd>)>;
 /// so that the next reads only those stored or changed since. Held only while the Db is open,
 /// and not past [`HELD_MOST`](crate::cycle::HELD_MOST) of them (as the requests,
 /// `cycle/held_requests.rs`, whose caveats these share).
-#[derive(Debug, Default)]
-pub(crate) struct HeldAds(Mutex<FxHashMap<String, Held>>);
+pub(crate) type HeldAds = ByCollection<Held>;
 
-impl HeldAds {
-    /// The ads held for `coll`, taken out.
-    pub(crate) fn take(&self, coll: &str) -> Option<Held> {
+/// What a [`Db`] holds between cycles for each collection (its ads, its requests, what was
+/// derived from its offers): taken out by a cycle, put back by it.
+#[derive(Debug)]
+pub(crate) struct ByCollection<T>(Mutex<FxHashMap<String, T>>);
+
+impl<T> Default for ByCollection<T> {
+    fn default() -> Self {
+        ByCollection(Mutex::default())
+    }
+}
+
+impl<T> ByCollection<T> {
+    /// What is held for `coll`, taken out.
+    pub(crate) fn take(&self, coll: &str) -> Option<T> {
         self.0.lock().remove(coll)
     }
 
-    /// Holds `held` for `coll`.
-    pub(crate) fn put(&self, coll: &str, held: Held) {
-        if held.len() <= crate::cycle::HELD_MOST {
-            self.0.lock().insert(coll.to_owned(), held);
-        }
+    /// Holds `held` for `coll` (in place of what was).
+    pub(crate) fn put(&self, coll: &str, held: T) {
+        self.0.lock().insert(coll.to_owned(), held);
     }
 
     /// Holds nothing.
@@ -97,9 +105,9 @@ impl HeldAds {
     }
 
     #[cfg(test)]
-    /// How many ads are held for `coll`.
-    pub(crate) fn len(&self, coll: &str) -> Option<usize> {
-        self.0.lock().get(coll).map(|h| h.len())
+    /// `f` of what is held for `coll`, if anything is.
+    pub(crate) fn with<R>(&self, coll: &str, f: impl FnOnce(&T) -> R) -> Option<R> {
+        self.0.lock().get(coll).map(f)
     }
 }
 
@@ -163,13 +171,15 @@ impl Collection {
             Some(read) => read,
             None => Collection::scan_marked(db, coll, each_run)?,
         };
-        let held = (marks.iter().zip(&c.ids).zip(&c.ads))
+        let held: Held = (marks.iter().zip(&c.ids).zip(&c.ads))
             .map(|((&(seq, revision), id), ad)| {
                 let ad = Arc::clone(ad);
                 (seq, (revision, id.clone(), ad))
             })
             .collect();
-        db.held_ads().put(coll, held);
+        if held.len() <= crate::cycle::HELD_MOST {
+            db.held_ads().put(coll, held);
+        }
         Ok((c, marks))
     }
 

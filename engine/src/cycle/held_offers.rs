@@ -41,12 +41,12 @@ use super::held_requests::same_host;
 use super::offer_classes::OfferClasses;
 use super::ranks::Ranker;
 use super::residual::Residuals;
+use crate::collection::ByCollection;
 use crate::db::same_eval;
 use adjoin_query::eval::EvalOptions;
 use adjoin_query::structural::same;
 use adjoin_query::{ClassAd, Expr};
 use parking_lot::Mutex;
-use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -57,7 +57,7 @@ const SLACK: usize = 4096;
 /// Offers' collections' derived state, by collection.
 #[derive(Debug, Default)]
 pub(crate) struct HeldOffers {
-    held: Mutex<FxHashMap<String, Derived>>,
+    held: ByCollection<Derived>,
     /// Cycles that started from what serving learnt before (for tests).
     used: AtomicU64,
 }
@@ -65,17 +65,17 @@ pub(crate) struct HeldOffers {
 impl HeldOffers {
     /// What is held for `coll`, taken out (a cycle puts back what it derived).
     pub(crate) fn take(&self, coll: &str) -> Option<Derived> {
-        self.held.lock().remove(coll)
+        self.held.take(coll)
     }
 
     /// Holds `derived` for `coll`.
     pub(crate) fn put(&self, coll: &str, derived: Derived) {
-        self.held.lock().insert(coll.to_owned(), derived);
+        self.held.put(coll, derived);
     }
 
     /// Holds nothing.
     pub(crate) fn clear(&self) {
-        self.held.lock().clear();
+        self.held.clear();
     }
 
     /// A cycle started from what serving learnt before.

@@ -25,11 +25,11 @@
 use super::cluster::{Bound, Shapes};
 use super::offers::Windows;
 use super::part_windows::PartWindows;
+use crate::collection::ByCollection;
 use crate::db::same_eval;
 use adjoin_index::IndexOptions;
 use adjoin_query::eval::EvalOptions;
 use adjoin_query::{ClassAd, Key};
-use parking_lot::Mutex;
 use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -41,9 +41,9 @@ pub(crate) const HELD_MOST: usize = 1_000_000;
 /// Collections' held requests, by collection.
 #[derive(Debug, Default)]
 pub(crate) struct HeldRequests {
-    held: Mutex<FxHashMap<String, Prepared>>,
+    held: ByCollection<Prepared>,
     /// Their disjuncts' windows, by collection (`part_windows.rs`).
-    parts: Mutex<FxHashMap<String, PartWindows>>,
+    parts: ByCollection<PartWindows>,
     /// Cycles that read their requests through the held ones (for tests).
     used: AtomicU64,
 }
@@ -51,20 +51,20 @@ pub(crate) struct HeldRequests {
 impl HeldRequests {
     /// The requests held for `collection`, taken out (a cycle puts back what it read).
     pub(crate) fn take(&self, collection: &str) -> Option<Prepared> {
-        self.held.lock().remove(collection)
+        self.held.take(collection)
     }
 
     /// Holds `prepared` for `collection` (unless it holds more than [`HELD_MOST`]).
     pub(crate) fn put(&self, collection: &str, prepared: Prepared) {
         if prepared.requests.len() <= HELD_MOST {
-            self.held.lock().insert(collection.to_owned(), prepared);
+            self.held.put(collection, prepared);
         }
     }
 
     /// Holds nothing.
     pub(crate) fn clear(&self) {
-        self.held.lock().clear();
-        self.parts.lock().clear();
+        self.held.clear();
+        self.parts.clear();
     }
 
     /// The disjuncts' windows held for `collection`'s requests, taken out, for a cycle with
@@ -74,7 +74,7 @@ impl HeldRequests {
         collection: &str,
         options: &IndexOptions,
     ) -> PartWindows {
-        match self.parts.lock().remove(collection) {
+        match self.parts.take(collection) {
             Some(w) => w.next(options),
             None => PartWindows::new(options.clone()),
         }
@@ -82,7 +82,7 @@ impl HeldRequests {
 
     /// Holds the disjuncts' windows a cycle over `collection` made or used.
     pub(crate) fn put_part_windows(&self, collection: &str, made: PartWindows) {
-        self.parts.lock().insert(collection.to_owned(), made);
+        self.parts.put(collection, made);
     }
 
     /// A cycle read its requests through the held ones.
@@ -209,7 +209,7 @@ pub(crate) struct Request {
 impl HeldRequests {
     /// How many requests are held for `collection`.
     pub(crate) fn len(&self, collection: &str) -> Option<usize> {
-        self.held.lock().get(collection).map(|p| p.requests.len())
+        self.held.with(collection, |p| p.requests.len())
     }
 
     /// How many cycles read their requests through the held ones.
@@ -381,7 +381,7 @@ mod tests {
         let first = dry(&db)?;
         db.release_held();
         prop_assert_eq!(db.held_requests().len("jobs"), None);
-        prop_assert_eq!(db.held_ads().len("machines"), None);
+        prop_assert_eq!(db.held_ads().with("machines", |h| h.len()), None);
         let used = db.held_requests().times_used();
         let mut o = CycleOptions::new("jobs", "machines");
         o.dry_run = true;
@@ -462,7 +462,7 @@ mod tests {
             }
             dry(&db)?;
             prop_assert_eq!(db.held_requests().len("jobs"), Some(requests.len()));
-            prop_assert_eq!(db.held_ads().len("machines"), Some(offers.len()));
+            prop_assert_eq!(db.held_ads().with("machines", |h| h.len()), Some(offers.len()));
             // Held now: the same decisions again, through them, then after changes.
             let (used, learnt) = (db.held_requests().times_used(), db.held_offers().times_used());
             dry(&db)?;

@@ -74,6 +74,7 @@ mod offers;
 pub(crate) mod order;
 mod part_windows;
 mod partition;
+mod per_request;
 pub(crate) mod ranks;
 mod residual;
 mod shape;
@@ -907,6 +908,12 @@ impl OfferSide {
         // its error is the cycle's. While they are the offers whose roots are held, they are
         // kept back (the roots go instead, once every offer is read).
         let (mut kept_back, mut read) = (held_roots.is_some(), 0);
+        // The first `upto` offers, kept back, sent after all.
+        let send_kept = |to: &mpsc::Sender<RootsFrom>, upto: usize| {
+            if let Some(kept) = held_ads.get(..upto).filter(|k| !k.is_empty()) {
+                let _ = to.send(RootsFrom::Offers(kept.to_vec()));
+            }
+        };
         let each_run = |run: &[Arc<ClassAd>]| {
             let Some(to) = &roots_to else {
                 return;
@@ -919,9 +926,7 @@ impl OfferSide {
                     return;
                 }
                 kept_back = false;
-                if let Some(before) = held_ads.get(..at).filter(|b| !b.is_empty()) {
-                    let _ = to.send(RootsFrom::Offers(before.to_vec()));
-                }
+                send_kept(to, at);
             }
             let _ = to.send(RootsFrom::Offers(run.to_vec()));
         };
@@ -936,10 +941,8 @@ impl OfferSide {
                     let _ = to.send(RootsFrom::Found(roots.clone()));
                 }
                 None => {
-                    if let Some(before) =
-                        held_ads.get(..read).filter(|b| kept_back && !b.is_empty())
-                    {
-                        let _ = to.send(RootsFrom::Offers(before.to_vec()));
+                    if kept_back {
+                        send_kept(to, read);
                     }
                     let _ = to.send(RootsFrom::Read);
                 }

@@ -24,6 +24,7 @@
 //! offers out numbers no tuple.
 
 use super::columns::{Binding, Columns, Kind};
+use super::per_request::PerRequest;
 use super::residual::pure_calls;
 use super::shape::{binds_alike, literal, Bindings, ByHash, Fx};
 use adjoin_index::{AdId, Bits};
@@ -116,13 +117,9 @@ pub struct OfferClasses {
     /// Offers' sides evaluated.
     evaluations: u64,
     /// Requests' tuple numbers ([`OfferClasses::number`], once numbered or found not
-    /// literal: `None`), by the address of their ad and the list, with the ad (held, so that
-    /// its address names it): found this cycle, and before it.
-    numbered: [FxHashMap<(usize, u32), NumberedOf>; 2],
+    /// literal: `None`), by request and list.
+    numbered: PerRequest<u32, Option<u32>>,
 }
-
-/// A request's tuple number, with the request.
-type NumberedOf = (Arc<ClassAd>, Option<u32>);
 
 impl OfferClasses {
     /// The classes of `offers` (positions are ids), their bindings read from `columns`.
@@ -337,25 +334,16 @@ impl OfferClasses {
     /// The number of `request`'s tuple of bindings of list of names `list`: found, or numbered
     /// now when `new` (else `None` when not met before).
     fn number(&mut self, list: u32, request: &Arc<ClassAd>, new: bool) -> Numbered {
-        let key = (Arc::as_ptr(request) as usize, list);
-        let held = |m: &NumberedOf| Arc::ptr_eq(&m.0, request).then_some(m.1);
-        let as_numbered =
-            |t: Option<u32>| t.map_or(Numbered::NotLiteral, |t| Numbered::Literal(Some(t)));
-        if let Some(t) = self.numbered[0].get(&key).and_then(held) {
-            return as_numbered(t);
-        }
-        if let Some(t) = self.numbered[1].get(&key).and_then(held) {
-            self.numbered[0].insert(key, (Arc::clone(request), t));
-            return as_numbered(t);
+        if let Some(t) = self.numbered.get(request, list) {
+            return t.map_or(Numbered::NotLiteral, |t| Numbered::Literal(Some(t)));
         }
         let n = self.number_now(list, request, new);
         match n {
-            Numbered::NotLiteral => self.numbered[0].insert(key, (Arc::clone(request), None)),
-            Numbered::Literal(Some(t)) => {
-                self.numbered[0].insert(key, (Arc::clone(request), Some(t)))
-            }
-            Numbered::Literal(None) => None,
-        };
+            Numbered::NotLiteral => self.numbered.insert(request, list, None),
+            Numbered::Literal(Some(t)) => self.numbered.insert(request, list, Some(t)),
+            // Not met yet: it may be numbered later.
+            Numbered::Literal(None) => {}
+        }
         n
     }
 
@@ -412,8 +400,7 @@ impl OfferClasses {
     /// requests' tuple numbers found so far kept only as long as it uses them.
     pub fn next_cycle(&mut self) {
         self.evaluations = 0;
-        let [now, before] = &mut self.numbered;
-        *before = std::mem::take(now);
+        self.numbered.next_cycle();
     }
 }
 

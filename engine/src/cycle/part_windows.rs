@@ -13,25 +13,19 @@
 //! requests read; windows made with other index options are made again.
 
 use super::held_requests::same_windows;
+use super::per_request::PerRequest;
 use adjoin_index::{IndexOptions, Query};
 use adjoin_query::ClassAd;
 use parking_lot::Mutex;
-use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
-/// A request's disjuncts' windows, with the request (held, so that its address names it):
-/// `None` when it has none to search (fewer than two disjuncts, ports, a disjunct reading the
-/// Requirements itself, or one that makes no window).
-type Made = (Arc<ClassAd>, Option<Arc<[Query]>>);
-
-/// Requests' disjuncts' windows, made with one set of index options.
+/// Requests' disjuncts' windows, made with one set of index options: `None` for a request
+/// with none to search (fewer than two disjuncts, ports, a disjunct reading the Requirements
+/// itself, or one that makes no window).
 #[derive(Debug)]
 pub struct PartWindows {
     options: IndexOptions,
-    /// Made before this cycle, by the address of the request's ad.
-    before: FxHashMap<usize, Made>,
-    /// Made or used by this cycle.
-    now: Mutex<FxHashMap<usize, Made>>,
+    made: Mutex<PerRequest<(), Option<Arc<[Query]>>>>,
 }
 
 impl PartWindows {
@@ -39,8 +33,7 @@ impl PartWindows {
     pub(crate) fn new(options: IndexOptions) -> PartWindows {
         PartWindows {
             options,
-            before: FxHashMap::default(),
-            now: Mutex::default(),
+            made: Mutex::default(),
         }
     }
 
@@ -49,27 +42,24 @@ impl PartWindows {
     pub(crate) fn next(self, options: &IndexOptions) -> PartWindows {
         let mut out = PartWindows::new(options.clone());
         if same_windows(&self.options, options) {
-            out.before = self.now.into_inner();
+            let mut made = self.made.into_inner();
+            made.next_cycle();
+            out.made = Mutex::new(made);
         }
         out
     }
 
-    /// `request`'s disjuncts' windows, made by `make` unless made before.
+    /// `request`'s disjuncts' windows, made by `make` (outside the lock) unless made before.
     pub(crate) fn of(
         &self,
         request: &Arc<ClassAd>,
         make: impl FnOnce() -> Option<Vec<Query>>,
     ) -> Option<Arc<[Query]>> {
-        let at = Arc::as_ptr(request) as usize;
-        let held = |m: &Made| Arc::ptr_eq(&m.0, request).then(|| m.1.clone());
-        if let Some(found) = self.now.lock().get(&at).and_then(held) {
+        if let Some(found) = self.made.lock().get(request, ()) {
             return found;
         }
-        let windows = match self.before.get(&at).and_then(held) {
-            Some(found) => found,
-            None => make().map(Arc::from),
-        };
-        (self.now.lock()).insert(at, (Arc::clone(request), windows.clone()));
+        let windows: Option<Arc<[Query]>> = make().map(Arc::from);
+        self.made.lock().insert(request, (), windows.clone());
         windows
     }
 }

@@ -21,6 +21,7 @@ use super::by_class::{ClassSets, ClassWalk};
 use super::columns::{Binding, Columns, PORTED};
 use super::matchlist::{Builder, Matchlist};
 use super::offers::Unconfirmed;
+use super::per_request::PerRequest;
 use super::residual::pure_calls;
 use super::shape::{agree, binds_alike, plain, Bindings, ByHash, Walk};
 use super::topk::{RankWalk, Sorted};
@@ -79,15 +80,10 @@ struct Remembered {
     tables: Vec<Table>,
     /// Entries in all the tables.
     entries: usize,
-    /// Requests' rank shapes' numbers (`None`: dynamic), by the address of their ad, with
-    /// the ad (held, so that its address names it): found this cycle, and before it (a
-    /// ranker held for the next cycle, [`Ranker::for_next_cycle`], meets its requests held
-    /// as the same objects).
-    numbers: [FxHashMap<usize, NumberOf>; 2],
+    /// Requests' rank shapes' numbers (`None`: dynamic), by request (a ranker held for the
+    /// next cycle, [`Ranker::for_next_cycle`], meets its requests held).
+    numbers: PerRequest<(), Option<u32>>,
 }
-
-/// A request's rank shape's number, with the request.
-type NumberOf = (Arc<ClassAd>, Option<u32>);
 
 /// A rank shape: its names, a request of it, its number (`None`: never remembered).
 type RankShape = (Vec<Key>, Arc<ClassAd>, Option<u32>);
@@ -442,13 +438,12 @@ impl Ranker {
             same.retain(|(_, _, n)| n.is_some());
         }
         shapes.retain(|_, same| !same.is_empty());
-        let [now, before] = numbers;
-        *before = std::mem::take(now);
-        for (_, n) in before.values_mut() {
+        numbers.next_cycle();
+        numbers.update(|n| {
             if n.is_some_and(|m| forgotten.contains(&m)) {
                 *n = None;
             }
-        }
+        });
         self.outcomes = RefCell::default();
         self
     }
@@ -463,7 +458,7 @@ impl Ranker {
     pub(crate) fn shapes_known(&self) -> (usize, usize) {
         let r = self.remembered.borrow();
         let shapes = r.shapes.values().map(Vec::len).sum();
-        (shapes, r.numbers.iter().map(|m| m.len()).sum())
+        (shapes, r.numbers.len())
     }
 }
 
@@ -543,16 +538,11 @@ impl Remembered {
     /// The number of `request`'s rank shape (`None`: dynamic, never remembered), found once
     /// per request (its ad's address) and numbered now if new.
     fn number(&mut self, request: &Arc<ClassAd>, rank: Key, opts: &EvalOptions) -> Option<u32> {
-        let at = Arc::as_ptr(request) as usize;
-        let held = |m: &NumberOf| Arc::ptr_eq(&m.0, request).then_some(m.1);
-        if let Some(n) = self.numbers[0].get(&at).and_then(held) {
+        if let Some(n) = self.numbers.get(request, ()) {
             return n;
         }
-        let n = match self.numbers[1].get(&at).and_then(held) {
-            Some(n) => n,
-            None => self.shape_number(request, rank, opts),
-        };
-        self.numbers[0].insert(at, (Arc::clone(request), n));
+        let n = self.shape_number(request, rank, opts);
+        self.numbers.insert(request, (), n);
         n
     }
 

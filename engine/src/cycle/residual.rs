@@ -37,6 +37,7 @@
 //! checked one conjunct at a time ([`Split::rules_out`]).
 
 use super::columns::{Binding, Columns, Kind};
+use super::per_request::PerRequest;
 use super::shape::{literal, ByHash, Fx};
 use adjoin_index::profile::{AdOperands, PROFILE_CAP};
 use adjoin_index::{dpf, AdId, Bits};
@@ -212,17 +213,12 @@ pub struct Residuals {
     literal: Vec<Literal>,
     /// Bumped whenever what is learnt of the offers is forgotten ([`Residuals::clear`]).
     generation: u64,
-    /// Requests' Requirements as conjuncts ([`Residuals::split`]), by the address of their
-    /// ad and whether partial: found this cycle, and before it (a cycle starting from these
-    /// residuals reads its requests held, as the same objects).
-    splits: [FxHashMap<(usize, bool), SplitOf>; 2],
+    /// Requests' Requirements as conjuncts ([`Residuals::split`]), by request and whether
+    /// partial (a cycle starting from these residuals reads its requests held).
+    splits: PerRequest<bool, Option<Arc<[Vec<u32>]>>>,
     /// Conjuncts evaluated.
     pub evaluations: u64,
 }
-
-/// A request's Requirements as conjuncts, with the request (held, so that its address names
-/// it).
-type SplitOf = (Arc<ClassAd>, Option<Arc<[Vec<u32>]>>);
 
 /// What is known of one conjunct against the offers binding what it reads to literals (or
 /// not at all): found for the candidates of the requests that had it, as they came.
@@ -315,8 +311,7 @@ impl Residuals {
     /// requests' splits found so far kept for it only as long as it uses them.
     pub fn next_cycle(&mut self) {
         self.evaluations = 0;
-        let [now, before] = &mut self.splits;
-        *before = std::mem::take(now);
+        self.splits.next_cycle();
     }
 
     /// [`Residuals::split`] of `request`, found once per request (its ad's address).
@@ -326,16 +321,11 @@ impl Residuals {
         partial: bool,
         opts: &EvalOptions,
     ) -> Option<Arc<[Vec<u32>]>> {
-        let key = (Arc::as_ptr(request) as usize, partial);
-        let held = |s: &SplitOf| Arc::ptr_eq(&s.0, request).then(|| s.1.clone());
-        if let Some(found) = self.splits[0].get(&key).and_then(held) {
+        if let Some(found) = self.splits.get(request, partial) {
             return found;
         }
-        let found = match self.splits[1].get(&key).and_then(held) {
-            Some(found) => found,
-            None => self.split(request, partial, opts).map(Arc::from),
-        };
-        self.splits[0].insert(key, (Arc::clone(request), found.clone()));
+        let found: Option<Arc<[Vec<u32>]>> = self.split(request, partial, opts).map(Arc::from);
+        self.splits.insert(request, partial, found.clone());
         found
     }
 
